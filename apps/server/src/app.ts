@@ -1,0 +1,46 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { catalogueRoutes } from './modules/catalogue/routes.ts';
+import { healthRoutes } from './modules/health/routes.ts';
+import { registerApiDocs } from './plugins/api-docs.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerSecurity } from './plugins/security.ts';
+import { registerWebApp } from './plugins/web-app.ts';
+
+export interface BuildAppOptions {
+  config: Config;
+  database: Database;
+  /** pino logger options; tests pass `false`. */
+  logger?: boolean | object;
+}
+
+/** Builds the whole app without listening: external plugins, then app services, then routes. */
+export async function buildApp({ config, database, logger }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], remove: true },
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1_048_576,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await registerSecurity(app);
+  await registerApiDocs(app, config);
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, { database });
+      await api.register(catalogueRoutes, { db: database.db });
+    },
+    { prefix: '/api' },
+  );
+
+  await registerWebApp(app, { distDir: config.webDistDir, site: config.site });
+  return app;
+}

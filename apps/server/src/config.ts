@@ -1,0 +1,111 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_SITE_CONFIG, type SiteConfig } from '@storefront/contract';
+import { z } from 'zod';
+
+const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const booleanString = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const price = z.coerce
+  .number({ error: 'must be a number of US dollars, such as 2.50' })
+  .positive('must be greater than 0')
+  .max(100_000, 'must be at most 100000');
+
+const databaseUrl = z
+  .string()
+  .refine(
+    (value) => /^(postgres|postgresql):\/\/.+/.test(value) || value.startsWith('pglite:') || value === 'memory://',
+    'must be a postgres:// URL, pglite:<directory> or memory://',
+  );
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  APP_URL: z.url({ error: 'must be an absolute URL such as https://shop.example.com' }).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: booleanString.default(false),
+  DATABASE_URL: databaseUrl.optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  SEED_DEMO: booleanString.default(true),
+  WEB_DIST_DIR: z.string().min(1).default(path.resolve(serverRoot, '../web/dist')),
+  BRAND_NAME: z.string().trim().min(1).max(60).default(DEFAULT_SITE_CONFIG.brandName),
+  CHAT_COMMUNITY_URL: z.url().default(DEFAULT_SITE_CONFIG.chatCommunityUrl),
+  SUPPORT_URL: z.url().optional(),
+  PRICE_ISP_PROXIES: price.default(2.5),
+  PRICE_PK1_ISP_PROXIES: price.default(2.5),
+  PRICE_RESIDENTIAL_PROXIES: price.default(5),
+});
+
+export type DatabaseTarget =
+  | { kind: 'pglite'; dataDir: string | undefined }
+  | { kind: 'postgres'; connectionString: string };
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  appUrl: string;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  trustProxy: boolean;
+  database: DatabaseTarget;
+  seedDemo: boolean;
+  webDistDir: string;
+  site: SiteConfig;
+  /** Unit prices in cents: per IP per month (ISP, PK1) and per GB (residential). */
+  pricesCents: { isp_proxies: number; pk1_isp_proxies: number; residential_proxies: number };
+}
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+function databaseTarget(url: string | undefined, dataDir: string): DatabaseTarget {
+  if (url === undefined) return { kind: 'pglite', dataDir: path.resolve(dataDir, 'pglite') };
+  if (url === 'memory://') return { kind: 'pglite', dataDir: undefined };
+  if (url.startsWith('pglite:')) return { kind: 'pglite', dataDir: path.resolve(url.slice('pglite:'.length)) };
+  return { kind: 'postgres', connectionString: url };
+}
+
+const toCents = (dollars: number) => Math.round(dollars * 100);
+
+/** Reads the environment once; a bad value throws a ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const blankAsUnset = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = envSchema.safeParse(blankAsUnset);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    database: databaseTarget(e.DATABASE_URL, e.DATA_DIR),
+    seedDemo: e.SEED_DEMO,
+    webDistDir: path.resolve(e.WEB_DIST_DIR),
+    site: {
+      brandName: e.BRAND_NAME,
+      chatCommunityUrl: e.CHAT_COMMUNITY_URL,
+      supportUrl: e.SUPPORT_URL ?? e.CHAT_COMMUNITY_URL,
+    },
+    pricesCents: {
+      isp_proxies: toCents(e.PRICE_ISP_PROXIES),
+      pk1_isp_proxies: toCents(e.PRICE_PK1_ISP_PROXIES),
+      residential_proxies: toCents(e.PRICE_RESIDENTIAL_PROXIES),
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import { type Database, openDatabase } from './db/client.ts';
+import { seedDatabase } from './db/seed.ts';
+
+export interface StartedApp {
+  app: FastifyInstance;
+  database: Database;
+  close(): Promise<void>;
+}
+
+/** Opens the database, applies migrations, seeds a new database and builds the app. */
+export async function prepareApp(config: Config, options: { logger?: boolean | object } = {}): Promise<StartedApp> {
+  const database = await openDatabase(config.database);
+  try {
+    await database.migrate();
+    const seed = await seedDatabase(database.db, config);
+    const app = await buildApp({ config, database, logger: options.logger });
+    if (seed.seeded)
+      app.log.info({ demoIps: seed.demoIps }, 'new database seeded with the catalogue and feature flags');
+    return {
+      app,
+      database,
+      close: async () => {
+        await app.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { PRODUCT_IDS } from './products.ts';
+
+export const productIdSchema = z.enum(PRODUCT_IDS);
+
+/** Spec section 3 'Pricing plan'. `stock` is live: available IPs (ISP, PK1) or available GB (residential). */
+export const pricingPlanSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  price: z.number().nonnegative(),
+  stock: z.number().int().nonnegative(),
+});
+export type PricingPlan = z.infer<typeof pricingPlanSchema>;
+
+export const pricingResponseSchema = z.object({
+  success: z.boolean(),
+  plans: z.array(pricingPlanSchema),
+  message: z.string(),
+});
+export type PricingResponse = z.infer<typeof pricingResponseSchema>;
+
+/** Spec section 3 'Feature flag'; one flag per product, named after the product id. */
+export const featureFlagSchema = z.object({
+  featureName: z.string(),
+  isEnabled: z.boolean(),
+});
+export type FeatureFlag = z.infer<typeof featureFlagSchema>;
+export const featureListSchema = z.array(featureFlagSchema);
+
+export const healthResponseSchema = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  database: z.enum(['up', 'down']),
+});
+
+/** Every error the API answers has this shape: a message a person can read. */
+export const errorResponseSchema = z.object({ message: z.string() });

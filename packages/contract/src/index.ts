@@ -1,0 +1,5 @@
+export * from './catalogue.ts';
+export * from './messages.ts';
+export * from './paths.ts';
+export * from './products.ts';
+export * from './site-config.ts';

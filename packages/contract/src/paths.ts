@@ -1,0 +1,23 @@
+/**
+ * The one table of the app's page routes. The web router is built from it and the server uses it to answer
+ * unknown page paths with status 404 (the page itself is rendered by the app).
+ */
+export const paths = {
+  home: '/',
+  login: '/login',
+  signup: '/signup',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  authCallback: '/auth/callback',
+  privacy: '/privacy',
+  terms: '/terms',
+  dashboard: '/dashboard',
+} as const;
+
+/** Page paths the app renders today; a path outside this list is answered with the 404 page. */
+export const builtPagePaths: readonly string[] = [paths.home, paths.privacy, paths.terms];
+
+export function isKnownPagePath(pathname: string): boolean {
+  const clean = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return builtPagePaths.includes(clean);
+}
