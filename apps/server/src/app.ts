@@ -7,7 +7,7 @@ import { healthRoutes } from './modules/health/routes.ts';
 import { registerApiDocs } from './plugins/api-docs.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerSecurity } from './plugins/security.ts';
-import { registerWebApp } from './plugins/web-app.ts';
+import { loadWebAppBuild, registerWebApp } from './plugins/web-app.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -30,7 +30,8 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
-  await registerSecurity(app);
+  const webApp = loadWebAppBuild(config.webDistDir, config.site);
+  await registerSecurity(app, { scriptHashes: webApp.scriptHashes });
   await registerApiDocs(app, config);
 
   await app.register(
@@ -41,6 +42,6 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
     { prefix: '/api' },
   );
 
-  await registerWebApp(app, { distDir: config.webDistDir, site: config.site });
+  await registerWebApp(app, { distDir: config.webDistDir, build: webApp });
   return app;
 }

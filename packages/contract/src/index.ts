@@ -2,4 +2,5 @@ export * from './catalogue.ts';
 export * from './messages.ts';
 export * from './paths.ts';
 export * from './products.ts';
+export * from './site.ts';
 export * from './site-config.ts';

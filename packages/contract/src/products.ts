@@ -74,3 +74,22 @@ export function formatUsd(amount: number): string {
     maximumFractionDigits: 2,
   }).format(amount);
 }
+
+/** The plan of a product among the served plans, matched by name as spec section 3 says (or by id). */
+export function planForProduct<T extends { id: string; name: string }>(plans: readonly T[], productId: ProductId) {
+  return (
+    plans.find((plan) => plan.id === productId) ?? plans.find((plan) => productOfPlanName(plan.name) === productId)
+  );
+}
+
+/** How a unit price reads: "per IP / month" or "per GB". */
+export function unitLabel(productId: ProductId): string {
+  return PRODUCTS[productId].unit === 'gb' ? 'per GB' : 'per IP / month';
+}
+
+/** How live stock reads on the storefront. */
+export function stockLabel(productId: ProductId, stock: number): string {
+  if (stock <= 0) return 'Restocking: new orders are delivered within 24 hours';
+  const amount = new Intl.NumberFormat('en-US').format(stock);
+  return PRODUCTS[productId].unit === 'gb' ? `${amount} GB available` : `${amount} IPs in stock`;
+}

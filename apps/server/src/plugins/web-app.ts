@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -16,6 +17,31 @@ export function renderIndexHtml(template: string, site: SiteConfig): string {
     .replaceAll('%BRAND_NAME%', escapeHtml(site.brandName));
 }
 
+/** CSP source expressions ('sha256-...') of the executable inline scripts of a page (JSON data blocks excluded). */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes: string[] = [];
+  for (const match of html.matchAll(/<script(?<attributes>[^>]*)>(?<body>[\s\S]*?)<\/script>/g)) {
+    const attributes = match.groups?.attributes ?? '';
+    const body = match.groups?.body ?? '';
+    if (/\bsrc=/.test(attributes) || /type=["']application\/json["']/.test(attributes) || body === '') continue;
+    hashes.push(`'sha256-${createHash('sha256').update(body).digest('base64')}'`);
+  }
+  return hashes;
+}
+
+export interface WebAppBuild {
+  /** index.html with the site config embedded, or undefined when the app is not built. */
+  indexHtml: string | undefined;
+  scriptHashes: string[];
+}
+
+export function loadWebAppBuild(distDir: string, site: SiteConfig): WebAppBuild {
+  const indexFile = path.join(distDir, 'index.html');
+  if (!existsSync(indexFile)) return { indexHtml: undefined, scriptHashes: [] };
+  const indexHtml = renderIndexHtml(readFileSync(indexFile, 'utf8'), site);
+  return { indexHtml, scriptHashes: inlineScriptHashes(indexHtml) };
+}
+
 function isApiPath(url: string): boolean {
   return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 }
@@ -24,20 +50,18 @@ function isApiPath(url: string): boolean {
  * Serves the built single-page app: hashed assets cached for a year, index.html never cached, known page paths
  * answered with the app, unknown ones with the app and status 404 (the app renders its 404 page), API paths with JSON.
  */
-export async function registerWebApp(app: FastifyInstance, options: { distDir: string; site: SiteConfig }) {
-  const indexFile = path.join(options.distDir, 'index.html');
-  const built = existsSync(indexFile);
-  const indexHtml = built ? renderIndexHtml(readFileSync(indexFile, 'utf8'), options.site) : undefined;
+export async function registerWebApp(app: FastifyInstance, options: { distDir: string; build: WebAppBuild }) {
+  const { indexHtml } = options.build;
 
-  if (built) {
+  if (indexHtml) {
     await app.register(fastifyStatic, {
       root: options.distDir,
       index: false,
       wildcard: true,
       cacheControl: false,
-      setHeaders: (res, filePath) => {
+      setHeaders: (reply, filePath) => {
         const isHashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.setHeader(
+        reply.header(
           'cache-control',
           isHashedAsset ? `public, max-age=${ONE_YEAR_SECONDS}, immutable` : 'public, max-age=0, must-revalidate',
         );

@@ -1,0 +1,51 @@
+import { Anchor, Box, Container, Group } from '@mantine/core';
+import { paths } from '@storefront/contract';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { site } from '../config/site.ts';
+import { BrandMark } from '../features/landing/components/brand-mark.tsx';
+import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
+
+/** The plain frame of the legal and error pages: brand, colour-scheme switch, content, footer links. */
+export function SimplePageLayout({ children }: { children: ReactNode }) {
+  return (
+    <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }}>
+      <Box component="header" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+        <Container size="md">
+          <Group justify="space-between">
+            <Anchor component={Link} to={paths.home} fw={800} c="var(--mantine-color-text)" underline="never">
+              <Group gap="xs">
+                <BrandMark size={26} />
+                {site.brandName}
+              </Group>
+            </Anchor>
+            <ColorSchemeToggle />
+          </Group>
+        </Container>
+      </Box>
+      <Box component="main" style={{ flexGrow: 1 }} py="xl">
+        {children}
+      </Box>
+      <Box component="footer" py="md" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+        <Container size="md">
+          <Group justify="space-between" gap="sm">
+            <Box fz="sm" c="dimmed">
+              © 2025 {site.brandName}
+            </Box>
+            <Group gap="md" fz="sm">
+              <Anchor component={Link} to={paths.privacy} size="sm">
+                Privacy Policy
+              </Anchor>
+              <Anchor component={Link} to={paths.terms} size="sm">
+                Terms of Service
+              </Anchor>
+              <Anchor href={site.chatCommunityUrl} target="_blank" rel="noopener noreferrer" size="sm">
+                Community
+              </Anchor>
+            </Group>
+          </Group>
+        </Container>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,27 @@
+import { DEFAULT_SITE_CONFIG, SITE_CONFIG_ELEMENT_ID, type SiteConfig } from '@storefront/contract';
+
+const isHttpUrl = (value: unknown): value is string => typeof value === 'string' && /^https?:\/\/\S+$/.test(value);
+
+/**
+ * The operator's settings, embedded by the server in index.html (validated there against the contract's schema);
+ * defaults under the Vite dev server or if the block is damaged.
+ */
+function readSiteConfig(): SiteConfig {
+  const element = typeof document === 'undefined' ? null : document.getElementById(SITE_CONFIG_ELEMENT_ID);
+  if (!element?.textContent) return DEFAULT_SITE_CONFIG;
+  try {
+    const value = JSON.parse(element.textContent) as Partial<SiteConfig>;
+    return {
+      brandName:
+        typeof value.brandName === 'string' && value.brandName ? value.brandName : DEFAULT_SITE_CONFIG.brandName,
+      chatCommunityUrl: isHttpUrl(value.chatCommunityUrl)
+        ? value.chatCommunityUrl
+        : DEFAULT_SITE_CONFIG.chatCommunityUrl,
+      supportUrl: isHttpUrl(value.supportUrl) ? value.supportUrl : DEFAULT_SITE_CONFIG.supportUrl,
+    };
+  } catch {
+    return DEFAULT_SITE_CONFIG;
+  }
+}
+
+export const site: SiteConfig = readSiteConfig();

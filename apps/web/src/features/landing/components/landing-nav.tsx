@@ -1,0 +1,87 @@
+import { Burger, Button, Container, Group, Menu, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { PRODUCT_IDS, PRODUCTS, paths } from '@storefront/contract';
+import { IconChevronDown, IconExternalLink } from '@tabler/icons-react';
+import { lazy, Suspense, useState } from 'react';
+import { Link } from 'react-router';
+import { site } from '../../../config/site.ts';
+import { scrollToSection, sectionIds } from '../scroll-to-section.ts';
+import { BrandMark } from './brand-mark.tsx';
+import classes from './landing.module.css';
+
+// The drawer is for small screens only: its code loads the first time the burger is pressed.
+const MobileMenu = lazy(() => import('./landing-mobile-menu.tsx'));
+
+export function LandingNav() {
+  const [drawerOpened, drawer] = useDisclosure(false);
+  const [drawerRequested, setDrawerRequested] = useState(false);
+
+  const goTo = (id: string) => {
+    drawer.close();
+    scrollToSection(id);
+  };
+
+  return (
+    <header className={classes.header}>
+      <Container size="lg" h={64}>
+        <Group h="100%" justify="space-between" wrap="nowrap">
+          <Link to={paths.home} className={classes.brand} aria-label={`${site.brandName} home`}>
+            <BrandMark />
+            {site.brandName}
+          </Link>
+
+          <Group component="nav" aria-label="Main" gap="xs" visibleFrom="sm" wrap="nowrap">
+            <Menu trigger="hover" openDelay={50} closeDelay={150} position="bottom-start" withinPortal>
+              <Menu.Target>
+                <UnstyledButton className={classes.navLink}>
+                  Products <IconChevronDown size={16} aria-hidden />
+                </UnstyledButton>
+              </Menu.Target>
+              <Menu.Dropdown>
+                {PRODUCT_IDS.map((id) => (
+                  <Menu.Item key={id} onClick={() => goTo(sectionIds.products)}>
+                    {PRODUCTS[id].label}
+                  </Menu.Item>
+                ))}
+              </Menu.Dropdown>
+            </Menu>
+            <a
+              href={`#${sectionIds.pricing}`}
+              className={classes.navLink}
+              onClick={(event) => {
+                event.preventDefault();
+                goTo(sectionIds.pricing);
+              }}
+            >
+              Pricing
+            </a>
+            <a href={site.chatCommunityUrl} target="_blank" rel="noopener noreferrer" className={classes.navLink}>
+              Community <IconExternalLink size={14} aria-hidden />
+              <VisuallyHidden> (opens in a new tab)</VisuallyHidden>
+            </a>
+            <Button component={Link} to={paths.login} ml="sm">
+              Purchase / Sign In
+            </Button>
+          </Group>
+
+          <Burger
+            opened={drawerOpened}
+            onClick={() => {
+              setDrawerRequested(true);
+              drawer.toggle();
+            }}
+            hiddenFrom="sm"
+            color="white"
+            aria-label={drawerOpened ? 'Close navigation' : 'Open navigation'}
+          />
+        </Group>
+      </Container>
+
+      {drawerRequested && (
+        <Suspense fallback={null}>
+          <MobileMenu opened={drawerOpened} onClose={drawer.close} onSection={goTo} />
+        </Suspense>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,32 @@
+import { useEffect } from 'react';
+import { site } from '../../../config/site.ts';
+import { Hero } from './hero.tsx';
+import classes from './landing.module.css';
+import { LandingFooter } from './landing-footer.tsx';
+import { LandingNav } from './landing-nav.tsx';
+import { PricingSection } from './pricing-section.tsx';
+import { ProductsSection } from './products-section.tsx';
+import { Starfield } from './starfield.tsx';
+import { SupportedSites } from './supported-sites.tsx';
+import { WhyChooseUs } from './why-choose-us.tsx';
+
+export function LandingPage() {
+  useEffect(() => {
+    document.title = `${site.brandName} | Elite ISP, PK1 and residential proxies`;
+  }, []);
+
+  return (
+    <div className={classes.page}>
+      <Starfield />
+      <LandingNav />
+      <main>
+        <Hero />
+        <SupportedSites />
+        <WhyChooseUs />
+        <ProductsSection />
+        <PricingSection />
+      </main>
+      <LandingFooter />
+    </div>
+  );
+}

@@ -1,0 +1,15 @@
+/** The operator's settings the browser needs; the server embeds them in index.html (no secrets here). */
+export interface SiteConfig {
+  brandName: string;
+  chatCommunityUrl: string;
+  supportUrl: string;
+}
+
+export const DEFAULT_SITE_CONFIG: SiteConfig = {
+  brandName: 'Proxy Storefront',
+  chatCommunityUrl: 'https://discord.gg/',
+  supportUrl: 'https://discord.gg/',
+};
+
+/** The id of the JSON data block in index.html that carries the site config. */
+export const SITE_CONFIG_ELEMENT_ID = 'site-config';
