@@ -29,6 +29,6 @@ export function advanceStars(stars: Star[], elapsed: number, height: number): vo
   const pixelsPerMs = 0.02;
   for (const star of stars) {
     star.y += star.depth * pixelsPerMs * elapsed;
-    if (star.y > height) star.y -= height;
+    if (star.y > height) star.y %= height;
   }
 }

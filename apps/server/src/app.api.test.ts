@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './test/test-app.ts';
+
+describe('app shell', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('GET /api/health checks the database', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok', database: 'up' });
+  });
+
+  it('unknown API paths answer 404 JSON with a message', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/no-such-thing' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ message: 'Not found: GET /api/no-such-thing' });
+  });
+
+  it('malformed JSON answers 400 with a readable message and no stack trace', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/pricing',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"oops":',
+    });
+    expect([400, 404]).toContain(response.statusCode);
+    const body = response.json();
+    expect(typeof body.message).toBe('string');
+    expect(JSON.stringify(body)).not.toMatch(/at .*\.ts:\d+/);
+  });
+
+  it('sends security headers with a Content-Security-Policy', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/pricing' });
+    expect(response.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('publishes the OpenAPI document and the reference page at /api/docs', async () => {
+    const doc = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(doc.statusCode).toBe(200);
+    expect(Object.keys(doc.json().paths)).toEqual(expect.arrayContaining(['/api/pricing', '/api/features', '/api/health']));
+    const page = await t.app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+  });
+
+  it('page paths without a build answer 503 saying how to build', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/terms' });
+    expect(response.statusCode).toBe(503);
+    expect(response.body).toContain('npm run build');
+  });
+});
