@@ -15,9 +15,11 @@ const MobileMenu = lazy(() => import('./landing-mobile-menu.tsx'));
 export function LandingNav() {
   const [drawerOpened, drawer] = useDisclosure(false);
   const [drawerRequested, setDrawerRequested] = useState(false);
+  const [productsOpened, setProductsOpened] = useState(false);
 
   const goTo = (id: string) => {
     drawer.close();
+    setProductsOpened(false);
     scrollToSection(id);
   };
 
@@ -31,7 +33,15 @@ export function LandingNav() {
           </Link>
 
           <Group component="nav" aria-label="Main" gap="xs" visibleFrom="sm" wrap="nowrap">
-            <Menu trigger="hover" openDelay={50} closeDelay={150} position="bottom-start" withinPortal>
+            <Menu
+              opened={productsOpened}
+              onChange={setProductsOpened}
+              trigger="hover"
+              openDelay={0}
+              closeDelay={150}
+              position="bottom-start"
+              withinPortal
+            >
               <Menu.Target>
                 <UnstyledButton className={classes.navLink}>
                   Products <IconChevronDown size={16} aria-hidden />

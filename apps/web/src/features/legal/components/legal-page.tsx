@@ -41,7 +41,7 @@ export function LegalPage({ title, intro, sections }: { title: string; intro: st
         </Stack>
         <Text mt={48} c="dimmed" size="sm">
           Questions about this page? Reach us in our{' '}
-          <Anchor href={site.chatCommunityUrl} target="_blank" rel="noopener noreferrer">
+          <Anchor href={site.chatCommunityUrl} target="_blank" rel="noopener noreferrer" underline="always">
             chat community
           </Anchor>
           .
