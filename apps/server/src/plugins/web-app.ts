@@ -57,6 +57,7 @@ export async function registerWebApp(app: FastifyInstance, options: { distDir: s
     await app.register(fastifyStatic, {
       root: options.distDir,
       index: false,
+      preCompressed: true,
       wildcard: true,
       cacheControl: false,
       setHeaders: (reply, filePath) => {
