@@ -37,7 +37,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions): P
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { database });
-      await api.register(catalogueRoutes, { db: database.db });
+      await api.register(catalogueRoutes, { db: database.db, pricingCacheMs: config.pricingCacheMs });
     },
     { prefix: '/api' },
   );

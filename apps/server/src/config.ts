@@ -35,6 +35,7 @@ const envSchema = z.object({
   BRAND_NAME: z.string().trim().min(1).max(60).default(DEFAULT_SITE_CONFIG.brandName),
   CHAT_COMMUNITY_URL: z.url().default(DEFAULT_SITE_CONFIG.chatCommunityUrl),
   SUPPORT_URL: z.url().optional(),
+  PRICING_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   PRICE_ISP_PROXIES: price.default(2.5),
   PRICE_PK1_ISP_PROXIES: price.default(2.5),
   PRICE_RESIDENTIAL_PROXIES: price.default(5),
@@ -55,6 +56,8 @@ export interface Config {
   seedDemo: boolean;
   webDistDir: string;
   site: SiteConfig;
+  /** How long GET /api/pricing reuses its answer (0 = never). */
+  pricingCacheMs: number;
   /** Unit prices in cents: per IP per month (ISP, PK1) and per GB (residential). */
   pricesCents: { isp_proxies: number; pk1_isp_proxies: number; residential_proxies: number };
 }
@@ -102,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       chatCommunityUrl: e.CHAT_COMMUNITY_URL,
       supportUrl: e.SUPPORT_URL ?? e.CHAT_COMMUNITY_URL,
     },
+    pricingCacheMs: e.PRICING_CACHE_MS,
     pricesCents: {
       isp_proxies: toCents(e.PRICE_ISP_PROXIES),
       pk1_isp_proxies: toCents(e.PRICE_PK1_ISP_PROXIES),

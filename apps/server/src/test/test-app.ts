@@ -37,7 +37,13 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       await client.end();
     };
   }
-  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl, WEB_DIST_DIR: '/nonexistent', ...env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: databaseUrl,
+    WEB_DIST_DIR: '/nonexistent',
+    PRICING_CACHE_MS: '0',
+    ...env,
+  });
   const database = await openDatabase(config.database);
   await database.migrate();
   await seedDatabase(database.db, config);

@@ -1,10 +1,17 @@
 import { featureListSchema, pricingResponseSchema } from '@storefront/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
+import { shortLivedCache } from '../../lib/short-lived-cache.ts';
 import { getPricing } from './get-pricing.ts';
 import { listFeatures } from './list-features.ts';
 
-export const catalogueRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+export const catalogueRoutes: FastifyPluginAsyncZod<{ db: Db; pricingCacheMs: number }> = async (
+  app,
+  { db, pricingCacheMs },
+) => {
+  // Public and hit by every landing visit: stock may be up to a second old here; checkout checks it for real.
+  const pricing = shortLivedCache(pricingCacheMs, () => getPricing(db));
+
   app.get(
     '/pricing',
     {
@@ -15,7 +22,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
       },
     },
     async (_request, reply) => {
-      const plans = await getPricing(db);
+      const plans = await pricing.get();
       reply.header('cache-control', 'no-store');
       return { success: true, plans, message: 'Pricing retrieved' };
     },
