@@ -1,15 +1,9 @@
 // A Lighthouse mobile run of the landing page with Debian's Chromium; prints the four scores and LCP.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { startServer } from './start-server.ts';
 
-const root = path.resolve(import.meta.dirname, '..');
-const server = spawn(process.execPath, ['apps/server/src/main.ts'], {
-  cwd: root,
-  env: { ...process.env, PORT: '3303', HOST: '127.0.0.1', DATABASE_URL: 'memory://', LOG_LEVEL: 'warn' },
-  stdio: 'inherit',
-});
+const server = await startServer(3303);
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   chromeFlags: [
@@ -21,14 +15,6 @@ const chrome = await chromeLauncher.launch({
   ],
 });
 try {
-  for (let i = 0; i < 120; i++) {
-    const up = await fetch('http://127.0.0.1:3303/api/health').then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
   const result = await lighthouse('http://127.0.0.1:3303/', {
     port: chrome.port,
     output: 'json',

@@ -1,11 +1,9 @@
 // GET /api/pricing requests per second against a bare Fastify hello-world on the same machine, one after the other.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
+import { startServer } from './start-server.ts';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
-const root = path.resolve(import.meta.dirname, '..');
 
 async function measure(url: string): Promise<number> {
   const result = await autocannon({ url, connections: 50, duration, pipelining: 1 });
@@ -20,26 +18,8 @@ await hello.listen({ port: 3301, host: '127.0.0.1' });
 const helloRps = await measure('http://127.0.0.1:3301/');
 await hello.close();
 
-const server = spawn(process.execPath, ['apps/server/src/main.ts'], {
-  cwd: root,
-  env: {
-    ...process.env,
-    PORT: '3302',
-    HOST: '127.0.0.1',
-    DATABASE_URL: process.env.BENCH_DATABASE_URL ?? 'memory://',
-    LOG_LEVEL: 'warn',
-  },
-  stdio: 'inherit',
-});
+const server = await startServer(3302, process.env.BENCH_DATABASE_URL);
 try {
-  for (let i = 0; i < 120; i++) {
-    const up = await fetch('http://127.0.0.1:3302/api/health').then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
   const pricingRps = await measure('http://127.0.0.1:3302/api/pricing');
   console.log(`bare Fastify hello-world: ${helloRps.toFixed(0)} req/s`);
   console.log(

@@ -1,0 +1,23 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/** Starts the built app on `port` (in-memory PGlite unless `databaseUrl` is given) and waits for its health check. */
+export async function startServer(port: number, databaseUrl = 'memory://'): Promise<ChildProcess> {
+  const server = spawn(process.execPath, ['apps/server/src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    stdio: 'inherit',
+  });
+  for (let attempt = 0; attempt < 120; attempt++) {
+    const up = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (up) return server;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  server.kill('SIGTERM');
+  throw new Error(`the server did not become healthy on port ${port}`);
+}
