@@ -1,4 +1,4 @@
-import { Alert, Button, Container, SimpleGrid, Skeleton, Text, Title } from '@mantine/core';
+import { Alert, Button, SimpleGrid, Skeleton, Text, Title } from '@mantine/core';
 import {
   CUSTOM_AMOUNT_MAX,
   formatUsd,
@@ -14,6 +14,7 @@ import { Link } from 'react-router';
 import { usePricing } from '../../catalogue/api/get-pricing.ts';
 import { sectionIds } from '../scroll-to-section.ts';
 import classes from './landing.module.css';
+import { LandingSection } from './landing-section.tsx';
 
 function bundleLine(id: ProductId): string {
   const product = PRODUCTS[id];
@@ -28,20 +29,12 @@ export function PricingSection() {
   const pricing = usePricing();
 
   return (
-    <Container
-      size="lg"
-      className={classes.section}
-      component="section"
-      id={sectionIds.pricing}
-      aria-labelledby="pricing-title"
+    <LandingSection
+      name="pricing"
+      title="Simple, Transparent Pricing"
+      subtitle="Pay per IP per month or per GB. No setup fees, live stock shown below."
+      anchor={sectionIds.pricing}
     >
-      <Title order={2} id="pricing-title" ta="center" c="white">
-        Simple, Transparent Pricing
-      </Title>
-      <Text ta="center" className={classes.muted} mt="sm" mb={40}>
-        Pay per IP per month or per GB. No setup fees, live stock shown below.
-      </Text>
-
       {pricing.isError ? (
         <Alert color="red" variant="filled" title="Pricing unavailable" maw={560} mx="auto">
           <Text size="sm">Error loading pricing: {pricing.error.message}</Text>
@@ -91,6 +84,6 @@ export function PricingSection() {
           })}
         </SimpleGrid>
       )}
-    </Container>
+    </LandingSection>
   );
 }

@@ -1,10 +1,11 @@
-import { Badge, Button, Container, List, SimpleGrid, Text, Title } from '@mantine/core';
+import { Badge, Button, List, SimpleGrid, Text, Title } from '@mantine/core';
 import { formatUsd, PRODUCT_IDS, PRODUCTS, type ProductId, paths, planForProduct } from '@storefront/contract';
 import { IconCheck } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { usePricing } from '../../catalogue/api/get-pricing.ts';
 import { sectionIds } from '../scroll-to-section.ts';
 import classes from './landing.module.css';
+import { LandingSection } from './landing-section.tsx';
 
 const highlights: Record<ProductId, { tagline: string; points: string[] }> = {
   isp_proxies: {
@@ -29,19 +30,12 @@ export function ProductsSection() {
   };
 
   return (
-    <Container
-      size="lg"
-      className={classes.section}
-      component="section"
-      id={sectionIds.products}
-      aria-labelledby="products-title"
+    <LandingSection
+      name="products"
+      title="Our Products"
+      subtitle="Three proxy lines, one dashboard."
+      anchor={sectionIds.products}
     >
-      <Title order={2} id="products-title" ta="center" c="white">
-        Our Products
-      </Title>
-      <Text ta="center" className={classes.muted} mt="sm" mb={40}>
-        Three proxy lines, one dashboard.
-      </Text>
       <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
         {PRODUCT_IDS.map((id) => {
           const product = PRODUCTS[id];
@@ -79,6 +73,6 @@ export function ProductsSection() {
           );
         })}
       </SimpleGrid>
-    </Container>
+    </LandingSection>
   );
 }

@@ -1,6 +1,7 @@
-import { Container, SimpleGrid, Text, Title } from '@mantine/core';
+import { SimpleGrid, Text, Title } from '@mantine/core';
 import { IconBolt, IconChartLine, IconSettingsCheck, IconShieldLock } from '@tabler/icons-react';
 import classes from './landing.module.css';
+import { LandingSection } from './landing-section.tsx';
 
 const reasons = [
   {
@@ -27,13 +28,7 @@ const reasons = [
 
 export function WhyChooseUs() {
   return (
-    <Container size="lg" className={classes.section} component="section" aria-labelledby="why-title">
-      <Title order={2} id="why-title" ta="center" c="white">
-        Why Choose Us?
-      </Title>
-      <Text ta="center" className={classes.muted} mt="sm" mb={40}>
-        Infrastructure tuned for the sites that matter to you.
-      </Text>
+    <LandingSection name="why" title="Why Choose Us?" subtitle="Infrastructure tuned for the sites that matter to you.">
       <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="lg">
         {reasons.map(({ title, text, icon: Icon }) => (
           <article key={title} className={classes.card}>
@@ -49,6 +44,6 @@ export function WhyChooseUs() {
           </article>
         ))}
       </SimpleGrid>
-    </Container>
+    </LandingSection>
   );
 }
