@@ -12,7 +12,8 @@ describe('loadConfig', () => {
   });
 
   it('reads postgres:// URLs, memory:// and pglite:<dir>', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).database).toEqual({
+    const secret = 'x'.repeat(32);
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db', AUTH_SECRET: secret }).database).toEqual({
       kind: 'postgres',
       connectionString: 'postgres://u@h/db',
     });
@@ -29,5 +30,34 @@ describe('loadConfig', () => {
       const message = (error as ConfigError).message;
       for (const name of ['PORT', 'DATABASE_URL', 'SEED_DEMO', 'PRICE_ISP_PROXIES']) expect(message).toContain(name);
     }
+  });
+
+  it('needs AUTH_SECRET with PostgreSQL in production, and keeps a generated one beside embedded data', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@h/db' })).toThrow(/AUTH_SECRET/);
+    expect(loadConfig({ DATA_DIR: '/srv/shop' }).auth.secretFile).toBe('/srv/shop/auth-secret');
+    expect(loadConfig({ DATABASE_URL: 'memory://' }).auth.secretFile).toBeUndefined();
+  });
+
+  it('reads ADMIN_EMAILS as a lower-case list and refuses what is not an address', () => {
+    expect(loadConfig({ ADMIN_EMAILS: ' Boss@Example.com, ops@example.com ,' }).auth.adminEmails).toEqual([
+      'boss@example.com',
+      'ops@example.com',
+    ]);
+    expect(() => loadConfig({ ADMIN_EMAILS: 'boss' })).toThrow(/ADMIN_EMAILS/);
+  });
+
+  it('switches a social sign-in on only with both its id and secret', () => {
+    const config = loadConfig({ GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret' });
+    expect(config.auth.google?.clientId).toBe('id');
+    expect(config.site.socialSignIn).toEqual({ google: true, discord: false });
+    expect(() => loadConfig({ DISCORD_CLIENT_ID: 'id' })).toThrow(/DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET/);
+  });
+
+  it('sends mail from the brand at the APP_URL host unless MAIL_FROM says otherwise', () => {
+    expect(loadConfig({ APP_URL: 'https://shop.example.com', BRAND_NAME: 'Shop' }).mail.from).toBe(
+      '"Shop" <no-reply@shop.example.com>',
+    );
+    expect(loadConfig({ MAIL_FROM: 'a@b.c' }).mail.from).toBe('a@b.c');
+    expect(() => loadConfig({ SMTP_URL: 'http://x' })).toThrow(/SMTP_URL/);
   });
 });

@@ -39,6 +39,22 @@ const envSchema = z.object({
   PRICE_ISP_PROXIES: price.default(2.5),
   PRICE_PK1_ISP_PROXIES: price.default(2.5),
   PRICE_RESIDENTIAL_PROXIES: price.default(5),
+  GATEWAY_PORT: z.coerce.number().int().min(1).max(65_535).default(8080),
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters (try: openssl rand -base64 32)').optional(),
+  ADMIN_EMAILS: z.string().optional(),
+  SMTP_URL: z
+    .string()
+    .refine((value) => /^smtps?:\/\/.+/.test(value), 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().trim().min(3).optional(),
+  GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  GOOGLE_DISCOVERY_URL: z.url().default('https://accounts.google.com/.well-known/openid-configuration'),
+  DISCORD_CLIENT_ID: z.string().trim().min(1).optional(),
+  DISCORD_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  AUTH_RATE_LIMIT_WINDOW_S: z.coerce.number().int().min(1).max(86_400).default(600),
+  AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(30),
+  AUTH_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).max(1_000_000).default(8),
 });
 
 export type DatabaseTarget =
@@ -60,6 +76,26 @@ export interface Config {
   pricingCacheMs: number;
   /** Unit prices in cents: per IP per month (ISP, PK1) and per GB (residential). */
   pricesCents: { isp_proxies: number; pk1_isp_proxies: number; residential_proxies: number };
+  /** host:port customers put in their tools for residential proxies. */
+  gatewayEndpoint: string;
+  auth: AuthConfig;
+  mail: { smtpUrl: string | undefined; from: string };
+}
+
+export interface OAuthClient {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface AuthConfig {
+  /** Signs sessions and encrypts two-factor secrets; undefined means "generate one and keep it in DATA_DIR". */
+  secret: string | undefined;
+  /** Where a generated secret is kept (embedded database only). */
+  secretFile: string | undefined;
+  adminEmails: string[];
+  google: (OAuthClient & { discoveryUrl: string }) | undefined;
+  discord: OAuthClient | undefined;
+  rateLimit: { windowSeconds: number; perIp: number; perEmail: number };
 }
 
 export class ConfigError extends Error {
@@ -90,20 +126,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const e = parsed.data;
+  const problems: string[] = [];
+  const google = oauthClient('GOOGLE', e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET, problems);
+  const discord = oauthClient('DISCORD', e.DISCORD_CLIENT_ID, e.DISCORD_CLIENT_SECRET, problems);
+  const database = databaseTarget(e.DATABASE_URL, e.DATA_DIR);
+  if (database.kind === 'postgres' && e.AUTH_SECRET === undefined && e.NODE_ENV === 'production') {
+    problems.push('AUTH_SECRET: is required with PostgreSQL, so that every server instance signs sessions alike');
+  }
+  const adminEmails = (e.ADMIN_EMAILS ?? '')
+    .split(',')
+    .map((email) => email.trim().toLowerCase())
+    .filter((email) => email !== '');
+  for (const email of adminEmails) {
+    if (!z.email().safeParse(email).success) problems.push(`ADMIN_EMAILS: "${email}" is not an e-mail address`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
   return {
     env: e.NODE_ENV,
     host: e.HOST,
     port: e.PORT,
-    appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    appUrl: appUrlOf(e).replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
-    database: databaseTarget(e.DATABASE_URL, e.DATA_DIR),
+    database,
     seedDemo: e.SEED_DEMO,
     webDistDir: path.resolve(e.WEB_DIST_DIR),
     site: {
       brandName: e.BRAND_NAME,
       chatCommunityUrl: e.CHAT_COMMUNITY_URL,
       supportUrl: e.SUPPORT_URL ?? e.CHAT_COMMUNITY_URL,
+      socialSignIn: { google: google !== undefined, discord: discord !== undefined },
     },
     pricingCacheMs: e.PRICING_CACHE_MS,
     pricesCents: {
@@ -111,5 +163,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pk1_isp_proxies: toCents(e.PRICE_PK1_ISP_PROXIES),
       residential_proxies: toCents(e.PRICE_RESIDENTIAL_PROXIES),
     },
+    gatewayEndpoint: `${new URL(appUrlOf(e)).hostname}:${e.GATEWAY_PORT}`,
+    auth: {
+      secret: e.AUTH_SECRET,
+      secretFile: database.kind === 'pglite' && database.dataDir ? path.resolve(e.DATA_DIR, 'auth-secret') : undefined,
+      adminEmails,
+      google: google && { ...google, discoveryUrl: e.GOOGLE_DISCOVERY_URL },
+      discord,
+      rateLimit: {
+        windowSeconds: e.AUTH_RATE_LIMIT_WINDOW_S,
+        perIp: e.AUTH_RATE_LIMIT_PER_IP,
+        perEmail: e.AUTH_RATE_LIMIT_PER_EMAIL,
+      },
+    },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `"${e.BRAND_NAME}" <no-reply@${new URL(appUrlOf(e)).hostname}>` },
   };
+}
+
+function appUrlOf(e: { APP_URL?: string | undefined; PORT: number }): string {
+  return e.APP_URL ?? `http://localhost:${e.PORT}`;
+}
+
+/** A social provider is on when both its id and secret are set; one without the other is a mistake worth stopping for. */
+function oauthClient(
+  prefix: string,
+  clientId: string | undefined,
+  clientSecret: string | undefined,
+  problems: string[],
+): OAuthClient | undefined {
+  if (clientId && clientSecret) return { clientId, clientSecret };
+  if (clientId || clientSecret) {
+    problems.push(`${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET: set both to offer this sign-in, or neither`);
+  }
+  return undefined;
 }

@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { seedDatabase } from './db/seed.ts';
+import { applyAdminEmails } from './modules/users/admins.ts';
 
 export interface StartedApp {
   app: FastifyInstance;
@@ -16,7 +17,9 @@ export async function prepareApp(config: Config, options: { logger?: boolean | o
   try {
     await database.migrate();
     const seed = await seedDatabase(database.db, config);
+    const promoted = await applyAdminEmails(database.db, config.auth.adminEmails);
     const app = await buildApp({ config, database, logger: options.logger });
+    if (promoted > 0) app.log.info({ promoted }, 'users named in ADMIN_EMAILS were given the admin role');
     if (seed.seeded)
       app.log.info({ demoIps: seed.demoIps }, 'new database seeded with the catalogue and feature flags');
     return {

@@ -12,10 +12,16 @@ export const paths = {
   privacy: '/privacy',
   terms: '/terms',
   dashboard: '/dashboard',
+  overview: '/dashboard/overview',
+  proxies: '/dashboard/proxies',
+  purchase: '/dashboard/purchase',
+  settings: '/dashboard/settings',
+  orderHistory: '/dashboard/order-history',
+  admin: '/dashboard/admin',
 } as const;
 
 /** Page paths the app renders today; a path outside this list is answered with the 404 page. */
-export const builtPagePaths: readonly string[] = [paths.home, paths.privacy, paths.terms];
+export const builtPagePaths: readonly string[] = Object.values(paths);
 
 export function isKnownPagePath(pathname: string): boolean {
   const clean = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;

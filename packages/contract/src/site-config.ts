@@ -5,4 +5,5 @@ export const siteConfigSchema: z.ZodType<SiteConfig> = z.object({
   brandName: z.string().min(1),
   chatCommunityUrl: z.url(),
   supportUrl: z.url(),
+  socialSignIn: z.object({ google: z.boolean(), discord: z.boolean() }),
 });

@@ -3,12 +3,15 @@ export interface SiteConfig {
   brandName: string;
   chatCommunityUrl: string;
   supportUrl: string;
+  /** Which social sign-ins are configured; the other buttons explain that they are not available. */
+  socialSignIn: { google: boolean; discord: boolean };
 }
 
 export const DEFAULT_SITE_CONFIG: SiteConfig = {
   brandName: 'Proxy Storefront',
   chatCommunityUrl: 'https://discord.gg/',
   supportUrl: 'https://discord.gg/',
+  socialSignIn: { google: false, discord: false },
 };
 
 /** The id of the JSON data block in index.html that carries the site config. */

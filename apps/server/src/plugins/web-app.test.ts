@@ -8,6 +8,7 @@ describe('index.html rendering', () => {
       brandName: 'A & B </script>',
       chatCommunityUrl: 'https://chat.example.com/',
       supportUrl: 'https://chat.example.com/',
+      socialSignIn: { google: false, discord: true },
     });
     expect(html).toContain('<title>A &amp; B &lt;/script&gt;</title>');
     expect(html).toContain('\\u003c/script>');

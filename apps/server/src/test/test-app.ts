@@ -5,11 +5,15 @@ import { buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/client.ts';
 import { seedDatabase } from '../db/seed.ts';
+import type { Mail, Mailer } from '../lib/mailer.ts';
+import { applyAdminEmails } from '../modules/users/admins.ts';
 
 export interface TestApp {
   app: FastifyInstance;
   database: Database;
   config: Config;
+  /** Every e-mail the app sent, newest last. */
+  mails: Mail[];
   close(): Promise<void>;
 }
 
@@ -42,16 +46,26 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     DATABASE_URL: databaseUrl,
     WEB_DIST_DIR: '/nonexistent',
     PRICING_CACHE_MS: '0',
+    APP_URL: 'http://localhost:3000',
     ...env,
   });
   const database = await openDatabase(config.database);
   await database.migrate();
   await seedDatabase(database.db, config);
-  const app = await buildApp({ config, database, logger: false });
+  await applyAdminEmails(database.db, config.auth.adminEmails);
+  const mails: Mail[] = [];
+  const mailer: Mailer = {
+    delivers: true,
+    async send(mail) {
+      mails.push(mail);
+    },
+  };
+  const app = await buildApp({ config, database, logger: false, mailer });
   return {
     app,
     database,
     config,
+    mails,
     close: async () => {
       await app.close();
       await database.close();

@@ -1,0 +1,51 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Auth } from './auth.ts';
+import { headersOf } from './guards.ts';
+import { authRateLimiter } from './rate-limit.ts';
+
+/** Node's request as the Fetch API request better-auth expects; the URL is built on APP_URL, never on the Host header. */
+export function toWebRequest(request: FastifyRequest, appUrl: string): Request {
+  const headers = headersOf(request);
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== undefined;
+  if (hasBody) headers.set('content-type', 'application/json');
+  headers.delete('content-length');
+  return new Request(new URL(request.url, appUrl), {
+    method: request.method,
+    headers,
+    body: hasBody ? JSON.stringify(request.body) : undefined,
+  });
+}
+
+async function sendWebResponse(reply: FastifyReply, response: Response) {
+  reply.status(response.status);
+  for (const [name, value] of response.headers) {
+    if (name !== 'set-cookie' && name !== 'content-length') reply.header(name, value);
+  }
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) reply.header('set-cookie', cookies);
+  return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
+}
+
+/** better-auth's handler at /api/auth/*, behind the per-IP and per-e-mail limits. */
+export const authRoutes: FastifyPluginAsync<{ auth: Auth; config: Config }> = async (app, { auth, config }) => {
+  await app.register(rateLimit, { global: false });
+  const checkRateLimit = authRateLimiter(app, config.auth.rateLimit);
+  const appOrigin = new URL(config.appUrl).origin;
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/auth/*',
+    schema: { hide: true },
+    handler: async (request, reply) => {
+      // Browsers name the page that posts; a post from another site (login CSRF included) is refused outright.
+      const origin = request.headers.origin;
+      if (request.method === 'POST' && origin !== undefined && origin !== appOrigin) {
+        return reply.status(403).send({ message: 'This request did not come from this site and was refused.' });
+      }
+      if (!(await checkRateLimit(request, reply))) return reply;
+      const response = await auth.handler(toWebRequest(request, config.appUrl));
+      return sendWebResponse(reply, response);
+    },
+  });
+};

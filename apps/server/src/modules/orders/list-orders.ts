@@ -1,0 +1,54 @@
+import type { Order, OrderUsage } from '@storefront/contract';
+import { productIdSchema } from '@storefront/contract';
+import { and, asc, desc, eq, inArray, ne } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { orders, proxyIps, residentialAccounts } from '../../db/schema.ts';
+
+/** The customer's paid orders, newest first, each with its proxies (spec section 3 'Order'). */
+export async function listOrders(db: Db, userId: string): Promise<Order[]> {
+  const rows = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.userId, userId), ne(orders.status, 'awaiting_payment')))
+    .orderBy(desc(orders.purchasedAt), desc(orders.createdAt));
+  if (rows.length === 0) return [];
+  const ips = await db
+    .select({ orderId: proxyIps.assignedOrderId, endpoint: proxyIps.endpoint })
+    .from(proxyIps)
+    .where(
+      inArray(
+        proxyIps.assignedOrderId,
+        rows.map((row) => row.id),
+      ),
+    )
+    .orderBy(asc(proxyIps.ip), asc(proxyIps.port));
+  const proxiesByOrder = new Map<string, string[]>();
+  for (const { orderId, endpoint } of ips) {
+    if (!orderId) continue;
+    const list = proxiesByOrder.get(orderId) ?? [];
+    list.push(endpoint);
+    proxiesByOrder.set(orderId, list);
+  }
+  return rows.map((row) => ({
+    id: row.id,
+    product_id: productIdSchema.parse(row.productId),
+    purchase_time: (row.purchasedAt ?? row.createdAt).toISOString(),
+    expiration_time: row.expiresAt?.toISOString() ?? null,
+    proxies: proxiesByOrder.get(row.id) ?? [],
+    processing: row.status === 'processing',
+    cancelled: row.cancelled,
+    payment_failed: row.paymentFailed,
+  }));
+}
+
+/** The customer's residential account, if they bought data (spec section 3 'Order usage'). */
+export async function listOrderUsage(db: Db, userId: string, gatewayEndpoint: string): Promise<OrderUsage[]> {
+  const rows = await db.select().from(residentialAccounts).where(eq(residentialAccounts.userId, userId));
+  return rows.map((row) => ({
+    usedInKb: row.usedKb,
+    totalInKb: row.totalKb,
+    endpoint: gatewayEndpoint,
+    username: row.username,
+    password: row.password,
+  }));
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { productIdSchema } from './catalogue.ts';
+
+/** One order of the customer (spec section 3 'Order'); times are ISO strings, proxies are `ip:port:user:pass`. */
+export const orderSchema = z.object({
+  id: z.string(),
+  product_id: productIdSchema,
+  purchase_time: z.string(),
+  expiration_time: z.string().nullable(),
+  proxies: z.array(z.string()),
+  processing: z.boolean(),
+  cancelled: z.boolean(),
+  payment_failed: z.boolean(),
+});
+export type Order = z.infer<typeof orderSchema>;
+export const orderListSchema = z.array(orderSchema);
+
+/** The residential account's data (spec section 3 'Order usage'); 1 GB = 1024 × 1000 KB. */
+export const orderUsageSchema = z.object({
+  usedInKb: z.number(),
+  totalInKb: z.number(),
+  endpoint: z.string(),
+  username: z.string(),
+  password: z.string(),
+});
+export type OrderUsage = z.infer<typeof orderUsageSchema>;
+export const orderUsageListSchema = z.array(orderUsageSchema);
+
+export const ordersMessages = {
+  fetchOrdersFailed: 'Failed to fetch orders',
+  fetchUsageFailed: 'Failed to fetch order usage',
+} as const;
+
+/** Active means the paid period has not ended (spec section 4 'Order activity'); residential data never expires. */
+export function isOrderActive(order: Pick<Order, 'expiration_time'>, now: Date = new Date()): boolean {
+  return order.expiration_time === null || new Date(order.expiration_time).getTime() > now.getTime();
+}
