@@ -2,7 +2,7 @@ import { Burger, Button, Container, Group, Menu, UnstyledButton, VisuallyHidden 
 import { useDisclosure } from '@mantine/hooks';
 import { PRODUCT_IDS, PRODUCTS, paths } from '@storefront/contract';
 import { IconChevronDown, IconExternalLink } from '@tabler/icons-react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { site } from '../../../config/site.ts';
 import { scrollToSection, sectionIds } from '../scroll-to-section.ts';
@@ -16,9 +16,16 @@ export function LandingNav() {
   const [drawerOpened, drawer] = useDisclosure(false);
   const [drawerRequested, setDrawerRequested] = useState(false);
   const [productsOpened, setProductsOpened] = useState(false);
+  // After a choice the page scrolls under a still-resting pointer; hover must not reopen the menu meanwhile.
+  const menuQuietUntil = useRef(0);
+  const onProductsChange = (open: boolean) => {
+    if (open && performance.now() < menuQuietUntil.current) return;
+    setProductsOpened(open);
+  };
 
   const goTo = (id: string) => {
     drawer.close();
+    menuQuietUntil.current = performance.now() + 1000;
     setProductsOpened(false);
     scrollToSection(id);
   };
@@ -35,7 +42,7 @@ export function LandingNav() {
           <Group component="nav" aria-label="Main" gap="xs" visibleFrom="sm" wrap="nowrap">
             <Menu
               opened={productsOpened}
-              onChange={setProductsOpened}
+              onChange={onProductsChange}
               trigger="hover"
               openDelay={0}
               closeDelay={150}
