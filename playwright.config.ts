@@ -1,6 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-
-const port = Number(process.env.E2E_PORT ?? 3100);
+import { E2E } from './e2e/support/ports.ts';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -10,7 +9,7 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   reporter: process.env.CI ? 'list' : [['list']],
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL: E2E.appUrl,
     trace: 'off',
     launchOptions: {
       // Debian's Chromium; Playwright never downloads a browser here.
@@ -20,11 +19,10 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   webServer: {
-    // The built app on a fresh in-memory database.
-    command: 'node apps/server/src/main.ts',
-    url: `http://127.0.0.1:${port}/api/health`,
+    // The built app on a fresh in-memory database, with an SMTP server and an OpenID Connect provider (e2e/support).
+    command: 'node e2e/support/stack.ts',
+    url: `${E2E.appUrl}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: 'memory://', LOG_LEVEL: 'warn', NODE_ENV: 'test' },
   },
 });

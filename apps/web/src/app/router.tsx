@@ -1,17 +1,32 @@
 import { paths } from '@storefront/contract';
 import { lazy, Suspense } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { LandingPage } from '../features/landing/components/landing-page.tsx';
 
 // Everything but the landing page is split off, so the first visit downloads only what it shows.
-const PrivacyPage = lazy(async () => ({
-  default: (await import('../features/legal/components/privacy-page.tsx')).PrivacyPage,
-}));
-const TermsPage = lazy(async () => ({
-  default: (await import('../features/legal/components/terms-page.tsx')).TermsPage,
-}));
-const NotFoundPage = lazy(async () => ({
-  default: (await import('../features/errors/not-found-page.tsx')).NotFoundPage,
+const page = <K extends string>(load: () => Promise<Record<K, React.ComponentType>>, name: K) =>
+  lazy(async () => ({ default: (await load())[name] }));
+
+const PrivacyPage = page(() => import('../features/legal/components/privacy-page.tsx'), 'PrivacyPage');
+const TermsPage = page(() => import('../features/legal/components/terms-page.tsx'), 'TermsPage');
+const NotFoundPage = page(() => import('../features/errors/not-found-page.tsx'), 'NotFoundPage');
+const LoginPage = page(() => import('../features/auth/components/login-page.tsx'), 'LoginPage');
+const SignupPage = page(() => import('../features/auth/components/signup-page.tsx'), 'SignupPage');
+const ForgotPasswordPage = page(
+  () => import('../features/auth/components/forgot-password-page.tsx'),
+  'ForgotPasswordPage',
+);
+const ResetPasswordPage = page(
+  () => import('../features/auth/components/reset-password-page.tsx'),
+  'ResetPasswordPage',
+);
+const AuthCallbackPage = page(() => import('../features/auth/components/auth-callback-page.tsx'), 'AuthCallbackPage');
+const DashboardLayout = page(() => import('../features/dashboard/components/dashboard-layout.tsx'), 'DashboardLayout');
+const OverviewPage = page(() => import('../features/dashboard/components/overview-page.tsx'), 'OverviewPage');
+const AdminPage = page(() => import('../features/dashboard/components/admin-page.tsx'), 'AdminPage');
+const SettingsPage = page(() => import('../features/account/components/settings-page.tsx'), 'SettingsPage');
+const NotBuiltPage = lazy(async () => ({
+  default: (await import('../features/dashboard/components/not-built-page.tsx')).NotBuiltPage,
 }));
 
 export function AppRouter() {
@@ -22,6 +37,36 @@ export function AppRouter() {
           <Route path={paths.home} element={<LandingPage />} />
           <Route path={paths.privacy} element={<PrivacyPage />} />
           <Route path={paths.terms} element={<TermsPage />} />
+          <Route path={paths.login} element={<LoginPage />} />
+          <Route path={paths.signup} element={<SignupPage />} />
+          <Route path={paths.forgotPassword} element={<ForgotPasswordPage />} />
+          <Route path={paths.resetPassword} element={<ResetPasswordPage />} />
+          <Route path={paths.authCallback} element={<AuthCallbackPage />} />
+          <Route path={paths.dashboard} element={<DashboardLayout />}>
+            <Route index element={<Navigate to={paths.overview} replace />} />
+            <Route path={paths.overview} element={<OverviewPage />} />
+            <Route path={paths.settings} element={<SettingsPage />} />
+            <Route path={paths.admin} element={<AdminPage />} />
+            <Route
+              path={paths.proxies}
+              element={
+                <NotBuiltPage
+                  title="Proxies"
+                  what="Your proxy lists, downloads and cancellation arrive with the proxies release. Nothing you buy is lost meanwhile."
+                />
+              }
+            />
+            <Route
+              path={paths.purchase}
+              element={
+                <NotBuiltPage title="Purchase" what="Checkout is not open yet: buying arrives with the next release." />
+              }
+            />
+            <Route
+              path={paths.orderHistory}
+              element={<NotBuiltPage title="Order History" what="Order history arrives together with checkout." />}
+            />
+          </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Suspense>

@@ -18,6 +18,10 @@ function readSiteConfig(): SiteConfig {
         ? value.chatCommunityUrl
         : DEFAULT_SITE_CONFIG.chatCommunityUrl,
       supportUrl: isHttpUrl(value.supportUrl) ? value.supportUrl : DEFAULT_SITE_CONFIG.supportUrl,
+      socialSignIn: {
+        google: value.socialSignIn?.google === true,
+        discord: value.socialSignIn?.discord === true,
+      },
     };
   } catch {
     return DEFAULT_SITE_CONFIG;

@@ -1,0 +1,43 @@
+import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconKey } from '@tabler/icons-react';
+import { useAuth } from '../../../lib/use-auth.ts';
+import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { ChangePasswordDialog } from './change-password-dialog.tsx';
+import { TwoFactorCard } from './two-factor-card.tsx';
+
+export function SettingsPage() {
+  const { user, refetch } = useAuth();
+  const [passwordOpened, passwordDialog] = useDisclosure(false);
+  usePageTitle('Settings');
+
+  return (
+    <Stack gap="lg">
+      <Title order={1} size="h2">
+        Account Settings
+      </Title>
+      <Card withBorder padding="lg">
+        <Group justify="space-between" align="flex-start">
+          <Stack gap={4}>
+            <Title order={2} size="h4">
+              Password
+            </Title>
+            <Text size="sm" c="dimmed">
+              Changing your password signs out your other devices.
+            </Text>
+          </Stack>
+          <Button leftSection={<IconKey size={16} aria-hidden />} onClick={passwordDialog.open}>
+            Change Password
+          </Button>
+        </Group>
+      </Card>
+      <TwoFactorCard
+        enabled={user?.twoFactorEnabled === true}
+        onChanged={async () => {
+          await refetch();
+        }}
+      />
+      <ChangePasswordDialog opened={passwordOpened} onClose={passwordDialog.close} />
+    </Stack>
+  );
+}

@@ -1,0 +1,95 @@
+import { Alert, Button, Loader, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { authMessages, paths } from '@storefront/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { authQueryKey, fetchAuthCheck, useRefreshAfterAuthChange } from '../../../lib/use-auth.ts';
+import { AuthLayout } from './auth-layout.tsx';
+
+const ERROR_REDIRECT_MS = 4000;
+const WELCOME_REDIRECT_MS = 800;
+
+/** better-auth's error codes in words; any other message from the provider is shown as it is. */
+const KNOWN_ERRORS: Record<string, string> = {
+  invalid_token: 'This confirmation link is invalid or was already used.',
+  token_expired: 'This confirmation link has expired. Sign in and ask for a new one from your dashboard.',
+  user_not_found: 'No account matches this link.',
+  access_denied: 'Sign-in was cancelled at the provider.',
+  state_mismatch: 'The sign-in took too long or was started in another browser. Please try again.',
+  please_restart_the_process: 'The sign-in took too long. Please try again.',
+  email_not_found: 'The provider did not share an e-mail address, which an account needs.',
+};
+
+export function callbackErrorMessage(params: URLSearchParams): string | null {
+  const code = params.get('error');
+  const description = params.get('error_description');
+  if (!code && !description) return null;
+  if (description) return description;
+  const known = code ? KNOWN_ERRORS[code.toLowerCase()] : undefined;
+  return known ?? (code && !/^[A-Z_]+$/i.test(code) ? code : authMessages.oauthFailed);
+}
+
+/** Finishes e-mail confirmation and social sign-in (spec section 2 '/auth/callback'). */
+export function AuthCallbackPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const refreshAuth = useRefreshAfterAuthChange();
+  const [state, setState] = useState<'waiting' | 'welcome'>('waiting');
+  const error = callbackErrorMessage(params);
+
+  useEffect(() => {
+    if (error) {
+      const timer = window.setTimeout(() => navigate(paths.login, { replace: true }), ERROR_REDIRECT_MS);
+      return () => window.clearTimeout(timer);
+    }
+    let cancelled = false;
+    let timer: number | undefined;
+    void (async () => {
+      await refreshAuth().catch(() => {});
+      const me = await queryClient
+        .fetchQuery({ queryKey: authQueryKey, queryFn: fetchAuthCheck, staleTime: 0 })
+        .catch(() => null);
+      if (cancelled) return;
+      if (me?.authenticated) {
+        setState('welcome');
+        notifications.show({ color: 'green', message: 'Welcome!' });
+        timer = window.setTimeout(() => navigate(paths.dashboard, { replace: true }), WELCOME_REDIRECT_MS);
+      } else {
+        navigate(paths.login, { replace: true });
+      }
+    })();
+    return () => {
+      cancelled = true;
+      window.clearTimeout(timer);
+    };
+  }, [error, navigate, queryClient, refreshAuth]);
+
+  if (error) {
+    return (
+      <AuthLayout title="Authentication Error">
+        <Stack gap="md">
+          <Alert color="red" variant="light" role="alert">
+            {error}
+          </Alert>
+          <Text size="sm" c="dimmed">
+            Taking you back to sign in…
+          </Text>
+          <Button component={Link} to={paths.login} replace>
+            Back to Login
+          </Button>
+        </Stack>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout title={state === 'welcome' ? 'Welcome!' : 'Signing you in'}>
+      <Stack align="center" gap="md" py="md" role="status">
+        {state === 'waiting' && <Loader aria-hidden />}
+        <Text>{state === 'welcome' ? 'Welcome! Opening your dashboard…' : 'Completing authentication...'}</Text>
+      </Stack>
+    </AuthLayout>
+  );
+}

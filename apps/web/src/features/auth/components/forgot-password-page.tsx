@@ -1,0 +1,83 @@
+import { Anchor, Button, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { authMessages, isValidEmail, paths } from '@storefront/contract';
+import { IconMailCheck } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { FormError } from '../../../components/form-error.tsx';
+import { authClient, authErrorMessage } from '../../../lib/auth-client.ts';
+import { AuthLayout } from './auth-layout.tsx';
+
+export function ForgotPasswordPage() {
+  const [error, setError] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const form = useForm({
+    initialValues: { email: '' },
+    validate: { email: (value) => (isValidEmail(value.trim()) ? null : authMessages.invalidEmail) },
+  });
+
+  const submit = form.onSubmit(async ({ email }) => {
+    setError(null);
+    const address = email.trim();
+    const { error: requestError } = await authClient.requestPasswordReset({
+      email: address,
+      redirectTo: paths.resetPassword,
+    });
+    if (requestError)
+      return setError(authErrorMessage(requestError, 'We could not send the e-mail. Please try again.'));
+    setSentTo(address);
+    notifications.show({ color: 'green', message: authMessages.resetEmailSent });
+  });
+
+  if (sentTo) {
+    return (
+      <AuthLayout title="Check Your Email">
+        <Stack gap="md" align="stretch">
+          <ThemeIcon size={48} radius="xl" color="green" variant="light" mx="auto">
+            <IconMailCheck size={28} aria-hidden />
+          </ThemeIcon>
+          <Text ta="center">
+            If an account exists for <strong>{sentTo}</strong>, we have sent it a link to reset the password. The link
+            works once and expires in one hour.
+          </Text>
+          <Text size="sm" c="dimmed" ta="center">
+            Nothing arrived? Check your spam folder, or try again.
+          </Text>
+          <Button variant="default" onClick={() => setSentTo(null)}>
+            Try Again
+          </Button>
+          <Button component={Link} to={paths.login}>
+            Back to Login
+          </Button>
+        </Stack>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout title="Forgot password" subtitle="Enter your e-mail and we will send you a link to set a new password.">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <FormError message={error} onClose={() => setError(null)} />
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="email"
+            placeholder="you@example.com"
+            withAsterisk
+            {...form.getInputProps('email')}
+          />
+          <Button type="submit" fullWidth loading={form.submitting}>
+            Send Reset Link
+          </Button>
+          <Text size="sm" ta="center">
+            <Anchor component={Link} to={paths.login}>
+              Back to Login
+            </Anchor>
+          </Text>
+        </Stack>
+      </form>
+    </AuthLayout>
+  );
+}

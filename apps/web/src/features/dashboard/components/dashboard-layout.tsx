@@ -1,0 +1,154 @@
+import { AppShell, Box, Burger, Button, Center, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
+import { useDisclosure, useTimeout } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { authMessages, paths } from '@storefront/contract';
+import {
+  IconExternalLink,
+  IconHistory,
+  IconHome,
+  IconLogout,
+  IconMessageCircle,
+  IconServer,
+  IconSettings,
+  IconShieldLock,
+  IconShoppingCart,
+} from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { Navigate, Outlet, NavLink as RouterNavLink, useLocation, useNavigate } from 'react-router';
+import { ColorSchemeToggle } from '../../../components/color-scheme-toggle.tsx';
+import { site } from '../../../config/site.ts';
+import { authClient } from '../../../lib/auth-client.ts';
+import { useAuth, useRefreshAfterAuthChange } from '../../../lib/use-auth.ts';
+import { BrandMark } from '../../landing/components/brand-mark.tsx';
+import classes from './dashboard.module.css';
+
+/** Spec section 9: the auth loading state is forced off after 2000 ms. */
+export const AUTH_LOADING_TIMEOUT_MS = 2000;
+/** Spec: the layout collapses to a burger menu at 768 px and below (Mantine's sm is "below 768"). */
+const NAVBAR_BREAKPOINT = '48.0625em';
+
+const NAV_ITEMS = [
+  { to: paths.overview, label: 'Overview', Icon: IconHome },
+  { to: paths.proxies, label: 'Proxies', Icon: IconServer },
+  { to: paths.purchase, label: 'Purchase', Icon: IconShoppingCart },
+  { to: paths.settings, label: 'Settings', Icon: IconSettings },
+  { to: paths.orderHistory, label: 'Order History', Icon: IconHistory },
+];
+
+export function DashboardLayout() {
+  const { user, isAdmin, isLoading } = useAuth();
+  const [loadingTimedOut, setLoadingTimedOut] = useState(false);
+  const { start } = useTimeout(() => setLoadingTimedOut(true), AUTH_LOADING_TIMEOUT_MS);
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const refreshAuth = useRefreshAfterAuthChange();
+  const [signingOut, setSigningOut] = useState(false);
+
+  useEffect(start, []);
+  // The drawer closes when a page is chosen.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation only
+  useEffect(close, [location.pathname]);
+
+  if (isLoading && !loadingTimedOut) {
+    return (
+      <Center mih="100vh" role="status">
+        <Text>Loading...</Text>
+      </Center>
+    );
+  }
+  if (!user) return <Navigate to={paths.login} replace />;
+
+  const signOut = async () => {
+    setSigningOut(true);
+    await authClient.signOut();
+    await refreshAuth();
+    notifications.show({ color: 'green', message: authMessages.signedOut });
+    navigate(paths.login);
+  };
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 260, breakpoint: NAVBAR_BREAKPOINT, collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              className={classes.burger}
+              size="sm"
+              aria-label={opened ? 'Close menu' : 'Open menu'}
+            />
+            <Group gap="xs" wrap="nowrap" fw={800}>
+              <BrandMark size={24} />
+              <Text fw={800} truncate>
+                {site.brandName}
+              </Text>
+            </Group>
+          </Group>
+          <ColorSchemeToggle />
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="sm" aria-label="Dashboard">
+        <AppShell.Section grow component={ScrollArea}>
+          <Stack gap={2}>
+            {NAV_ITEMS.map(({ to, label, Icon }) => (
+              <NavLink
+                key={to}
+                component={RouterNavLink}
+                to={to}
+                label={label}
+                leftSection={<Icon size={18} aria-hidden />}
+                active={location.pathname === to}
+              />
+            ))}
+            <NavLink
+              component="a"
+              href={site.supportUrl}
+              target="_blank"
+              rel="noopener noreferrer"
+              label="Support"
+              leftSection={<IconMessageCircle size={18} aria-hidden />}
+              rightSection={<IconExternalLink size={14} aria-label="opens in a new tab" />}
+            />
+            {isAdmin && (
+              <NavLink
+                component={RouterNavLink}
+                to={paths.admin}
+                label="Admin"
+                leftSection={<IconShieldLock size={18} aria-hidden />}
+                active={location.pathname === paths.admin}
+              />
+            )}
+          </Stack>
+        </AppShell.Section>
+        <AppShell.Section pt="sm" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+          <Text size="xs" c="dimmed">
+            Signed in as
+          </Text>
+          <Text size="sm" fw={500} truncate title={user.email} mb="xs" data-testid="sidebar-email">
+            {user.email}
+          </Text>
+          <Button
+            variant="default"
+            fullWidth
+            leftSection={<IconLogout size={16} aria-hidden />}
+            loading={signingOut}
+            onClick={() => void signOut()}
+          >
+            Sign Out
+          </Button>
+        </AppShell.Section>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Box maw={1200} mx="auto">
+          <Outlet />
+        </Box>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,141 @@
+import { Alert, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { paths } from '@storefront/contract';
+import { IconBuildingStore, IconChartPie, IconServer, IconShoppingCart } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { useAuth } from '../../../lib/use-auth.ts';
+import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { overviewFigures, useOrders, useOrderUsage } from '../api/overview-data.ts';
+
+function StatCard({
+  label,
+  value,
+  icon,
+  loading,
+}: {
+  label: string;
+  value: ReactNode;
+  icon: ReactNode;
+  loading: boolean;
+}) {
+  return (
+    <Card withBorder padding="lg">
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <Stack gap={4}>
+          <Text size="sm" c="dimmed" fw={500}>
+            {label}
+          </Text>
+          {loading ? (
+            <Skeleton h={32} w={60} />
+          ) : (
+            <Text fz={28} fw={700} lh={1.2}>
+              {value}
+            </Text>
+          )}
+        </Stack>
+        <ThemeIcon variant="light" size={40} radius="md">
+          {icon}
+        </ThemeIcon>
+      </Group>
+    </Card>
+  );
+}
+
+export function OverviewPage() {
+  usePageTitle('Overview');
+  const { user } = useAuth();
+  const orders = useOrders();
+  const usage = useOrderUsage();
+  const figures = overviewFigures(orders.data ?? [], usage.data ?? []);
+  const loading = orders.isPending || usage.isPending;
+  const error = orders.error ?? usage.error;
+
+  return (
+    <Stack gap="lg">
+      <Title order={1} size="h2">
+        Overview
+      </Title>
+      {error && (
+        <Alert color="red" variant="light" role="alert" title="Some figures could not be loaded">
+          {error.message}{' '}
+          <Button
+            size="compact-sm"
+            variant="subtle"
+            onClick={() => {
+              void orders.refetch();
+              void usage.refetch();
+            }}
+          >
+            Retry
+          </Button>
+        </Alert>
+      )}
+      <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }}>
+        <StatCard
+          label="Active Elite ISP Proxies"
+          value={figures.activeIsp}
+          loading={loading}
+          icon={<IconServer size={22} aria-hidden />}
+        />
+        <StatCard
+          label="Active PK1 ISP Proxies"
+          value={figures.activePk1}
+          loading={loading}
+          icon={<IconBuildingStore size={22} aria-hidden />}
+        />
+        <StatCard
+          label="Residential Usage"
+          value={
+            figures.residentialUsagePercent === null ? 'No Data' : `${figures.residentialUsagePercent.toFixed(1)}%`
+          }
+          loading={loading}
+          icon={<IconChartPie size={22} aria-hidden />}
+        />
+        <Card withBorder padding="lg">
+          <Stack gap="sm" h="100%" justify="space-between">
+            <Group justify="space-between" wrap="nowrap">
+              <Text size="sm" c="dimmed" fw={500}>
+                Need more proxies?
+              </Text>
+              <ThemeIcon variant="light" size={40} radius="md" color="green">
+                <IconShoppingCart size={22} aria-hidden />
+              </ThemeIcon>
+            </Group>
+            <Button component={Link} to={paths.purchase}>
+              Purchase Proxies
+            </Button>
+          </Stack>
+        </Card>
+      </SimpleGrid>
+      <Card withBorder padding="lg">
+        <Title order={2} size="h4" mb="md">
+          Account Information
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
+          <Stack gap={2}>
+            <Text size="sm" c="dimmed">
+              Email
+            </Text>
+            <Text fw={500} style={{ wordBreak: 'break-all' }}>
+              {user?.email}
+            </Text>
+          </Stack>
+          <Stack gap={2}>
+            <Text size="sm" c="dimmed">
+              User ID
+            </Text>
+            <Text fw={500} ff="monospace" title={user?.id}>
+              {user ? `${user.id.slice(0, 8)}...` : ''}
+            </Text>
+          </Stack>
+          <Stack gap={2}>
+            <Text size="sm" c="dimmed">
+              Member since
+            </Text>
+            <Text fw={500}>{user?.createdAt ? new Date(user.createdAt).toLocaleDateString() : 'N/A'}</Text>
+          </Stack>
+        </SimpleGrid>
+      </Card>
+    </Stack>
+  );
+}

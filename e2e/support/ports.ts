@@ -1,0 +1,10 @@
+const appPort = Number(process.env.E2E_PORT ?? 3100);
+
+export const E2E = {
+  appPort,
+  appUrl: `http://127.0.0.1:${appPort}`,
+  smtpPort: appPort + 25,
+  oidcPort: appPort + 26,
+  controlPort: appPort + 27,
+  adminEmail: 'admin@e2e.test',
+} as const;
