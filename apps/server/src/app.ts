@@ -7,8 +7,12 @@ import { createAuth, resolveAuthSecret } from './modules/auth/auth.ts';
 import { createGuards } from './modules/auth/guards.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { catalogueRoutes } from './modules/catalogue/routes.ts';
+import { checkoutRoutes } from './modules/checkout/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
+import { createPaymentProvider } from './modules/payments/create-provider.ts';
+import { webhookRoutes } from './modules/payments/routes.ts';
+import { sandboxRoutes } from './modules/payments/sandbox-routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { registerApiDocs } from './plugins/api-docs.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
@@ -50,14 +54,20 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
   await registerSecurity(app, { scriptHashes: webApp.scriptHashes });
   await registerApiDocs(app, config);
 
+  const authSecret = await resolveAuthSecret(config.auth, app.log);
   const auth = createAuth({
     config,
     db: database.db,
     mailer: mailer ?? createMailer(config.mail, app.log),
     logger: app.log,
-    secret: await resolveAuthSecret(config.auth, app.log),
+    secret: authSecret,
   });
   const guards = createGuards(auth, config);
+  const provider = createPaymentProvider(config, authSecret);
+  app.addHook('onReady', async () => {
+    // Stripe's prices are found or created by lookup key in the background; a failure is retried at the next checkout.
+    provider.prepare().catch((error: unknown) => app.log.error({ err: error }, 'payment provider is not ready'));
+  });
 
   await app.register(
     async (api) => {
@@ -66,6 +76,17 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
       await api.register(authRoutes, { auth, config });
       await api.register(userRoutes, { auth, db: database.db, guards });
       await api.register(orderRoutes, { db: database.db, guards, gatewayEndpoint: config.gatewayEndpoint });
+      await api.register(checkoutRoutes, {
+        db: database.db,
+        guards,
+        provider,
+        appUrl: config.appUrl,
+        payments: config.payments,
+      });
+      await api.register(webhookRoutes, { db: database.db, provider });
+      if (provider.name === 'sandbox') {
+        await api.register(sandboxRoutes, { db: database.db, guards, provider, appUrl: config.appUrl });
+      }
     },
     { prefix: '/api' },
   );

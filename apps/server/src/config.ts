@@ -55,6 +55,18 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT_WINDOW_S: z.coerce.number().int().min(1).max(86_400).default(600),
   AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(30),
   AUTH_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).max(1_000_000).default(8),
+  CHECKOUT_RATE_LIMIT_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .trim()
+    .refine((value) => /^(sk|rk)_(test|live)_\w+$/.test(value), 'must be a Stripe secret key (sk_live_… or sk_test_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .trim()
+    .refine((value) => value.startsWith('whsec_'), 'must be a webhook signing secret (whsec_…)')
+    .optional(),
+  STRIPE_API_URL: z.url().optional(),
 });
 
 export type DatabaseTarget =
@@ -80,7 +92,23 @@ export interface Config {
   gatewayEndpoint: string;
   auth: AuthConfig;
   mail: { smtpUrl: string | undefined; from: string };
+  payments: PaymentsConfig;
 }
+
+/** Stripe when its keys are set; otherwise the sandbox provider, where no real money moves. */
+export type PaymentsConfig = {
+  checkoutRateLimitPerUser: number;
+  currency: 'usd';
+} & (
+  | { provider: 'sandbox' }
+  | {
+      provider: 'stripe';
+      secretKey: string;
+      webhookSecret: string;
+      /** Tests point the SDK at a local stand-in: protocol, host and port of this URL. */
+      apiUrl: string | undefined;
+    }
+);
 
 export interface OAuthClient {
   clientId: string;
@@ -140,7 +168,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   for (const email of adminEmails) {
     if (!z.email().safeParse(email).success) problems.push(`ADMIN_EMAILS: "${email}" is not an e-mail address`);
   }
+  if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
+    problems.push('STRIPE_WEBHOOK_SECRET: is required with STRIPE_SECRET_KEY, or paid orders would never be delivered');
+  }
+  if (!e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET) {
+    problems.push('STRIPE_SECRET_KEY: is required with STRIPE_WEBHOOK_SECRET');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
+  const common = { checkoutRateLimitPerUser: e.CHECKOUT_RATE_LIMIT_PER_USER, currency: 'usd' as const };
+  const payments: PaymentsConfig =
+    e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+      ? {
+          ...common,
+          provider: 'stripe',
+          secretKey: e.STRIPE_SECRET_KEY,
+          webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+          apiUrl: e.STRIPE_API_URL,
+        }
+      : { ...common, provider: 'sandbox' };
   return {
     env: e.NODE_ENV,
     host: e.HOST,
@@ -176,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         perEmail: e.AUTH_RATE_LIMIT_PER_EMAIL,
       },
     },
+    payments,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `"${e.BRAND_NAME}" <no-reply@${new URL(appUrlOf(e)).hostname}>` },
   };
 }

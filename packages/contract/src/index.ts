@@ -1,5 +1,6 @@
 export * from './auth.ts';
 export * from './catalogue.ts';
+export * from './checkout.ts';
 export * from './messages.ts';
 export * from './orders.ts';
 export * from './paths.ts';

@@ -6,6 +6,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -165,6 +166,91 @@ export const twoFactors = pgTable(
   (table) => [index('two_factors_user_id_idx').on(table.userId), index('two_factors_secret_idx').on(table.secret)],
 );
 
+export const ORDER_STATUSES = ['awaiting_payment', 'processing', 'delivered'] as const;
+
+/**
+ * Coupons (spec section 3 'Coupon'): the database is the source of truth; with Stripe the coupon and its promotion codes
+ * are mirrored there (provider ids) the first time a checkout uses them.
+ */
+export const coupons = pgTable(
+  'coupons',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    percentOff: integer('percent_off'),
+    amountOffCents: integer('amount_off_cents'),
+    currency: text('currency').notNull().default('usd'),
+    duration: text('duration', { enum: ['once', 'repeating', 'forever'] }).notNull(),
+    durationInMonths: integer('duration_in_months'),
+    providerCouponId: text('provider_coupon_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check(
+      'coupons_one_discount',
+      sql`(${table.percentOff} between 1 and 100 and ${table.amountOffCents} is null) or (${table.percentOff} is null and ${table.amountOffCents} > 0)`,
+    ),
+    check(
+      'coupons_repeating_months',
+      sql`(${table.duration} = 'repeating') = (${table.durationInMonths} is not null and ${table.durationInMonths} >= 1)`,
+    ),
+  ],
+);
+
+/** The products a coupon applies to. */
+export const couponProducts = pgTable(
+  'coupon_products',
+  {
+    couponId: uuid('coupon_id')
+      .notNull()
+      .references(() => coupons.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id),
+  },
+  (table) => [primaryKey({ columns: [table.couponId, table.productId] })],
+);
+
+/** The codes customers type. Matched without regard to case. */
+export const promoCodes = pgTable(
+  'promo_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    couponId: uuid('coupon_id')
+      .notNull()
+      .references(() => coupons.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    active: boolean('active').notNull().default(true),
+    maxRedemptions: integer('max_redemptions'),
+    timesRedeemed: integer('times_redeemed').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    providerPromoCodeId: text('provider_promo_code_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('promo_codes_code_key').on(sql`lower(${table.code})`),
+    check('promo_codes_max_redemptions', sql`${table.maxRedemptions} is null or ${table.maxRedemptions} >= 1`),
+  ],
+);
+
+/** One row per paid order that used a code, with the customer's e-mail (spec section 3 'Coupon redemption'). */
+export const couponRedemptions = pgTable(
+  'coupon_redemptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    promoCodeId: uuid('promo_code_id')
+      .notNull()
+      .references(() => promoCodes.id, { onDelete: 'cascade' }),
+    orderId: uuid('order_id')
+      .notNull()
+      .unique()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    redeemedAt: timestamp('redeemed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('coupon_redemptions_code_idx').on(table.promoCodeId)],
+);
+
 /*
  * Orders (spec section 3 'Order'). An order is created awaiting payment at checkout; once paid it is either delivered
  * (ISP/PK1 IPs assigned through proxy_ips.assigned_order_id, or GB added to the residential account) or processing
@@ -181,20 +267,74 @@ export const orders = pgTable(
       .notNull()
       .references(() => products.id),
     quantity: integer('quantity').notNull(),
-    status: text('status', { enum: ['awaiting_payment', 'processing', 'delivered'] })
-      .notNull()
-      .default('awaiting_payment'),
+    status: text('status', { enum: ORDER_STATUSES }).notNull().default('awaiting_payment'),
     cancelled: boolean('cancelled').notNull().default(false),
     paymentFailed: boolean('payment_failed').notNull().default(false),
     purchasedAt: timestamp('purchased_at', { withTimezone: true }),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** The price when the checkout was created, in cents: unit × quantity − discount = total. */
+    unitPriceCents: integer('unit_price_cents').notNull().default(0),
+    discountCents: integer('discount_cents').notNull().default(0),
+    totalCents: integer('total_cents').notNull().default(0),
+    currency: text('currency').notNull().default('usd'),
+    promoCodeId: uuid('promo_code_id').references(() => promoCodes.id, { onDelete: 'set null' }),
+    /** Which payment provider holds the checkout, and its ids there. */
+    provider: text('provider', { enum: ['sandbox', 'stripe'] }),
+    providerCheckoutId: text('provider_checkout_id').unique(),
+    providerSubscriptionId: text('provider_subscription_id'),
+    providerCustomerId: text('provider_customer_id'),
+    checkoutUrl: text('checkout_url'),
+    /** Sandbox only: the card chosen on the payment page (renewals charge it too). */
+    sandboxCard: text('sandbox_card', { enum: ['ok', 'declined'] }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index('orders_user_id_idx').on(table.userId, table.createdAt),
+    index('orders_processing_idx').on(table.productId, table.purchasedAt).where(sql`${table.status} = 'processing'`),
+    index('orders_subscription_idx').on(table.providerSubscriptionId),
     check('orders_quantity_positive', sql`${table.quantity} > 0`),
+    check('orders_amounts', sql`${table.totalCents} >= 0 and ${table.discountCents} >= 0`),
   ],
+);
+
+/**
+ * Order history (spec section 3 'Order history entry'): one row per payment, first payment or renewal, with the
+ * provider's invoice. The invoice id is unique, so a repeated event never writes a second entry.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    kind: text('kind', { enum: ['checkout', 'renewal'] }).notNull(),
+    invoiceId: text('invoice_id').notNull().unique(),
+    hostedInvoiceUrl: text('hosted_invoice_url'),
+    status: text('status').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    discountCents: integer('discount_cents').notNull().default(0),
+    currency: text('currency').notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('payments_user_idx').on(table.userId, table.paidAt)],
+);
+
+/** Every payment-provider event handled, by its id: recorded in the transaction of its effect (exactly-once). */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    provider: text('provider', { enum: ['sandbox', 'stripe'] }).notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.provider, table.eventId] })],
 );
 
 /** One residential account per customer, created at the first residential purchase (ARCHITECTURE section 4). */

@@ -2,6 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { PRODUCT_IDS, PRODUCTS, type ProductId } from '@storefront/contract';
 import { sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
+import { createCoupon, type NewCoupon } from '../modules/coupons/coupons.ts';
 import type { Db } from './client.ts';
 import { featureFlags, products, proxyIps, residentialPool } from './schema.ts';
 
@@ -10,6 +11,15 @@ export const DEMO_SUBNETS: Record<'isp_proxies' | 'pk1_isp_proxies', string[]> =
   isp_proxies: ['192.0.2', '198.51.100'],
   pk1_isp_proxies: ['203.0.113'],
 };
+/** The demo promo code: 10 percent off the first payment of every product. */
+export const DEMO_COUPON = {
+  code: 'WELCOME10',
+  name: 'Welcome: 10% off',
+  duration: 'once',
+  percentOff: 10,
+  productIds: [...PRODUCT_IDS],
+} satisfies NewCoupon;
+
 /** 500 GB of residential data in the demo pool. */
 export const DEMO_RESIDENTIAL_LIMIT_MB = 500_000;
 
@@ -54,6 +64,7 @@ export async function seedDatabase(db: Db, config: Pick<Config, 'pricesCents' | 
         await tx.insert(proxyIps).values(rows).onConflictDoNothing();
         demoIps += rows.length;
       }
+      await createCoupon(tx, DEMO_COUPON);
     }
     return { seeded: true, demoIps };
   });

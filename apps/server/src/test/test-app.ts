@@ -73,3 +73,20 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     },
   };
 }
+
+/** Headers of a same-site JSON request from the app's own pages. */
+export const jsonHeaders = { 'content-type': 'application/json', origin: 'http://localhost:3000' };
+
+/** Signs a new customer up through the API; answers their session cookie and id. */
+export async function signUpCustomer(t: TestApp, email: string): Promise<{ cookie: string; id: string }> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-up/email',
+    headers: jsonHeaders,
+    payload: { email, password: 'Str0ng!pass', name: email.split('@')[0] },
+  });
+  if (response.statusCode !== 200) throw new Error(`sign-up failed: ${response.body}`);
+  const cookie = String(response.headers['set-cookie']).split(';')[0] ?? '';
+  const body = response.json() as { user: { id: string } };
+  return { cookie, id: body.user.id };
+}

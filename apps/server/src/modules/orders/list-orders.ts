@@ -1,8 +1,8 @@
-import type { Order, OrderUsage } from '@storefront/contract';
+import type { Order, OrderHistoryEntry, OrderUsage } from '@storefront/contract';
 import { productIdSchema } from '@storefront/contract';
 import { and, asc, desc, eq, inArray, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { orders, proxyIps, residentialAccounts } from '../../db/schema.ts';
+import { orders, payments, proxyIps, residentialAccounts } from '../../db/schema.ts';
 
 /** The customer's paid orders, newest first, each with its proxies (spec section 3 'Order'). */
 export async function listOrders(db: Db, userId: string): Promise<Order[]> {
@@ -50,5 +50,25 @@ export async function listOrderUsage(db: Db, userId: string, gatewayEndpoint: st
     endpoint: gatewayEndpoint,
     username: row.username,
     password: row.password,
+  }));
+}
+
+/** Every payment of the customer, newest first (spec section 3 'Order history entry'; section 9: newest first). */
+export async function listOrderHistory(db: Db, userId: string): Promise<OrderHistoryEntry[]> {
+  const rows = await db
+    .select({ payment: payments, productId: orders.productId })
+    .from(payments)
+    .innerJoin(orders, eq(orders.id, payments.orderId))
+    .where(eq(payments.userId, userId))
+    .orderBy(desc(payments.paidAt), desc(payments.createdAt));
+  return rows.map(({ payment, productId }) => ({
+    order_id: payment.orderId,
+    stripe_id: payment.invoiceId,
+    status: payment.status,
+    purchased_at: payment.paidAt.toISOString(),
+    product_ids: [productId],
+    total: payment.amountCents,
+    currency: payment.currency,
+    ...(payment.hostedInvoiceUrl && { hosted_invoice_url: payment.hostedInvoiceUrl }),
   }));
 }

@@ -1,10 +1,8 @@
 import { authMessages } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, proxyIps, residentialAccounts, users } from '../../db/schema.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
-
-const headers = { 'content-type': 'application/json', origin: 'http://localhost:3000' };
+import { orders, proxyIps, residentialAccounts } from '../../db/schema.ts';
+import { createTestApp, signUpCustomer, type TestApp } from '../../test/test-app.ts';
 
 describe('orders API', () => {
   let t: TestApp;
@@ -14,16 +12,9 @@ describe('orders API', () => {
   beforeAll(async () => {
     t = await createTestApp({ AUTH_RATE_LIMIT_PER_IP: '1000' });
     for (const name of ['ann', 'bob']) {
-      const email = `${name}@example.com`;
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/auth/sign-up/email',
-        headers,
-        payload: { email, password: 'Str0ng!pass', name },
-      });
-      cookies[name] = String(response.headers['set-cookie']).split(';')[0] ?? '';
-      const [user] = await t.database.db.select().from(users).where(eq(users.email, email));
-      ids[name] = user?.id ?? '';
+      const customer = await signUpCustomer(t, `${name}@example.com`);
+      cookies[name] = customer.cookie;
+      ids[name] = customer.id;
     }
   });
   afterAll(() => t.close());

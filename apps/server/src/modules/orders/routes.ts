@@ -1,9 +1,9 @@
-import { orderListSchema, orderUsageListSchema } from '@storefront/contract';
+import { orderHistorySchema, orderListSchema, orderUsageListSchema } from '@storefront/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { type Guards, signedInOf } from '../auth/guards.ts';
-import { listOrders, listOrderUsage } from './list-orders.ts';
+import { listOrderHistory, listOrders, listOrderUsage } from './list-orders.ts';
 
 export const orderRoutes: FastifyPluginAsync<{ db: Db; guards: Guards; gatewayEndpoint: string }> = async (
   app,
@@ -37,5 +37,18 @@ export const orderRoutes: FastifyPluginAsync<{ db: Db; guards: Guards; gatewayEn
       },
     },
     async (request) => listOrderUsage(db, signedInOf(request).user.id, gatewayEndpoint),
+  );
+
+  api.get(
+    '/orders/history',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: "The signed-in customer's payments with their invoices, newest first",
+        description: 'total is in cents of currency; stripe_id is the invoice id of the payment provider.',
+        response: { 200: orderHistorySchema },
+      },
+    },
+    async (request) => listOrderHistory(db, signedInOf(request).user.id),
   );
 };

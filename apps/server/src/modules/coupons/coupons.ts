@@ -1,0 +1,133 @@
+import { checkoutMessages, PRODUCTS, type ProductId, productIdSchema } from '@storefront/contract';
+import { eq, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { couponProducts, couponRedemptions, coupons, promoCodes } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import type { PromoCodeForProvider } from '../payments/provider.ts';
+
+export interface NewCoupon {
+  code: string;
+  name: string;
+  duration: 'once' | 'repeating' | 'forever';
+  durationInMonths?: number;
+  percentOff?: number;
+  amountOffCents?: number;
+  productIds: ProductId[];
+  maxRedemptions?: number;
+  expiresAt?: Date;
+}
+
+/**
+ * Creates a coupon with its promo code, in one transaction. The admin screens that manage coupons come with their own
+ * issue; until then tests and the demo seed create coupons here.
+ */
+export async function createCoupon(db: Db | Tx, input: NewCoupon) {
+  return db.transaction(async (tx) => {
+    const [coupon] = await tx
+      .insert(coupons)
+      .values({
+        name: input.name,
+        duration: input.duration,
+        durationInMonths: input.duration === 'repeating' ? (input.durationInMonths ?? 1) : null,
+        percentOff: input.percentOff ?? null,
+        amountOffCents: input.percentOff === undefined ? (input.amountOffCents ?? null) : null,
+      })
+      .returning();
+    if (!coupon) throw new Error('coupon insert returned nothing');
+    await tx.insert(couponProducts).values(input.productIds.map((productId) => ({ couponId: coupon.id, productId })));
+    const [promo] = await tx
+      .insert(promoCodes)
+      .values({
+        couponId: coupon.id,
+        code: input.code,
+        maxRedemptions: input.maxRedemptions ?? null,
+        expiresAt: input.expiresAt ?? null,
+      })
+      .returning();
+    if (!promo) throw new Error('promo code insert returned nothing');
+    return { coupon, promo };
+  });
+}
+
+/** Finds a code (case does not matter) with its coupon and products, or undefined. */
+export async function findPromoCode(db: Db | Tx, code: string) {
+  const rows = await db
+    .select({ promo: promoCodes, coupon: coupons })
+    .from(promoCodes)
+    .innerJoin(coupons, eq(coupons.id, promoCodes.couponId))
+    .where(sql`lower(${promoCodes.code}) = lower(${code})`)
+    .limit(1);
+  const row = rows[0];
+  if (!row) return undefined;
+  const products = await db
+    .select({ productId: couponProducts.productId })
+    .from(couponProducts)
+    .where(eq(couponProducts.couponId, row.coupon.id));
+  return { ...row, productIds: products.map((product) => productIdSchema.parse(product.productId)) };
+}
+export type FoundPromoCode = NonNullable<Awaited<ReturnType<typeof findPromoCode>>>;
+
+/** The code a customer typed, checked for this product now; throws the refusal a person can read. */
+export async function promoCodeForCheckout(db: Db | Tx, code: string, productId: ProductId, now: Date) {
+  if (code.length > 15) throw new AppError('BAD_REQUEST', checkoutMessages.couponTooLong);
+  const found = await findPromoCode(db, code);
+  if (!found) throw new AppError('BAD_REQUEST', checkoutMessages.couponUnknown);
+  const { promo } = found;
+  if (!promo.active) throw new AppError('BAD_REQUEST', checkoutMessages.couponInactive);
+  if (promo.expiresAt && promo.expiresAt.getTime() <= now.getTime()) {
+    throw new AppError('BAD_REQUEST', checkoutMessages.couponExpired);
+  }
+  if (promo.maxRedemptions !== null && promo.timesRedeemed >= promo.maxRedemptions) {
+    throw new AppError('BAD_REQUEST', checkoutMessages.couponUsedUp);
+  }
+  if (!found.productIds.includes(productId)) {
+    throw new AppError('BAD_REQUEST', checkoutMessages.couponNotForProduct(PRODUCTS[productId].label));
+  }
+  return found;
+}
+
+/** The discount of a coupon on a subtotal, in cents: a percentage rounded to the cent, or a fixed amount at most the subtotal. */
+export function discountCents(
+  coupon: { percentOff: number | null; amountOffCents: number | null },
+  subtotalCents: number,
+): number {
+  if (coupon.percentOff !== null) return Math.round((subtotalCents * coupon.percentOff) / 100);
+  return Math.min(subtotalCents, coupon.amountOffCents ?? 0);
+}
+
+export function promoForProvider(found: FoundPromoCode): PromoCodeForProvider {
+  const { promo, coupon } = found;
+  return {
+    promoCodeId: promo.id,
+    code: promo.code,
+    providerPromoCodeId: promo.providerPromoCodeId,
+    maxRedemptions: promo.maxRedemptions,
+    expiresAt: promo.expiresAt,
+    coupon: {
+      id: coupon.id,
+      name: coupon.name,
+      percentOff: coupon.percentOff,
+      amountOffCents: coupon.amountOffCents,
+      currency: coupon.currency,
+      duration: coupon.duration,
+      durationInMonths: coupon.durationInMonths,
+      providerCouponId: coupon.providerCouponId,
+      productIds: found.productIds,
+    },
+  };
+}
+
+/** Records a paid order's use of a code with the customer's e-mail; a second call for the same order does nothing. */
+export async function recordRedemption(tx: Tx, input: { promoCodeId: string; orderId: string; email: string }) {
+  const inserted = await tx
+    .insert(couponRedemptions)
+    .values({ ...input, email: input.email.toLowerCase() })
+    .onConflictDoNothing({ target: couponRedemptions.orderId })
+    .returning({ id: couponRedemptions.id });
+  if (inserted.length > 0) {
+    await tx
+      .update(promoCodes)
+      .set({ timesRedeemed: sql`${promoCodes.timesRedeemed} + 1` })
+      .where(eq(promoCodes.id, input.promoCodeId));
+  }
+}

@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { PRODUCTS, type ProductId } from '@storefront/contract';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import { proxyIps, residentialAccounts, residentialPool } from '../../db/schema.ts';
+
+/** Spec section 9: in the customer's view 1 GB is 1024 × 1000 KB; the admin's pool counts 1000 MB to the GB. */
+export const KB_PER_GB = 1024 * 1000;
+export const MB_PER_GB = 1000;
+
+export interface DeliverableOrder {
+  id: string;
+  userId: string;
+  productId: ProductId;
+  quantity: number;
+}
+
+/**
+ * Delivers a paid order inside the caller's transaction (ARCHITECTURE section 4). ISP and PK1 take `quantity` available IPs
+ * of the product's pool, locked with FOR UPDATE SKIP LOCKED so parallel deliveries never take the same IP; residential adds
+ * the GB to the customer's account and the pool. When stock is short nothing is taken and the order waits as processing.
+ */
+export async function deliverOrder(tx: Tx, order: DeliverableOrder): Promise<'delivered' | 'processing'> {
+  return PRODUCTS[order.productId].unit === 'gb' ? deliverResidential(tx, order) : deliverIps(tx, order);
+}
+
+async function deliverIps(tx: Tx, order: DeliverableOrder): Promise<'delivered' | 'processing'> {
+  const free = await tx
+    .select({ id: proxyIps.id })
+    .from(proxyIps)
+    .where(
+      and(eq(proxyIps.productId, order.productId), isNull(proxyIps.assignedOrderId), eq(proxyIps.needRotated, false)),
+    )
+    .orderBy(asc(proxyIps.createdAt), asc(proxyIps.id))
+    .limit(order.quantity)
+    .for('update', { skipLocked: true });
+  if (free.length < order.quantity) return 'processing';
+  await tx
+    .update(proxyIps)
+    .set({ assignedOrderId: order.id })
+    .where(
+      inArray(
+        proxyIps.id,
+        free.map((row) => row.id),
+      ),
+    );
+  return 'delivered';
+}
+
+async function deliverResidential(tx: Tx, order: DeliverableOrder): Promise<'delivered' | 'processing'> {
+  const neededMb = order.quantity * MB_PER_GB;
+  const [pool] = await tx.select().from(residentialPool).where(eq(residentialPool.id, 1)).for('update');
+  if (!pool || pool.bandwidthLimitMb - pool.bandwidthUsedMb < neededMb) return 'processing';
+  await tx
+    .update(residentialPool)
+    .set({ bandwidthUsedMb: sql`${residentialPool.bandwidthUsedMb} + ${neededMb}`, updatedAt: new Date() })
+    .where(eq(residentialPool.id, 1));
+  const addedKb = order.quantity * KB_PER_GB;
+  await tx
+    .insert(residentialAccounts)
+    .values({
+      userId: order.userId,
+      username: `res${randomBytes(5).toString('hex')}`,
+      password: randomBytes(12).toString('base64url'),
+      totalKb: addedKb,
+    })
+    .onConflictDoUpdate({
+      target: residentialAccounts.userId,
+      set: { totalKb: sql`${residentialAccounts.totalKb} + ${addedKb}`, updatedAt: new Date() },
+    });
+  return 'delivered';
+}

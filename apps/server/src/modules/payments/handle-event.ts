@@ -1,0 +1,87 @@
+import { PRODUCTS, productIdSchema } from '@storefront/contract';
+import { and, eq } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { orders, payments, users, webhookEvents } from '../../db/schema.ts';
+import { addMonths } from '../../lib/dates.ts';
+import { recordRedemption } from '../coupons/coupons.ts';
+import { deliverOrder } from '../delivery/deliver-order.ts';
+import type { PaymentEvent, ProviderName } from './provider.ts';
+
+export type EventOutcome = 'duplicate' | 'ignored' | 'unknown_order' | 'delivered' | 'processing' | 'already_paid';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The one code path after the provider. The event is recorded by its id in the same transaction as its effect, so a
+ * repeated event does nothing; the handlers re-read the order, so the order of arrival does not matter.
+ */
+export async function handlePaymentEvent(db: Db, provider: ProviderName, event: PaymentEvent): Promise<EventOutcome> {
+  return db.transaction(async (tx) => {
+    const recorded = await tx
+      .insert(webhookEvents)
+      .values({ provider, eventId: event.eventId, type: event.type })
+      .onConflictDoNothing()
+      .returning({ eventId: webhookEvents.eventId });
+    if (recorded.length === 0) return 'duplicate';
+    if (event.kind === 'ignored') return 'ignored';
+    return applyCheckoutPaid(tx, event);
+  });
+}
+
+/** Payment confirmed: the order is paid, gets its history entry and its redemption, and is delivered (or waits). */
+async function applyCheckoutPaid(
+  tx: Tx,
+  event: Extract<PaymentEvent, { kind: 'checkout.paid' }>,
+): Promise<EventOutcome> {
+  if (!UUID.test(event.orderId)) return 'unknown_order';
+  const [order] = await tx.select().from(orders).where(eq(orders.id, event.orderId)).for('update');
+  if (!order) return 'unknown_order';
+
+  // One checkout payment per order, whichever of the provider's events tells it first (and a double click in the sandbox).
+  const [earlier] = await tx
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.orderId, order.id), eq(payments.kind, 'checkout')))
+    .limit(1);
+  if (!earlier) {
+    await tx
+      .insert(payments)
+      .values({
+        orderId: order.id,
+        userId: order.userId,
+        kind: 'checkout',
+        invoiceId: event.invoice.id,
+        hostedInvoiceUrl: event.invoice.hostedUrl,
+        status: 'paid',
+        amountCents: event.invoice.amountCents,
+        discountCents: event.invoice.discountCents,
+        currency: event.invoice.currency,
+        paidAt: event.invoice.paidAt,
+      })
+      .onConflictDoNothing({ target: payments.invoiceId });
+  }
+  if (order.status !== 'awaiting_payment') return 'already_paid';
+
+  const productId = productIdSchema.parse(order.productId);
+  const paidAt = event.invoice.paidAt;
+  const recurring = PRODUCTS[productId].unit === 'ip_month';
+  const outcome = await deliverOrder(tx, { id: order.id, userId: order.userId, productId, quantity: order.quantity });
+  await tx
+    .update(orders)
+    .set({
+      status: outcome,
+      purchasedAt: paidAt,
+      expiresAt: recurring ? (event.periodEnd ?? addMonths(paidAt, 1)) : null,
+      providerSubscriptionId: event.subscriptionId ?? order.providerSubscriptionId,
+      providerCustomerId: event.customerId ?? order.providerCustomerId,
+      updatedAt: new Date(),
+    })
+    .where(eq(orders.id, order.id));
+
+  if (order.promoCodeId) {
+    const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, order.userId));
+    const email = user?.email ?? event.customerEmail;
+    if (email) await recordRedemption(tx, { promoCodeId: order.promoCodeId, orderId: order.id, email });
+  }
+  return outcome;
+}

@@ -1,0 +1,93 @@
+import type { ProductId } from '@storefront/contract';
+
+export type ProviderName = 'sandbox' | 'stripe';
+
+/** What a checkout asks the provider for: one order, one line, an optional promo code. */
+export interface CheckoutInput {
+  orderId: string;
+  userId: string;
+  customerEmail: string;
+  productId: ProductId;
+  productName: string;
+  quantity: number;
+  unitPriceCents: number;
+  currency: string;
+  /** Monthly subscription (ISP, PK1) or a one-off payment (residential data). */
+  recurring: boolean;
+  promoCode: PromoCodeForProvider | undefined;
+  successUrl: string;
+  cancelUrl: string;
+}
+
+/** A promo code as a provider needs it to mirror the coupon on its side. */
+export interface PromoCodeForProvider {
+  promoCodeId: string;
+  code: string;
+  providerPromoCodeId: string | null;
+  maxRedemptions: number | null;
+  expiresAt: Date | null;
+  coupon: {
+    id: string;
+    name: string;
+    percentOff: number | null;
+    amountOffCents: number | null;
+    currency: string;
+    duration: 'once' | 'repeating' | 'forever';
+    durationInMonths: number | null;
+    providerCouponId: string | null;
+    productIds: ProductId[];
+  };
+}
+
+export interface CreatedCheckout {
+  checkoutId: string;
+  url: string;
+  /** Set when the provider mirrored the promo code just now: kept so the next checkout reuses it. */
+  mirrored?: { couponId: string; providerCouponId: string; promoCodeId: string; providerPromoCodeId: string };
+}
+
+/** An invoice as the order history keeps it. */
+export interface PaidInvoice {
+  id: string;
+  hostedUrl: string | null;
+  amountCents: number;
+  discountCents: number;
+  currency: string;
+  paidAt: Date;
+}
+
+/**
+ * The product's own events, whatever the provider: the one code path after the provider. Events the product does not act
+ * on are still recorded by id ('ignored').
+ */
+export type PaymentEvent =
+  | {
+      kind: 'checkout.paid';
+      eventId: string;
+      type: string;
+      orderId: string;
+      invoice: PaidInvoice;
+      customerEmail: string | null;
+      subscriptionId: string | null;
+      customerId: string | null;
+      /** End of the first paid period as the provider counts it (subscriptions). */
+      periodEnd: Date | null;
+    }
+  | { kind: 'ignored'; eventId: string; type: string };
+
+export class WebhookSignatureError extends Error {
+  constructor(message = 'The webhook signature is not valid.') {
+    super(message);
+    this.name = 'WebhookSignatureError';
+  }
+}
+
+/** ARCHITECTURE section 5: one interface, two providers. */
+export interface PaymentProvider {
+  readonly name: ProviderName;
+  /** Creates or finds what the provider needs before the first checkout (Stripe prices by lookup key). */
+  prepare(): Promise<void>;
+  createCheckout(input: CheckoutInput): Promise<CreatedCheckout>;
+  /** Verifies the signature on the raw body and turns the provider's event into the product's event. */
+  parseWebhook(rawBody: Buffer, signature: string | undefined): Promise<PaymentEvent>;
+}

@@ -1,0 +1,52 @@
+import { errorResponseSchema } from '@storefront/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { handlePaymentEvent } from './handle-event.ts';
+import { type PaymentProvider, WebhookSignatureError } from './provider.ts';
+import { SANDBOX_SIGNATURE_HEADER } from './sandbox-provider.ts';
+
+const SIGNATURE_HEADERS = { stripe: 'stripe-signature', sandbox: SANDBOX_SIGNATURE_HEADER } as const;
+
+/**
+ * POST /api/webhooks/{provider} for the active provider. The body is kept raw (the signature is computed on its bytes);
+ * 400 for a bad signature, 200 once the event is recorded (a repeat answers 200 and does nothing), 500 lets the provider retry.
+ */
+export const webhookRoutes: FastifyPluginAsync<{ db: Db; provider: PaymentProvider }> = async (
+  app,
+  { db, provider },
+) => {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1_048_576 }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  app.withTypeProvider<ZodTypeProvider>().post(
+    `/webhooks/${provider.name}`,
+    {
+      schema: {
+        tags: ['payments'],
+        summary: `Events of the ${provider.name} payment provider (signed)`,
+        response: { 200: z.object({ received: z.literal(true), outcome: z.string() }), 400: errorResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const rawBody = request.body;
+      if (!Buffer.isBuffer(rawBody)) return reply.status(400).send({ message: 'The webhook body is missing.' });
+      const signature = request.headers[SIGNATURE_HEADERS[provider.name]];
+      try {
+        const event = await provider.parseWebhook(rawBody, typeof signature === 'string' ? signature : undefined);
+        const outcome = await handlePaymentEvent(db, provider.name, event);
+        request.log.info({ eventId: event.eventId, type: event.type, outcome }, 'payment event');
+        return { received: true as const, outcome };
+      } catch (error) {
+        if (error instanceof WebhookSignatureError) {
+          request.log.warn('payment webhook with a bad signature');
+          return reply.status(400).send({ message: error.message });
+        }
+        throw error;
+      }
+    },
+  );
+};

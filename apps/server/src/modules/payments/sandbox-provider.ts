@@ -1,0 +1,88 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import Stripe from 'stripe';
+import { z } from 'zod';
+import type { CreatedCheckout, PaidInvoice, PaymentEvent, PaymentProvider } from './provider.ts';
+import { WebhookSignatureError } from './provider.ts';
+
+/** The sandbox signs its events the way Stripe does (timestamped HMAC-SHA256), with a secret of this server. */
+export const SANDBOX_SIGNATURE_HEADER = 'sandbox-signature';
+
+export const SANDBOX_EVENT_TYPES = { checkoutPaid: 'sandbox.checkout.paid' } as const;
+
+const checkoutPaidData = z.object({
+  orderId: z.string(),
+  customerEmail: z.string(),
+  invoice: z.object({
+    id: z.string(),
+    hostedUrl: z.string(),
+    amountCents: z.number().int(),
+    discountCents: z.number().int(),
+    currency: z.string(),
+    paidAt: z.string(),
+  }),
+  periodEnd: z.string().nullable(),
+});
+type CheckoutPaidData = z.infer<typeof checkoutPaidData>;
+
+const sandboxEvent = z.object({ id: z.string(), type: z.string(), data: z.unknown() });
+
+export interface SandboxProvider extends PaymentProvider {
+  readonly name: 'sandbox';
+  /** A signed event, as the sandbox's payment page emits it: the raw body and its signature header. */
+  signEvent(type: string, data: CheckoutPaidData): { rawBody: Buffer; signature: string };
+  newInvoiceId(): string;
+  invoiceUrl(invoiceId: string): string;
+}
+
+/**
+ * The embedded default, like Stripe's test mode: a hosted payment page of our own under /sandbox, where no real money moves.
+ * Its events go through the same verify, de-duplicate and handle path as Stripe's.
+ */
+export function createSandboxProvider(options: { appUrl: string; authSecret: string }): SandboxProvider {
+  const secret = `whsec_${createHmac('sha256', options.authSecret).update('sandbox-webhooks').digest('base64url')}`;
+  const token = (prefix: string) => `${prefix}_${randomBytes(18).toString('base64url')}`;
+
+  return {
+    name: 'sandbox',
+    async prepare() {},
+
+    async createCheckout(): Promise<CreatedCheckout> {
+      const checkoutId = token('cs_sandbox');
+      return { checkoutId, url: `${options.appUrl}/sandbox/checkout/${checkoutId}` };
+    },
+
+    async parseWebhook(rawBody, signature): Promise<PaymentEvent> {
+      let parsed: unknown;
+      try {
+        parsed = await Stripe.webhooks.constructEventAsync(rawBody, signature ?? '', secret);
+      } catch {
+        throw new WebhookSignatureError();
+      }
+      const event = sandboxEvent.parse(parsed);
+      if (event.type !== SANDBOX_EVENT_TYPES.checkoutPaid)
+        return { kind: 'ignored', eventId: event.id, type: event.type };
+      const data = checkoutPaidData.parse(event.data);
+      const invoice: PaidInvoice = { ...data.invoice, paidAt: new Date(data.invoice.paidAt) };
+      return {
+        kind: 'checkout.paid',
+        eventId: event.id,
+        type: event.type,
+        orderId: data.orderId,
+        invoice,
+        customerEmail: data.customerEmail,
+        subscriptionId: null,
+        customerId: null,
+        periodEnd: data.periodEnd ? new Date(data.periodEnd) : null,
+      };
+    },
+
+    signEvent(type, data) {
+      const payload = JSON.stringify({ id: token('evt_sandbox'), type, created: Math.floor(Date.now() / 1000), data });
+      const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret });
+      return { rawBody: Buffer.from(payload), signature };
+    },
+
+    newInvoiceId: () => token('in_sandbox'),
+    invoiceUrl: (invoiceId) => `${options.appUrl}/sandbox/invoices/${invoiceId}`,
+  };
+}

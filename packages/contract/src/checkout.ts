@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { CUSTOM_AMOUNT_MAX, CUSTOM_AMOUNT_MIN, PRODUCTS, type ProductId } from './products.ts';
+
+/** The longest promo code a customer can type (spec section 9: codes of at most 15 characters). */
+export const COUPON_CODE_MAX = 15;
+
+/**
+ * POST /api/checkout (spec section 7). The body is checked by the server's use case so that every refusal reads like a
+ * sentence; this schema only documents its shape.
+ */
+export const checkoutRequestSchema = z.object({
+  productId: z.string(),
+  quantity: z.number(),
+  coupon: z.string().optional(),
+});
+export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;
+
+export const checkoutResponseSchema = z.union([
+  z.object({ success: z.literal(true), checkoutUrl: z.string() }),
+  z.object({ success: z.literal(false), error: z.object({ message: z.string() }) }),
+]);
+export type CheckoutResponse = z.infer<typeof checkoutResponseSchema>;
+
+export const checkoutMessages = {
+  selectionRequired: 'Selection Required: Please select a proxy type and bundle before checkout.',
+  checkoutStarted: 'Checkout Started',
+  checkoutError: 'Checkout Error',
+  checkoutFallback: 'Failed to create checkout session',
+  checkoutFailed: 'Checkout Failed: Unable to start checkout. Please try again.',
+  deliveryNotice: 'Orders will be delivered within 24 hours',
+  pricingUnavailable: 'Pricing unavailable',
+  pricingErrorButton: 'Pricing Error - Cannot Checkout',
+  unknownProduct: 'This product does not exist. Please choose Elite ISP, PK1 ISP or Residential proxies.',
+  productDisabled: (label: string) => `${label} cannot be bought at the moment. Please try again later.`,
+  quantityNotWhole: 'The quantity must be a whole number.',
+  customAmountRange: `A custom amount must be between ${CUSTOM_AMOUNT_MIN} and ${CUSTOM_AMOUNT_MAX}.`,
+  bundleOnly: (label: string, bundles: readonly number[]) =>
+    `${label} come in bundles of ${bundles.join(', ')}. Please choose one of them.`,
+  couponTooLong: `A coupon code has at most ${COUPON_CODE_MAX} characters.`,
+  couponUnknown: 'This coupon code does not exist.',
+  couponInactive: 'This coupon code is no longer active.',
+  couponExpired: 'This coupon code has expired.',
+  couponUsedUp: 'This coupon code has been used the maximum number of times.',
+  couponNotForProduct: (label: string) => `This coupon code cannot be used for ${label}.`,
+} as const;
+
+/** Checks a quantity against the product's bundles (spec section 9); returns the refusal, or undefined when it is fine. */
+export function quantityProblem(productId: ProductId, quantity: number): string | undefined {
+  const product = PRODUCTS[productId];
+  if (!Number.isInteger(quantity)) return checkoutMessages.quantityNotWhole;
+  if (product.allowsCustomAmount) {
+    return quantity >= CUSTOM_AMOUNT_MIN && quantity <= CUSTOM_AMOUNT_MAX
+      ? undefined
+      : checkoutMessages.customAmountRange;
+  }
+  return product.bundles.includes(quantity) ? undefined : checkoutMessages.bundleOnly(product.label, product.bundles);
+}
+
+/** Spec section 3 'Order history entry'. `total` is in the currency's smallest unit (cents), as the provider gives it. */
+export const orderHistoryEntrySchema = z.object({
+  order_id: z.string(),
+  stripe_id: z.string(),
+  status: z.string(),
+  purchased_at: z.string(),
+  product_ids: z.array(z.string()),
+  total: z.number().int(),
+  currency: z.string(),
+  hosted_invoice_url: z.string().optional(),
+});
+export type OrderHistoryEntry = z.infer<typeof orderHistoryEntrySchema>;
+export const orderHistorySchema = z.array(orderHistoryEntrySchema);
+
+export const orderHistoryMessages = {
+  loadFailed: 'Failed to load order history',
+  fetchFailed: 'Failed to fetch order history',
+  emptyTitle: 'No orders yet',
+  emptyText: 'Your order history will appear here once you make your first purchase.',
+} as const;
+
+export const ORDER_HISTORY_PAGE_SIZE = 10;
+
+/** Spec section 4 'Order history status badge colours'. */
+export function historyStatusColor(status: string): 'green' | 'yellow' | 'red' | 'orange' | 'gray' {
+  const value = status.toLowerCase();
+  if (value === 'paid' || value === 'succeeded') return 'green';
+  if (value === 'processing') return 'yellow';
+  if (value === 'canceled' || value === 'cancelled') return 'red';
+  if (value === 'refunded') return 'orange';
+  return 'gray';
+}
+
+/** The last `length` characters of an identifier, upper case (order history and proxies list). */
+export function shortId(id: string, length: number): string {
+  return id.slice(-length).toUpperCase();
+}
+
+/** Formats an amount in cents of a currency: 1125, 'usd' → $11.25. */
+export function formatMoney(cents: number, currency: string): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
+}
+
+/** The sandbox provider's hosted payment page (GET /api/sandbox/checkout/{id}). */
+export const sandboxCheckoutSchema = z.object({
+  id: z.string(),
+  status: z.enum(['open', 'paid', 'declined']),
+  productId: z.string(),
+  productLabel: z.string(),
+  quantity: z.number().int(),
+  unitLabel: z.string(),
+  unitPriceCents: z.number().int(),
+  subtotalCents: z.number().int(),
+  discountCents: z.number().int(),
+  totalCents: z.number().int(),
+  currency: z.string(),
+  couponCode: z.string().nullable(),
+  recurring: z.boolean(),
+  customerEmail: z.string(),
+  successUrl: z.string(),
+  cancelUrl: z.string(),
+});
+export type SandboxCheckout = z.infer<typeof sandboxCheckoutSchema>;
+
+export const sandboxPayRequestSchema = z.object({ card: z.enum(['ok', 'declined']) });
+export const sandboxPayResponseSchema = z.object({
+  status: z.enum(['paid', 'declined']),
+  redirectUrl: z.string().optional(),
+  message: z.string(),
+});
+
+/** A sandbox invoice: a printable page (GET /api/sandbox/invoices/{id}). */
+export const sandboxInvoiceSchema = z.object({
+  id: z.string(),
+  number: z.string(),
+  status: z.string(),
+  paidAt: z.string(),
+  customerEmail: z.string(),
+  description: z.string(),
+  quantity: z.number().int(),
+  unitPriceCents: z.number().int(),
+  subtotalCents: z.number().int(),
+  discountCents: z.number().int(),
+  totalCents: z.number().int(),
+  currency: z.string(),
+  orderId: z.string(),
+});
+export type SandboxInvoice = z.infer<typeof sandboxInvoiceSchema>;
+
+export const sandboxMessages = {
+  notice: 'Sandbox payment page: no real money moves and no card is charged.',
+  declined: 'Your card was declined. The order is not paid; you can try again.',
+  paid: 'Payment accepted. Your order is being delivered.',
+} as const;
