@@ -1,0 +1,220 @@
+import { eq } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orders, payments, promoCodes, proxyIps } from '../../db/schema.ts';
+import { type FakeStripe, startFakeStripe } from '../../test/fake-stripe.ts';
+import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../../test/test-app.ts';
+
+const WEBHOOK_SECRET = 'whsec_test_secret';
+
+describe('checkout through Stripe (a local stand-in for its API)', () => {
+  let fake: FakeStripe;
+  let t: TestApp;
+  let ann: { cookie: string; id: string };
+
+  const checkout = (payload: object) =>
+    t.app.inject({ method: 'POST', url: '/api/checkout', headers: { ...jsonHeaders, cookie: ann.cookie }, payload });
+  const lastOrder = async () => {
+    const rows = await t.database.db.select().from(orders).where(eq(orders.userId, ann.id));
+    return rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
+  };
+  const sessionEvent = (
+    id: string,
+    orderId: string,
+    type = 'checkout.session.completed',
+    invoice = `in_${orderId.slice(0, 8)}`,
+  ) =>
+    JSON.stringify({
+      id,
+      object: 'event',
+      type,
+      created: 1_795_300_000,
+      data: {
+        object: {
+          id: `cs_for_${orderId}`,
+          object: 'checkout.session',
+          payment_status: 'paid',
+          client_reference_id: orderId,
+          metadata: { orderId },
+          invoice,
+          subscription: 'sub_123',
+          customer: 'cus_123',
+          customer_details: { email: 'ann@example.com' },
+        },
+      },
+    });
+  const deliver = (
+    payload: string,
+    signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
+  ) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/webhooks/stripe',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      payload,
+    });
+
+  beforeAll(async () => {
+    fake = await startFakeStripe();
+    t = await createTestApp({
+      AUTH_RATE_LIMIT_PER_IP: '1000',
+      CHECKOUT_RATE_LIMIT_PER_USER: '1000',
+      STRIPE_SECRET_KEY: 'sk_test_local',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: fake.url,
+    });
+    ann = await signUpCustomer(t, 'ann@example.com');
+  });
+  afterAll(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  it('creates a subscription Checkout Session with the line item, the promo code, metadata, return URLs and an idempotency key', async () => {
+    const answer = (await checkout({ productId: 'isp_proxies', quantity: 5, coupon: 'WELCOME10' })).json();
+    expect(answer).toEqual({
+      success: true,
+      checkoutUrl: expect.stringMatching(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/),
+    });
+    const order = await lastOrder();
+
+    // Prices were found or created by lookup key, recurring for the monthly products only.
+    const prices = fake.find('POST /v1/prices');
+    expect(prices.map((price) => price.params.lookup_key).sort()).toEqual([
+      'storefront_isp_proxies_usd_250',
+      'storefront_pk1_isp_proxies_usd_250',
+      'storefront_residential_proxies_usd_500',
+    ]);
+    const ispPrice = prices.find((price) => price.params.product === 'storefront_isp_proxies');
+    expect(ispPrice?.params['recurring[interval]']).toBe('month');
+    expect(
+      prices.find((price) => price.params.product === 'storefront_residential_proxies')?.params['recurring[interval]'],
+    ).toBeUndefined();
+    for (const request of fake.requests.filter((recorded) => recorded.method === 'POST'))
+      expect(request.idempotencyKey).toBeTruthy();
+
+    // The coupon and its code were mirrored at Stripe, for every product.
+    const [coupon] = fake.find('POST /v1/coupons');
+    expect(coupon?.params).toMatchObject({
+      percent_off: '10',
+      duration: 'once',
+      'applies_to[products][0]': 'storefront_isp_proxies',
+    });
+    const [promo] = fake.find('POST /v1/promotion_codes');
+    expect(promo?.params).toMatchObject({ code: 'WELCOME10', 'promotion[type]': 'coupon' });
+
+    const [session] = fake.find('POST /v1/checkout/sessions');
+    expect(session?.idempotencyKey).toBe(`checkout-${order?.id}`);
+    expect(session?.params).toMatchObject({
+      mode: 'subscription',
+      'line_items[0][quantity]': '5',
+      'discounts[0][promotion_code]': expect.stringMatching(/^promo_/),
+      'metadata[orderId]': order?.id,
+      'subscription_data[metadata][orderId]': order?.id,
+      client_reference_id: order?.id,
+      customer_email: 'ann@example.com',
+      success_url: 'http://localhost:3000/dashboard/proxies?tab=isp_proxies',
+      cancel_url: 'http://localhost:3000/dashboard/purchase',
+    });
+    expect(order).toMatchObject({
+      status: 'awaiting_payment',
+      provider: 'stripe',
+      totalCents: 1125,
+      discountCents: 125,
+    });
+  });
+
+  it('reuses the mirrored promo code and makes a one-off payment with an invoice for residential data', async () => {
+    await checkout({ productId: 'residential_proxies', quantity: 2, coupon: 'welcome10' });
+    expect(fake.find('POST /v1/coupons')).toHaveLength(1);
+    expect(fake.find('POST /v1/promotion_codes')).toHaveLength(1);
+    const [, session] = fake.find('POST /v1/checkout/sessions');
+    expect(session?.params).toMatchObject({
+      mode: 'payment',
+      'line_items[0][quantity]': '2',
+      'invoice_creation[enabled]': 'true',
+    });
+    const [welcome] = await t.database.db.select().from(promoCodes).where(eq(promoCodes.code, 'WELCOME10'));
+    expect(welcome?.providerPromoCodeId).toMatch(/^promo_/);
+  });
+
+  it('delivers on a signed checkout.session.completed; a tampered or repeated event changes nothing', async () => {
+    await checkout({ productId: 'isp_proxies', quantity: 5 });
+    const order = await lastOrder();
+    const orderId = order?.id ?? '';
+    const payload = sessionEvent('evt_paid_1', orderId);
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+
+    const tampered = await deliver(payload.replace('"quantity"', '"quantity"').replace('"paid"', '"paid" '), signature);
+    expect(tampered.statusCode).toBe(400);
+    expect((await deliver(payload, 't=1795300000,v1=0000')).statusCode).toBe(400);
+    expect((await lastOrder())?.status).toBe('awaiting_payment');
+
+    const outcomes: string[] = [];
+    for (let i = 0; i < 5; i++) outcomes.push((await deliver(payload)).json().outcome);
+    expect(outcomes).toEqual(['delivered', 'duplicate', 'duplicate', 'duplicate', 'duplicate']);
+
+    const ips = await t.database.db.select().from(proxyIps).where(eq(proxyIps.assignedOrderId, orderId));
+    expect(ips).toHaveLength(5);
+    const paid = await lastOrder();
+    expect(paid).toMatchObject({
+      status: 'delivered',
+      providerSubscriptionId: 'sub_123',
+      providerCustomerId: 'cus_123',
+    });
+    expect(paid?.expiresAt?.toISOString()).toBe(new Date((1_795_300_000 + 30 * 86_400) * 1000).toISOString());
+    const history = (await t.app.inject({ url: '/api/orders/history', headers: { cookie: ann.cookie } })).json();
+    expect(history).toEqual([
+      expect.objectContaining({
+        order_id: orderId,
+        stripe_id: `in_${orderId.slice(0, 8)}`,
+        status: 'paid',
+        total: 1125,
+        hosted_invoice_url: `https://invoice.stripe.test/i/in_${orderId.slice(0, 8)}`,
+      }),
+    ]);
+  });
+
+  it('handles events in any order of arrival, and events it does not know', async () => {
+    await checkout({ productId: 'isp_proxies', quantity: 10 });
+    const orderId = (await lastOrder())?.id ?? '';
+    const invoicePaid = JSON.stringify({
+      id: 'evt_invoice_first',
+      object: 'event',
+      type: 'invoice.paid',
+      created: 1_795_300_000,
+      data: { object: { id: 'in_x', object: 'invoice', billing_reason: 'subscription_create' } },
+    });
+    expect((await deliver(invoicePaid)).json()).toEqual({ received: true, outcome: 'ignored' });
+    expect(
+      (await deliver(sessionEvent('evt_async', orderId, 'checkout.session.async_payment_succeeded'))).json().outcome,
+    ).toBe('delivered');
+    expect((await deliver(sessionEvent('evt_completed_late', orderId))).json().outcome).toBe('already_paid');
+    expect(await t.database.db.select().from(payments).where(eq(payments.orderId, orderId))).toHaveLength(1);
+    expect(await t.database.db.select().from(proxyIps).where(eq(proxyIps.assignedOrderId, orderId))).toHaveLength(10);
+
+    expect((await deliver(sessionEvent('evt_stranger', '00000000-0000-4000-8000-000000000000'))).json().outcome).toBe(
+      'unknown_order',
+    );
+    expect((await deliver(sessionEvent('evt_garbage', 'not-an-order'))).json().outcome).toBe('unknown_order');
+  });
+
+  it('has no sandbox pages while Stripe is the provider', async () => {
+    expect(
+      (await t.app.inject({ url: '/api/sandbox/checkout/cs_x', headers: { cookie: ann.cookie } })).statusCode,
+    ).toBe(404);
+    expect((await t.app.inject({ method: 'POST', url: '/api/webhooks/sandbox', payload: '{}' })).statusCode).toBe(404);
+  });
+
+  it('answers 503 and keeps no order when Stripe refuses the session', async () => {
+    const before = await t.database.db.select({ id: orders.id }).from(orders);
+    fake.failNext('POST /v1/checkout/sessions');
+    const response = await checkout({ productId: 'pk1_isp_proxies', quantity: 5 });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({
+      success: false,
+      error: { message: 'The payment provider could not be reached. No payment was taken; please try again.' },
+    });
+    expect(await t.database.db.select({ id: orders.id }).from(orders)).toHaveLength(before.length);
+  });
+});

@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import type { PaymentEvent } from '../modules/payments/provider.ts';
+
+/** A paid-checkout event for an order, as a provider would report it. */
+export function paidEvent(orderId: string): PaymentEvent {
+  return {
+    kind: 'checkout.paid',
+    eventId: `evt_${randomUUID()}`,
+    type: 'sandbox.checkout.paid',
+    orderId,
+    invoice: {
+      id: `in_${randomUUID()}`,
+      hostedUrl: null,
+      amountCents: 1250,
+      discountCents: 0,
+      currency: 'usd',
+      paidAt: new Date(),
+    },
+    customerEmail: null,
+    subscriptionId: null,
+    customerId: null,
+    periodEnd: null,
+  };
+}
+
+/** `size` IPs of the ISP pool in documentation ranges, each a distinct ip:port. */
+export function testPool(size: number) {
+  return Array.from({ length: size }, (_, index) => {
+    const ip = `198.51.100.${(index % 250) + 1}`;
+    const port = 20_000 + index;
+    return {
+      productId: 'isp_proxies',
+      ip,
+      port,
+      username: 'u',
+      password: 'p',
+      endpoint: `${ip}:${port}:u:p`,
+      subnet: '198.51.100.0/24',
+    };
+  });
+}

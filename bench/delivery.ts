@@ -1,0 +1,67 @@
+// Time to deliver paid orders on PostgreSQL: 1,000 orders of 5 IPs one after the other, then 1,000 in parallel
+// (10 connections) against a pool that holds 600 of them, then the 50-against-100 run of the tests.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { openDatabase } from '../apps/server/src/db/client.ts';
+import { orders, proxyIps, users } from '../apps/server/src/db/schema.ts';
+import { seedDatabase } from '../apps/server/src/db/seed.ts';
+import { handlePaymentEvent } from '../apps/server/src/modules/payments/handle-event.ts';
+import { paidEvent, testPool } from '../apps/server/src/test/payments.ts';
+
+const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const name = `storefront_bench_${randomBytes(4).toString('hex')}`;
+const admin = new pg.Client({ connectionString: adminUrl });
+await admin.connect();
+await admin.query(`create database ${name}`);
+const url = new URL(adminUrl);
+url.pathname = `/${name}`;
+
+const config = loadConfig({
+  NODE_ENV: 'test',
+  DATABASE_URL: url.toString(),
+  SEED_DEMO: 'false',
+  WEB_DIST_DIR: '/nonexistent',
+});
+const database = await openDatabase(config.database);
+try {
+  await database.migrate();
+  await seedDatabase(database.db, config);
+  const db = database.db;
+  const [user] = await db.insert(users).values({ id: 'bench', name: 'bench', email: 'bench@example.com' }).returning();
+
+  async function run(label: string, poolSize: number, count: number, parallel: boolean) {
+    await db.delete(proxyIps);
+    const pool = testPool(poolSize).map((row, index) => ({
+      ...row,
+      ip: `10.${Math.floor(index / 65_000)}.${Math.floor(index / 250) % 256}.${(index % 250) + 1}`,
+    }));
+    for (let i = 0; i < pool.length; i += 1000) await db.insert(proxyIps).values(pool.slice(i, i + 1000));
+    const created = await db
+      .insert(orders)
+      .values(Array.from({ length: count }, () => ({ userId: user?.id ?? '', productId: 'isp_proxies', quantity: 5 })))
+      .returning({ id: orders.id });
+    const started = performance.now();
+    const outcomes: string[] = [];
+    if (parallel)
+      outcomes.push(
+        ...(await Promise.all(created.map((order) => handlePaymentEvent(db, 'sandbox', paidEvent(order.id))))),
+      );
+    else for (const order of created) outcomes.push(await handlePaymentEvent(db, 'sandbox', paidEvent(order.id)));
+    const ms = performance.now() - started;
+    const delivered = outcomes.filter((outcome) => outcome === 'delivered').length;
+    const held = await db.$count(proxyIps, undefined);
+    console.log(
+      `${label}: ${count} orders in ${ms.toFixed(0)} ms (${(ms / count).toFixed(2)} ms each, ${((count / ms) * 1000).toFixed(0)} orders/s); ` +
+        `${delivered} delivered, ${count - delivered} processing; pool ${held} IPs`,
+    );
+  }
+
+  await run('sequential, enough stock', 5000, 1000, false);
+  await run('parallel, 10 connections, stock for 600', 3000, 1000, true);
+  await run('parallel, 50 orders of 5 against 100 IPs', 100, 50, true);
+} finally {
+  await database.close();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.end();
+}
