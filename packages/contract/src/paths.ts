@@ -18,12 +18,26 @@ export const paths = {
   settings: '/dashboard/settings',
   orderHistory: '/dashboard/order-history',
   admin: '/dashboard/admin',
+  sandboxCheckout: '/sandbox/checkout/:id',
+  sandboxInvoice: '/sandbox/invoices/:id',
 } as const;
+
+/** The address of a page with parameters: pathTo(paths.sandboxInvoice, { id }) → /sandbox/invoices/in_… */
+export function pathTo(path: string, params: Record<string, string>): string {
+  return path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+}
 
 /** Page paths the app renders today; a path outside this list is answered with the 404 page. */
 export const builtPagePaths: readonly string[] = Object.values(paths);
 
 export function isKnownPagePath(pathname: string): boolean {
   const clean = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return builtPagePaths.includes(clean);
+  const segments = clean.split('/');
+  return builtPagePaths.some((path) => {
+    const pattern = path.split('/');
+    return (
+      pattern.length === segments.length &&
+      pattern.every((part, index) => (part.startsWith(':') ? (segments[index] ?? '') !== '' : part === segments[index]))
+    );
+  });
 }

@@ -25,6 +25,19 @@ const DashboardLayout = page(() => import('../features/dashboard/components/dash
 const OverviewPage = page(() => import('../features/dashboard/components/overview-page.tsx'), 'OverviewPage');
 const AdminPage = page(() => import('../features/dashboard/components/admin-page.tsx'), 'AdminPage');
 const SettingsPage = page(() => import('../features/account/components/settings-page.tsx'), 'SettingsPage');
+const PurchasePage = page(() => import('../features/purchase/components/purchase-page.tsx'), 'PurchasePage');
+const OrderHistoryPage = page(
+  () => import('../features/order-history/components/order-history-page.tsx'),
+  'OrderHistoryPage',
+);
+const SandboxCheckoutPage = page(
+  () => import('../features/sandbox/components/sandbox-checkout-page.tsx'),
+  'SandboxCheckoutPage',
+);
+const SandboxInvoicePage = page(
+  () => import('../features/sandbox/components/sandbox-invoice-page.tsx'),
+  'SandboxInvoicePage',
+);
 const NotBuiltPage = lazy(async () => ({
   default: (await import('../features/dashboard/components/not-built-page.tsx')).NotBuiltPage,
 }));
@@ -52,21 +65,15 @@ export function AppRouter() {
               element={
                 <NotBuiltPage
                   title="Proxies"
-                  what="Your proxy lists, downloads and cancellation arrive with the proxies release. Nothing you buy is lost meanwhile."
+                  what="Your proxy lists, downloads and cancellation arrive with the proxies release. What you bought is delivered and counted on the Overview meanwhile."
                 />
               }
             />
-            <Route
-              path={paths.purchase}
-              element={
-                <NotBuiltPage title="Purchase" what="Checkout is not open yet: buying arrives with the next release." />
-              }
-            />
-            <Route
-              path={paths.orderHistory}
-              element={<NotBuiltPage title="Order History" what="Order history arrives together with checkout." />}
-            />
+            <Route path={paths.purchase} element={<PurchasePage />} />
+            <Route path={paths.orderHistory} element={<OrderHistoryPage />} />
           </Route>
+          <Route path={paths.sandboxCheckout} element={<SandboxCheckoutPage />} />
+          <Route path={paths.sandboxInvoice} element={<SandboxInvoicePage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Suspense>

@@ -1,0 +1,156 @@
+import { Alert, Button, Grid, Group, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import {
+  CUSTOM_AMOUNT_MAX,
+  CUSTOM_AMOUNT_MIN,
+  checkoutMessages,
+  PRODUCT_IDS,
+  PRODUCTS,
+  type ProductId,
+} from '@storefront/contract';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useState } from 'react';
+import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { usePricing } from '../../catalogue/api/get-pricing.ts';
+import { useFeatures, useStartCheckout } from '../api/purchase-api.ts';
+import { type BundleChoice, couponToSend, parseCustomAmount, productOffer, visibleBundles } from '../purchase-model.ts';
+import { BundleGrid } from './bundle-grid.tsx';
+import { OrderSummary } from './order-summary.tsx';
+import { ProductCard } from './product-card.tsx';
+import classes from './purchase.module.css';
+
+/** /dashboard/purchase (spec section 2 'Purchase'): product, bundle, coupon, then the provider's payment page. */
+export function PurchasePage() {
+  usePageTitle('Purchase Proxies');
+  const pricing = usePricing();
+  const features = useFeatures();
+  const checkout = useStartCheckout();
+  const [productId, setProductId] = useState<ProductId | null>(null);
+  const [bundle, setBundle] = useState<BundleChoice | null>(null);
+  const [customAmount, setCustomAmount] = useState<number>(CUSTOM_AMOUNT_MIN);
+  const [coupon, setCoupon] = useState('');
+
+  const offers = PRODUCT_IDS.map((id) => productOffer(id, pricing.data?.plans, pricing.isError, features.data));
+  const offer = productId ? offers.find((candidate) => candidate.productId === productId) : undefined;
+  const quantity = bundle === 'custom' ? customAmount : (bundle ?? 0);
+
+  const chooseProduct = (id: ProductId) => {
+    setProductId(id);
+    setBundle(null);
+  };
+
+  const submit = () => {
+    if (!productId || bundle === null || quantity < CUSTOM_AMOUNT_MIN) {
+      notifications.show({
+        color: 'red',
+        title: 'Selection Required',
+        message: 'Please select a proxy type and bundle before checkout.',
+      });
+      return;
+    }
+    checkout.mutate(
+      { productId, quantity, coupon: couponToSend(coupon) },
+      {
+        onSuccess: (checkoutUrl) => {
+          notifications.show({ color: 'green', message: checkoutMessages.checkoutStarted });
+          window.location.assign(checkoutUrl);
+        },
+        onError: (error) => {
+          notifications.show({
+            color: 'red',
+            title: checkoutMessages.checkoutError,
+            message: error.message || checkoutMessages.checkoutFallback,
+          });
+        },
+      },
+    );
+  };
+
+  return (
+    <Stack gap="lg">
+      <div>
+        <Title order={1} size="h2">
+          Purchase Proxies
+        </Title>
+        <Text c="dimmed" size="sm" mt={4}>
+          Choose a proxy type and a bundle, then pay on the secure payment page. ISP and PK1 proxies renew monthly until
+          you cancel; residential data never expires.
+        </Text>
+      </div>
+
+      {pricing.isError && (
+        <Alert color="red" variant="light" role="alert" icon={<IconAlertCircle size={18} aria-hidden />}>
+          <Group justify="space-between" gap="sm">
+            <Text size="sm">Error loading pricing: {pricing.error.message}</Text>
+            <Button size="compact-sm" variant="light" color="red" onClick={() => void pricing.refetch()}>
+              Retry
+            </Button>
+          </Group>
+        </Alert>
+      )}
+
+      <Grid gap="lg" align="flex-start">
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <Stack gap="lg">
+            <section aria-labelledby="choose-type">
+              <Title order={2} size="h4" id="choose-type" mb="sm">
+                1. Proxy type
+              </Title>
+              <SimpleGrid cols={{ base: 1, sm: 3 }}>
+                {offers.map((candidate) => (
+                  <ProductCard
+                    key={candidate.productId}
+                    offer={candidate}
+                    loading={pricing.isPending}
+                    selected={candidate.productId === productId}
+                    onSelect={() => chooseProduct(candidate.productId)}
+                  />
+                ))}
+              </SimpleGrid>
+            </section>
+
+            {offer && (
+              <section aria-labelledby="choose-bundle">
+                <Title order={2} size="h4" id="choose-bundle" mb="sm">
+                  2. Bundle
+                </Title>
+                <BundleGrid
+                  productId={offer.productId}
+                  unitPrice={offer.price}
+                  bundles={visibleBundles(offer.productId, offer.stock)}
+                  selected={bundle}
+                  onSelect={setBundle}
+                />
+                {bundle === 'custom' && (
+                  <NumberInput
+                    mt="md"
+                    maw={260}
+                    label={`Custom amount (${PRODUCTS[offer.productId].unit === 'gb' ? 'GB' : 'IPs'})`}
+                    description={`${CUSTOM_AMOUNT_MIN} to ${CUSTOM_AMOUNT_MAX.toLocaleString('en-US')}`}
+                    min={CUSTOM_AMOUNT_MIN}
+                    max={CUSTOM_AMOUNT_MAX}
+                    allowDecimal={false}
+                    allowNegative={false}
+                    clampBehavior="strict"
+                    value={customAmount}
+                    onChange={(value) => setCustomAmount(parseCustomAmount(value))}
+                  />
+                )}
+              </section>
+            )}
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }} className={classes.summaryColumn}>
+          <OrderSummary
+            offer={offer}
+            quantity={quantity}
+            coupon={coupon}
+            onCouponChange={setCoupon}
+            submitting={checkout.isPending}
+            onCheckout={submit}
+          />
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}

@@ -1,0 +1,69 @@
+import { expect, test } from '@playwright/test';
+import { signUp, uniqueEmail } from './support/helpers.ts';
+
+test.describe('buying through the sandbox provider', () => {
+  test('buy 5 Elite ISP with a coupon, see the order history entry and its invoice', async ({ page, context }) => {
+    await signUp(page, uniqueEmail('buyer'));
+    await page.getByRole('link', { name: 'Purchase', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Purchase Proxies' })).toBeVisible();
+
+    // Checkout without a choice says what is missing.
+    await page.getByRole('button', { name: 'Checkout' }).click();
+    await expect(page.getByText('Please select a proxy type and bundle before checkout.')).toBeVisible();
+
+    await page.getByRole('button', { name: /Elite ISP Proxies/ }).click();
+    await page.getByRole('group', { name: 'Bundles' }).getByRole('button', { name: /^5 IPs/ }).click();
+    await expect(page.getByTestId('order-total')).toHaveText('$12.50');
+    await page.getByRole('textbox', { name: 'Coupon code' }).fill('  welcome10 ');
+    await page.getByRole('button', { name: 'Checkout' }).click();
+
+    await expect(page).toHaveURL(/\/sandbox\/checkout\/cs_sandbox_/);
+    await expect(page.getByText('no real money moves')).toBeVisible();
+    await expect(page.getByText('Discount (WELCOME10)')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Pay $11.25' })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Simulate declined card' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Your card was declined' })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Pay with test card' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/proxies\?tab=isp_proxies$/);
+
+    await page.getByRole('link', { name: 'Order History' }).click();
+    await expect(page.getByRole('heading', { name: 'Order History' })).toBeVisible();
+    const row = page.getByRole('row').filter({ hasText: 'Elite ISP Proxies' });
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText('$11.25');
+    await expect(row.getByText('paid')).toBeVisible();
+
+    const invoiceLink = row.getByRole('link', { name: 'View invoice' });
+    await expect(invoiceLink).toHaveAttribute('target', '_blank');
+    const [invoicePage] = await Promise.all([context.waitForEvent('page'), invoiceLink.click()]);
+    await expect(invoicePage.getByRole('heading', { name: 'Invoice' })).toBeVisible();
+    await expect(invoicePage.getByText('Amount paid')).toBeVisible();
+    await expect(invoicePage.getByText('−$1.25')).toBeVisible();
+    await expect(invoicePage.getByText('Elite ISP Proxies: 5 IPs for one month')).toBeVisible();
+
+    // The delivered IPs count on the Overview.
+    await page.getByRole('link', { name: 'Overview' }).click();
+    await expect(page.getByText('Active Elite ISP Proxies').locator('..').getByText('5', { exact: true })).toBeVisible();
+  });
+
+  test('a refused coupon shows Checkout Error with the reason, and the order history starts empty', async ({ page }) => {
+    await signUp(page, uniqueEmail('coupon'));
+    await page.goto('/dashboard/order-history');
+    await expect(page.getByText('No orders yet')).toBeVisible();
+    await expect(page.getByText('Your order history will appear here once you make your first purchase.')).toBeVisible();
+
+    await page.goto('/dashboard/purchase');
+    await page.getByRole('button', { name: /Residential Proxies/ }).click();
+    await page.getByRole('group', { name: 'Bundles' }).getByRole('button', { name: /^Custom/ }).click();
+    const amount = page.getByRole('textbox', { name: /Custom amount/ });
+    await amount.fill('3');
+    await expect(page.getByTestId('order-total')).toHaveText('$15');
+    await page.getByRole('textbox', { name: 'Coupon code' }).fill('NOSUCHCODE');
+    await page.getByRole('button', { name: 'Checkout' }).click();
+    await expect(page.getByText('Checkout Error')).toBeVisible();
+    await expect(page.getByText('This coupon code does not exist.')).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard\/purchase$/);
+  });
+});
