@@ -12,7 +12,10 @@ test.describe('buying through the sandbox provider', () => {
     await expect(page.getByText('Please select a proxy type and bundle before checkout.')).toBeVisible();
 
     await page.getByRole('button', { name: /Elite ISP Proxies/ }).click();
-    await page.getByRole('group', { name: 'Bundles' }).getByRole('button', { name: /^5 IPs/ }).click();
+    await page
+      .getByRole('group', { name: 'Bundles' })
+      .getByRole('button', { name: /^5 IPs/ })
+      .click();
     await expect(page.getByTestId('order-total')).toHaveText('$12.50');
     await page.getByRole('textbox', { name: 'Coupon code' }).fill('  welcome10 ');
     await page.getByRole('button', { name: 'Checkout' }).click();
@@ -45,18 +48,27 @@ test.describe('buying through the sandbox provider', () => {
 
     // The delivered IPs count on the Overview.
     await page.getByRole('link', { name: 'Overview' }).click();
-    await expect(page.getByText('Active Elite ISP Proxies').locator('..').getByText('5', { exact: true })).toBeVisible();
+    await expect(
+      page.getByText('Active Elite ISP Proxies').locator('..').getByText('5', { exact: true }),
+    ).toBeVisible();
   });
 
-  test('a refused coupon shows Checkout Error with the reason, and the order history starts empty', async ({ page }) => {
+  test('a refused coupon shows Checkout Error with the reason, and the order history starts empty', async ({
+    page,
+  }) => {
     await signUp(page, uniqueEmail('coupon'));
     await page.goto('/dashboard/order-history');
     await expect(page.getByText('No orders yet')).toBeVisible();
-    await expect(page.getByText('Your order history will appear here once you make your first purchase.')).toBeVisible();
+    await expect(
+      page.getByText('Your order history will appear here once you make your first purchase.'),
+    ).toBeVisible();
 
     await page.goto('/dashboard/purchase');
     await page.getByRole('button', { name: /Residential Proxies/ }).click();
-    await page.getByRole('group', { name: 'Bundles' }).getByRole('button', { name: /^Custom/ }).click();
+    await page
+      .getByRole('group', { name: 'Bundles' })
+      .getByRole('button', { name: /^Custom/ })
+      .click();
     const amount = page.getByRole('textbox', { name: /Custom amount/ });
     await amount.fill('3');
     await expect(page.getByTestId('order-total')).toHaveText('$15');
