@@ -8,6 +8,7 @@ import {
   Divider,
   Group,
   Loader,
+  SimpleGrid,
   Stack,
   Table,
   Text,
@@ -55,36 +56,34 @@ export function SandboxInvoicePage() {
       </Group>
       <Card withBorder padding="xl">
         <Stack gap="lg">
-          <Group justify="space-between" align="flex-start">
-            <div>
+          <div>
+            <Text fw={800}>{site.brandName}</Text>
+            <Group gap="sm" mt={4}>
               <Title order={1} size="h2">
                 Invoice
               </Title>
-              <Text c="dimmed" ff="monospace">
-                {data.number}
-              </Text>
-            </div>
-            <Stack gap={2} align="flex-end">
-              <Text fw={800}>{site.brandName}</Text>
               <Badge color="green" variant="light" size="lg">
                 {data.status}
               </Badge>
-            </Stack>
-          </Group>
-          <Group justify="space-between" align="flex-start">
+            </Group>
+            <Text c="dimmed" ff="monospace">
+              {data.number}
+            </Text>
+          </div>
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
             <div>
               <Text size="sm" c="dimmed">
                 Billed to
               </Text>
-              <Text>{data.customerEmail}</Text>
+              <Text style={{ overflowWrap: 'anywhere' }}>{data.customerEmail}</Text>
             </div>
             <div>
-              <Text size="sm" c="dimmed" ta="right">
+              <Text size="sm" c="dimmed">
                 Date paid
               </Text>
-              <Text ta="right">{date.format(new Date(data.paidAt))}</Text>
+              <Text>{date.format(new Date(data.paidAt))}</Text>
             </div>
-          </Group>
+          </SimpleGrid>
           <Table>
             <Table.Thead>
               <Table.Tr>
