@@ -60,4 +60,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ MAIL_FROM: 'a@b.c' }).mail.from).toBe('a@b.c');
     expect(() => loadConfig({ SMTP_URL: 'http://x' })).toThrow(/SMTP_URL/);
   });
+
+  it('uses the sandbox without Stripe keys, Stripe with both, and refuses one without the other', () => {
+    expect(loadConfig({}).payments.provider).toBe('sandbox');
+    const stripe = loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc123', STRIPE_WEBHOOK_SECRET: 'whsec_abc' }).payments;
+    expect(stripe).toMatchObject({ provider: 'stripe', secretKey: 'sk_test_abc123', webhookSecret: 'whsec_abc' });
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc123' })).toThrow(/STRIPE_WEBHOOK_SECRET: is required/);
+    expect(() => loadConfig({ STRIPE_WEBHOOK_SECRET: 'whsec_abc' })).toThrow(/STRIPE_SECRET_KEY: is required/);
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'pk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' })).toThrow(
+      /STRIPE_SECRET_KEY: must be a Stripe secret key/,
+    );
+  });
 });
