@@ -75,7 +75,7 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
       await api.register(catalogueRoutes, { db: database.db, pricingCacheMs: config.pricingCacheMs });
       await api.register(authRoutes, { auth, config });
       await api.register(userRoutes, { auth, db: database.db, guards });
-      await api.register(orderRoutes, { db: database.db, guards, gatewayEndpoint: config.gatewayEndpoint });
+      await api.register(orderRoutes, { db: database.db, guards, gatewayEndpoint: config.gatewayEndpoint, provider });
       await api.register(checkoutRoutes, {
         db: database.db,
         guards,

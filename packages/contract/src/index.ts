@@ -5,5 +5,7 @@ export * from './messages.ts';
 export * from './orders.ts';
 export * from './paths.ts';
 export * from './products.ts';
+export * from './proxy-formats.ts';
+export * from './residential.ts';
 export * from './site.ts';
 export * from './site-config.ts';

@@ -26,9 +26,20 @@ export const orderUsageSchema = z.object({
 export type OrderUsage = z.infer<typeof orderUsageSchema>;
 export const orderUsageListSchema = z.array(orderUsageSchema);
 
+/** A paid residential order waiting for data (spec section 3 'Processing order'); quantity in GB. */
+export const processingOrderSchema = z.object({ id: z.string(), quantity: z.number().int(), createdAt: z.string() });
+export type ProcessingOrder = z.infer<typeof processingOrderSchema>;
+export const processingOrderListSchema = z.array(processingOrderSchema);
+
+export const cancelOrderRequestSchema = z.object({ id: z.string() });
+
 export const ordersMessages = {
   fetchOrdersFailed: 'Failed to fetch orders',
   fetchUsageFailed: 'Failed to fetch order usage',
+  fetchProcessingFailed: 'Failed to fetch processing orders',
+  cancelFailed: 'Failed to cancel order',
+  unknownError: 'An unknown error occurred',
+  unknownCancelError: 'An unknown error occurred while cancelling the order',
 } as const;
 
 /** Active means the paid period has not ended (spec section 4 'Order activity'); residential data never expires. */

@@ -103,6 +103,9 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       objects.set(objectId, object);
       return send(200, object);
     }
+    if (request.method === 'POST' && resource === 'subscriptions' && id) {
+      return send(200, { id, object: 'subscription', ...params });
+    }
     if (request.method === 'GET' && resource === 'products' && id) {
       const product = objects.get(id);
       return product ? send(200, product) : notFound(`product: '${id}'`);

@@ -1,4 +1,4 @@
-import type { Order, OrderHistoryEntry, OrderUsage } from '@storefront/contract';
+import type { Order, OrderHistoryEntry, OrderUsage, ProcessingOrder } from '@storefront/contract';
 import { productIdSchema } from '@storefront/contract';
 import { and, asc, desc, eq, inArray, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -70,5 +70,19 @@ export async function listOrderHistory(db: Db, userId: string): Promise<OrderHis
     total: payment.amountCents,
     currency: payment.currency,
     ...(payment.hostedInvoiceUrl && { hosted_invoice_url: payment.hostedInvoiceUrl }),
+  }));
+}
+
+/** The customer's paid residential orders still waiting for data in the pool (spec section 3 'Processing order'). */
+export async function listProcessingOrders(db: Db, userId: string): Promise<ProcessingOrder[]> {
+  const rows = await db
+    .select({ id: orders.id, quantity: orders.quantity, createdAt: orders.createdAt, purchasedAt: orders.purchasedAt })
+    .from(orders)
+    .where(and(eq(orders.userId, userId), eq(orders.status, 'processing'), eq(orders.productId, 'residential_proxies')))
+    .orderBy(asc(orders.purchasedAt));
+  return rows.map((row) => ({
+    id: row.id,
+    quantity: row.quantity,
+    createdAt: (row.purchasedAt ?? row.createdAt).toISOString(),
   }));
 }

@@ -90,4 +90,78 @@ describe('orders API', () => {
     ]);
     expect((await t.app.inject({ url: '/api/orders/usage', headers: { cookie: cookies.ann } })).json()).toEqual([]);
   });
+
+  describe('processing and cancel', () => {
+    const cancel = (cookie: string | undefined, id: unknown) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/orders/cancel',
+        headers: { 'content-type': 'application/json', origin: 'http://localhost:3000', ...(cookie && { cookie }) },
+        payload: { id },
+      });
+    const paidOrder = async (userId: string, values: Partial<typeof orders.$inferInsert>) => {
+      const [row] = await t.database.db
+        .insert(orders)
+        .values({
+          userId,
+          productId: 'isp_proxies',
+          quantity: 5,
+          status: 'delivered',
+          purchasedAt: new Date(),
+          expiresAt: new Date(Date.now() + 86_400_000),
+          ...values,
+        })
+        .returning();
+      return row?.id ?? '';
+    };
+
+    it('lists waiting residential orders only', async () => {
+      const waiting = await paidOrder(ids.ann ?? '', {
+        productId: 'residential_proxies',
+        quantity: 7,
+        status: 'processing',
+        expiresAt: null,
+      });
+      await paidOrder(ids.ann ?? '', { productId: 'isp_proxies', status: 'processing' });
+      const list = (await t.app.inject({ url: '/api/orders/processing', headers: { cookie: cookies.ann } })).json();
+      expect(list).toEqual([{ id: waiting, quantity: 7, createdAt: expect.any(String) }]);
+      expect((await t.app.inject({ url: '/api/orders/processing', headers: { cookie: cookies.bob } })).json()).toEqual(
+        [],
+      );
+      expect((await t.app.inject({ url: '/api/orders/processing' })).statusCode).toBe(401);
+    });
+
+    it('cancels at period end, once, and answers the whole list', async () => {
+      const id = await paidOrder(ids.ann ?? '', {});
+      const response = await cancel(cookies.ann, id);
+      expect(response.statusCode).toBe(200);
+      const list = response.json();
+      expect(list.find((order: { id: string }) => order.id === id)).toMatchObject({ cancelled: true });
+      expect(list.length).toBeGreaterThan(1);
+
+      const again = await cancel(cookies.ann, id);
+      expect(again.statusCode).toBe(409);
+      expect(again.json().message).toMatch(/already cancelled/);
+    });
+
+    it("answers 404 for another customer's order, 400 for a malformed id, 409 for expired or residential", async () => {
+      const bobs = await paidOrder(ids.bob ?? '', {});
+      expect((await cancel(cookies.ann, bobs)).statusCode).toBe(404);
+      expect((await cancel(cookies.ann, bobs)).json()).toEqual({ message: 'Order not found' });
+      const [stillActive] = await t.database.db.select().from(orders).where(eq(orders.id, bobs));
+      expect(stillActive?.cancelled).toBe(false);
+
+      for (const bad of ['not-a-uuid', "1' or '1'='1", 42]) {
+        const response = await cancel(cookies.ann, bad);
+        expect(response.statusCode).toBe(400);
+      }
+      const expired = await paidOrder(ids.ann ?? '', { expiresAt: new Date(Date.now() - 1000) });
+      expect((await cancel(cookies.ann, expired)).json()).toEqual({ message: 'This order has already expired.' });
+      const residential = await paidOrder(ids.ann ?? '', { productId: 'residential_proxies', expiresAt: null });
+      expect((await cancel(cookies.ann, residential)).statusCode).toBe(409);
+      const unpaid = await paidOrder(ids.ann ?? '', { status: 'awaiting_payment' });
+      expect((await cancel(cookies.ann, unpaid)).statusCode).toBe(404);
+      expect((await cancel(undefined, bobs)).statusCode).toBe(401);
+    });
+  });
 });

@@ -1,13 +1,28 @@
-import { orderHistorySchema, orderListSchema, orderUsageListSchema } from '@storefront/contract';
+import {
+  cancelOrderRequestSchema,
+  orderHistorySchema,
+  orderListSchema,
+  orderUsageListSchema,
+  processingOrderListSchema,
+} from '@storefront/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { type Guards, signedInOf } from '../auth/guards.ts';
-import { listOrderHistory, listOrders, listOrderUsage } from './list-orders.ts';
+import type { PaymentProvider } from '../payments/provider.ts';
+import { cancelOrder } from './cancel-order.ts';
+import { listOrderHistory, listOrders, listOrderUsage, listProcessingOrders } from './list-orders.ts';
 
-export const orderRoutes: FastifyPluginAsync<{ db: Db; guards: Guards; gatewayEndpoint: string }> = async (
+export interface OrderRoutesOptions {
+  db: Db;
+  guards: Guards;
+  gatewayEndpoint: string;
+  provider: PaymentProvider;
+}
+
+export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
   app,
-  { db, guards, gatewayEndpoint },
+  { db, guards, gatewayEndpoint, provider },
 ) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.addHook('preHandler', guards.requireUser);
@@ -50,5 +65,32 @@ export const orderRoutes: FastifyPluginAsync<{ db: Db; guards: Guards; gatewayEn
       },
     },
     async (request) => listOrderHistory(db, signedInOf(request).user.id),
+  );
+
+  api.get(
+    '/orders/processing',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: "The signed-in customer's paid residential orders waiting for data",
+        response: { 200: processingOrderListSchema },
+      },
+    },
+    async (request) => listProcessingOrders(db, signedInOf(request).user.id),
+  );
+
+  api.post(
+    '/orders/cancel',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'Cancel an order at the end of its billing cycle; answers the updated order list',
+        description:
+          "404 for an order that is not the customer's; 409 for an expired, already cancelled or residential order.",
+        body: cancelOrderRequestSchema,
+        response: { 200: orderListSchema },
+      },
+    },
+    async (request) => cancelOrder(db, provider, signedInOf(request).user.id, request.body.id),
   );
 };

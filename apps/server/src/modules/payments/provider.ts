@@ -88,6 +88,8 @@ export interface PaymentProvider {
   /** Creates or finds what the provider needs before the first checkout (Stripe prices by lookup key). */
   prepare(): Promise<void>;
   createCheckout(input: CheckoutInput): Promise<CreatedCheckout>;
+  /** Stops the renewals of an order's subscription; the order stays active until the end of the paid period. */
+  cancelAtPeriodEnd(order: { id: string; providerSubscriptionId: string | null }): Promise<void>;
   /** Verifies the signature on the raw body and turns the provider's event into the product's event. */
   parseWebhook(rawBody: Buffer, signature: string | undefined): Promise<PaymentEvent>;
 }

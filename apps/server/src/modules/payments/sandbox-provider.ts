@@ -51,6 +51,9 @@ export function createSandboxProvider(options: { appUrl: string; authSecret: str
       return { checkoutId, url: `${options.appUrl}/sandbox/checkout/${checkoutId}` };
     },
 
+    // The sandbox's renewals are the periodic job's: a cancelled order is simply not charged again.
+    async cancelAtPeriodEnd() {},
+
     async parseWebhook(rawBody, signature): Promise<PaymentEvent> {
       let parsed: unknown;
       try {

@@ -196,6 +196,15 @@ export function createStripeProvider(
       return { checkoutId: session.id, url: session.url, ...(mirrored && { mirrored }) };
     },
 
+    async cancelAtPeriodEnd(order) {
+      if (!order.providerSubscriptionId) return;
+      await stripe.subscriptions.update(
+        order.providerSubscriptionId,
+        { cancel_at_period_end: true },
+        { idempotencyKey: `cancel-${order.id}` },
+      );
+    },
+
     async parseWebhook(rawBody, signature): Promise<PaymentEvent> {
       let event: Stripe.Event;
       try {

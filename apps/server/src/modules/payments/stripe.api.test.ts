@@ -199,6 +199,20 @@ describe('checkout through Stripe (a local stand-in for its API)', () => {
     expect((await deliver(sessionEvent('evt_garbage', 'not-an-order'))).json().outcome).toBe('unknown_order');
   });
 
+  it('cancels at period end at Stripe when the customer cancels', async () => {
+    const [delivered] = await t.database.db.select().from(orders).where(eq(orders.status, 'delivered'));
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/orders/cancel',
+      headers: { ...jsonHeaders, cookie: ann.cookie },
+      payload: { id: delivered?.id },
+    });
+    expect(response.statusCode).toBe(200);
+    const [update] = fake.find('POST /v1/subscriptions/sub_123');
+    expect(update?.params).toEqual({ cancel_at_period_end: 'true' });
+    expect(update?.idempotencyKey).toBe(`cancel-${delivered?.id}`);
+  });
+
   it('has no sandbox pages while Stripe is the provider', async () => {
     expect(
       (await t.app.inject({ url: '/api/sandbox/checkout/cs_x', headers: { cookie: ann.cookie } })).statusCode,
