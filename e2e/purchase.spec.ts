@@ -78,4 +78,28 @@ test.describe('buying through the sandbox provider', () => {
     await expect(page.getByText('This coupon code does not exist.')).toBeVisible();
     await expect(page).toHaveURL(/\/dashboard\/purchase$/);
   });
+
+  test('PK1 and residential data bought through the sandbox both appear in Order History', async ({ page }) => {
+    await signUp(page, uniqueEmail('both'));
+    const buy = async (product: RegExp, bundle: RegExp) => {
+      await page.goto('/dashboard/purchase');
+      await page.getByRole('button', { name: product }).click();
+      await page.getByRole('group', { name: 'Bundles' }).getByRole('button', { name: bundle }).click();
+      await page.getByRole('button', { name: 'Checkout' }).click();
+      await expect(page).toHaveURL(/\/sandbox\/checkout\//);
+      await page.getByRole('button', { name: 'Pay with test card' }).click();
+      await expect(page).toHaveURL(/\/dashboard\/proxies\?tab=/);
+    };
+    await buy(/PK1 ISP Proxies/, /^25 IPs/);
+    await expect(page).toHaveURL(/tab=pk1_isp_proxies$/);
+    await buy(/Residential Proxies/, /^2 GB/);
+    await expect(page).toHaveURL(/tab=residential_proxies$/);
+
+    await page.goto('/dashboard/order-history');
+    await expect(page.getByRole('row').filter({ hasText: 'PK1 ISP Proxies' })).toContainText('$62.50');
+    await expect(page.getByRole('row').filter({ hasText: 'Residential Proxies' })).toContainText('$10.00');
+
+    await page.setViewportSize({ width: 375, height: 800 });
+    await expect(page.getByTestId('order-history-card')).toHaveCount(2);
+  });
 });

@@ -38,9 +38,7 @@ const SandboxInvoicePage = page(
   () => import('../features/sandbox/components/sandbox-invoice-page.tsx'),
   'SandboxInvoicePage',
 );
-const NotBuiltPage = lazy(async () => ({
-  default: (await import('../features/dashboard/components/not-built-page.tsx')).NotBuiltPage,
-}));
+const ProxiesPage = page(() => import('../features/proxies/components/proxies-page.tsx'), 'ProxiesPage');
 
 export function AppRouter() {
   return (
@@ -60,15 +58,7 @@ export function AppRouter() {
             <Route path={paths.overview} element={<OverviewPage />} />
             <Route path={paths.settings} element={<SettingsPage />} />
             <Route path={paths.admin} element={<AdminPage />} />
-            <Route
-              path={paths.proxies}
-              element={
-                <NotBuiltPage
-                  title="Proxies"
-                  what="Your proxy lists, downloads and cancellation arrive with the proxies release. What you bought is delivered and counted on the Overview meanwhile."
-                />
-              }
-            />
+            <Route path={paths.proxies} element={<ProxiesPage />} />
             <Route path={paths.purchase} element={<PurchasePage />} />
             <Route path={paths.orderHistory} element={<OrderHistoryPage />} />
           </Route>

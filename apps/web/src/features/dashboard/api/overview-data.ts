@@ -27,11 +27,16 @@ export function overviewFigures(orders: Order[], usage: OrderUsage[], now: Date 
   };
 }
 
-export function useOrders() {
+/** Spec section 9: the order list refreshes every 5 seconds while any order is processing. */
+export const PROCESSING_REFRESH_MS = 5000;
+
+export function useOrders({ refreshWhileProcessing = false } = {}) {
   return useQuery({
     queryKey: ordersQueryKey,
     queryFn: ({ signal }) =>
       apiRequest<Order[]>('/orders', { fallbackMessage: ordersMessages.fetchOrdersFailed, signal }),
+    refetchInterval: (query) =>
+      refreshWhileProcessing && query.state.data?.some((order) => order.processing) ? PROCESSING_REFRESH_MS : false,
   });
 }
 

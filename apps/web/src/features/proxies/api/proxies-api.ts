@@ -1,0 +1,30 @@
+import { type Order, ordersMessages, type ProcessingOrder } from '@storefront/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client.ts';
+import { ordersQueryKey, PROCESSING_REFRESH_MS } from '../../dashboard/api/overview-data.ts';
+
+export function useProcessingOrders() {
+  return useQuery({
+    queryKey: ['orders', 'processing'],
+    queryFn: ({ signal }) =>
+      apiRequest<ProcessingOrder[]>('/orders/processing', {
+        fallbackMessage: ordersMessages.fetchProcessingFailed,
+        signal,
+      }),
+    refetchInterval: (query) => ((query.state.data?.length ?? 0) > 0 ? PROCESSING_REFRESH_MS : false),
+  });
+}
+
+/** POST /api/orders/cancel; the answer replaces the whole order list (spec section 4 'Order activity'). */
+export function useCancelOrder() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiRequest<Order[]>('/orders/cancel', {
+        method: 'POST',
+        body: { id },
+        fallbackMessage: ordersMessages.cancelFailed,
+      }),
+    onSuccess: (orders) => queryClient.setQueryData(ordersQueryKey, orders),
+  });
+}

@@ -1,0 +1,43 @@
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { type Order, ordersMessages, shortId } from '@storefront/contract';
+
+interface CancelDialogProps {
+  order: Order | null;
+  cancelling: boolean;
+  error: string | null;
+  onKeep: () => void;
+  onConfirm: (order: Order) => void;
+}
+
+/** The cancel confirmation ('Keep Order', 'Cancel Order'); closes itself when the cancel succeeded. */
+export function CancelDialog({ order, cancelling, error, onKeep, onConfirm }: CancelDialogProps) {
+  const ends = order?.expiration_time
+    ? new Intl.DateTimeFormat('en-US', { dateStyle: 'long' }).format(new Date(order.expiration_time))
+    : undefined;
+  return (
+    <Modal opened={order !== null} onClose={onKeep} title="Cancel order?" centered>
+      {order && (
+        <Stack>
+          <Text size="sm">
+            Order <b>#{shortId(order.id, 8)}</b> will not renew. Its proxies keep working until the end of the billing
+            cycle{ends ? ` on ${ends}` : ''}; then they are released. All sales are final: the current month is not
+            refunded.
+          </Text>
+          {error && (
+            <Alert color="red" variant="light" role="alert">
+              {error || ordersMessages.unknownCancelError}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onKeep} disabled={cancelling}>
+              Keep Order
+            </Button>
+            <Button color="red" loading={cancelling} onClick={() => onConfirm(order)}>
+              Cancel Order
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,99 @@
+import { Badge, Button, Card, Collapse, Group, Loader, Stack, Text } from '@mantine/core';
+import { isOrderActive, type Order, PRODUCTS, type ProxyFormat, shortId } from '@storefront/contract';
+import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
+import { useState } from 'react';
+import { relativeAge } from '../proxies-model.ts';
+import { ProxyList } from './proxy-list.tsx';
+
+const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** The compact row of a paid order that waits for stock (spec section 4: no details). */
+export function ProcessingRow({ label, detail }: { label: string; detail?: string }) {
+  return (
+    <Card withBorder padding="sm" data-testid="processing-order">
+      <Group gap="sm">
+        <Loader size="xs" />
+        <Text fw={600}>Processing Order</Text>
+        <Text size="sm" c="dimmed">
+          {label}
+          {detail ? ` · ${detail}` : ''}
+        </Text>
+      </Group>
+    </Card>
+  );
+}
+
+interface OrderCardProps {
+  order: Order;
+  format: ProxyFormat;
+  onCancel: (order: Order) => void;
+}
+
+/** One order: id, product, purchase time and age, badges, the cancel action and, expanded, its proxies. */
+export function OrderCard({ order, format, onCancel }: OrderCardProps) {
+  const [opened, setOpened] = useState(false);
+  const active = isOrderActive(order);
+  if (order.processing) return <ProcessingRow label={PRODUCTS[order.product_id].label} />;
+  return (
+    <Card withBorder padding="md" data-testid="order-card">
+      <Group justify="space-between" align="flex-start" gap="sm">
+        <Stack gap={4}>
+          <Group gap="xs">
+            <Text fw={700} ff="monospace">
+              #{shortId(order.id, 8)}
+            </Text>
+            <Text fw={600}>{PRODUCTS[order.product_id].label}</Text>
+          </Group>
+          <Text size="sm" c="dimmed">
+            Purchased {dateTime.format(new Date(order.purchase_time))} ({relativeAge(order.purchase_time)}) ·{' '}
+            {order.proxies.length} {order.proxies.length === 1 ? 'proxy' : 'proxies'}
+          </Text>
+          <Group gap={6}>
+            <Badge color={active ? 'green' : 'gray'} variant="light">
+              {active ? 'Active' : 'Expired'}
+            </Badge>
+            {order.cancelled && (
+              <Badge color="orange" variant="light">
+                Terminate at end of billing cycle
+              </Badge>
+            )}
+            {order.payment_failed && (
+              <Badge color="red" variant="light">
+                Payment Failed (Contact Support)
+              </Badge>
+            )}
+          </Group>
+          {order.expiration_time && (
+            <Text size="xs" c="dimmed">
+              {active ? (order.cancelled ? 'Ends' : 'Renews') : 'Ended'}{' '}
+              {dateTime.format(new Date(order.expiration_time))}
+            </Text>
+          )}
+        </Stack>
+        <Group gap="xs">
+          {active && !order.cancelled && (
+            <Button size="xs" variant="subtle" color="red" onClick={() => onCancel(order)}>
+              Cancel
+            </Button>
+          )}
+          <Button
+            size="xs"
+            variant="light"
+            onClick={() => setOpened((value) => !value)}
+            aria-expanded={opened}
+            rightSection={opened ? <IconChevronUp size={14} aria-hidden /> : <IconChevronDown size={14} aria-hidden />}
+          >
+            {opened ? 'Hide proxies' : 'Show proxies'}
+          </Button>
+        </Group>
+      </Group>
+      <Collapse expanded={opened}>
+        {opened && (
+          <Stack mt="md">
+            <ProxyList order={order} format={format} />
+          </Stack>
+        )}
+      </Collapse>
+    </Card>
+  );
+}

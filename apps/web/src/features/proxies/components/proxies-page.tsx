@@ -1,0 +1,169 @@
+import { Alert, Button, CloseButton, Group, Select, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useLocalStorage } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import {
+  allOrdersDownload,
+  DEFAULT_PROXY_FORMAT,
+  isProxyFormat,
+  type Order,
+  ordersMessages,
+  PROXY_FORMATS,
+  type ProductId,
+  paths,
+} from '@storefront/contract';
+import { IconDownload, IconPlus, IconRefresh } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { downloadText } from '../../../lib/download.ts';
+import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { useOrders, useOrderUsage } from '../../dashboard/api/overview-data.ts';
+import { useCancelOrder, useProcessingOrders } from '../api/proxies-api.ts';
+import { ordersOf, tabOf } from '../proxies-model.ts';
+import { CancelDialog } from './cancel-dialog.tsx';
+import { OrderCard } from './order-card.tsx';
+import { ResidentialTab } from './residential-tab.tsx';
+
+const TABS: { id: ProductId; label: string; empty: string }[] = [
+  { id: 'isp_proxies', label: 'Elite ISP Proxies', empty: 'No ISP proxies' },
+  { id: 'pk1_isp_proxies', label: 'PK1 ISP Proxies', empty: 'No PK1 ISP proxies' },
+  { id: 'residential_proxies', label: 'Residential Proxies', empty: 'No residential proxies' },
+];
+
+/** /dashboard/proxies (spec section 2 'Proxies'): the customer's orders by product, downloads, cancel, residential data. */
+export function ProxiesPage() {
+  usePageTitle('Proxies');
+  const [params, setParams] = useSearchParams();
+  const tab = tabOf(params.get('tab'));
+  const orders = useOrders({ refreshWhileProcessing: true });
+  const usage = useOrderUsage();
+  const processing = useProcessingOrders();
+  const cancel = useCancelOrder();
+  const [cancelling, setCancelling] = useState<Order | null>(null);
+  const [dismissed, setDismissed] = useState<unknown>(null);
+  const [format, setFormat] = useLocalStorage({ key: 'proxy-format', defaultValue: DEFAULT_PROXY_FORMAT });
+  const safeFormat = isProxyFormat(format) ? format : DEFAULT_PROXY_FORMAT;
+
+  // Spec section 4: a fetch failure clears the affected list.
+  const orderList = orders.isError ? [] : (orders.data ?? []);
+  const error = orders.error ?? usage.error ?? processing.error;
+  const hasProxies = orderList.some((order) => order.proxies.length > 0);
+
+  const refresh = () => {
+    setDismissed(null);
+    void orders.refetch();
+    void usage.refetch();
+    void processing.refetch();
+  };
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" gap="sm">
+        <Title order={1} size="h2">
+          Proxies
+        </Title>
+        <Group gap="xs">
+          {hasProxies && (
+            <Button
+              variant="default"
+              leftSection={<IconDownload size={16} aria-hidden />}
+              onClick={() => {
+                const file = allOrdersDownload(orderList, safeFormat);
+                downloadText(file.fileName, file.content);
+              }}
+            >
+              Download List
+            </Button>
+          )}
+          <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={refresh}>
+            Refresh
+          </Button>
+          <Button component={Link} to={paths.purchase} leftSection={<IconPlus size={16} aria-hidden />}>
+            Buy More
+          </Button>
+        </Group>
+      </Group>
+
+      {error && dismissed !== error && (
+        <Alert color="red" variant="light" role="alert">
+          <Group justify="space-between" wrap="nowrap" align="flex-start">
+            <Text size="sm">{error.message || ordersMessages.unknownError}</Text>
+            <CloseButton aria-label="Dismiss error" size="sm" onClick={() => setDismissed(error)} />
+          </Group>
+        </Alert>
+      )}
+
+      <Select
+        label="Proxy format for copies and downloads"
+        data={Object.keys(PROXY_FORMATS)}
+        value={safeFormat}
+        onChange={(value) => setFormat(isProxyFormat(value) ? value : DEFAULT_PROXY_FORMAT)}
+        allowDeselect={false}
+        maw={320}
+      />
+
+      <Tabs
+        value={tab}
+        onChange={(value) => setParams(value ? { tab: value } : {}, { replace: true })}
+        keepMounted={false}
+      >
+        <Tabs.List>
+          {TABS.map((item) => (
+            <Tabs.Tab key={item.id} value={item.id}>
+              {item.label}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        {TABS.slice(0, 2).map((item) => {
+          const list = ordersOf(orderList, item.id);
+          return (
+            <Tabs.Panel key={item.id} value={item.id} pt="md">
+              {orders.isPending ? (
+                <Text c="dimmed">Loading...</Text>
+              ) : list.length === 0 ? (
+                <Stack align="center" gap="xs" py="xl">
+                  <Text c="dimmed">{item.empty}</Text>
+                  <Button component={Link} to={paths.purchase} variant="light">
+                    Buy {item.label}
+                  </Button>
+                </Stack>
+              ) : (
+                <Stack gap="sm">
+                  {list.map((order) => (
+                    <OrderCard key={order.id} order={order} format={safeFormat} onCancel={setCancelling} />
+                  ))}
+                </Stack>
+              )}
+            </Tabs.Panel>
+          );
+        })}
+        <Tabs.Panel value="residential_proxies" pt="md">
+          <ResidentialTab
+            usage={usage.isError ? [] : (usage.data ?? [])}
+            processing={processing.isError ? [] : (processing.data ?? [])}
+          />
+        </Tabs.Panel>
+      </Tabs>
+
+      <CancelDialog
+        order={cancelling}
+        cancelling={cancel.isPending}
+        error={cancel.error?.message ?? null}
+        onKeep={() => {
+          cancel.reset();
+          setCancelling(null);
+        }}
+        onConfirm={(order) =>
+          cancel.mutate(order.id, {
+            onSuccess: () => {
+              setCancelling(null);
+              notifications.show({
+                color: 'green',
+                message: 'Order cancelled: it ends at the end of its billing cycle.',
+              });
+            },
+          })
+        }
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,119 @@
+import {
+  Button,
+  CopyButton,
+  Group,
+  NumberInput,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import {
+  COUNTRY_OPTIONS,
+  DEFAULT_COUNTRY,
+  GENERATOR_COUNT_DEFAULT,
+  GENERATOR_COUNT_MAX,
+  GENERATOR_COUNT_MIN,
+  generateResidentialList,
+  isoDate,
+  type OrderUsage,
+  type ResidentialProxyType,
+} from '@storefront/contract';
+import { IconCheck, IconCopy, IconDownload, IconWand } from '@tabler/icons-react';
+import { useState } from 'react';
+import { downloadText } from '../../../lib/download.ts';
+import { viewerRows } from '../proxies-model.ts';
+
+const countries = COUNTRY_OPTIONS.map((country) => ({ value: country.id, label: `${country.name} (${country.id})` }));
+
+/** The list generator (spec section 5): count, dynamic or static, country; a new session id on every line. */
+export function ResidentialGenerator({ account }: { account: OrderUsage }) {
+  const [count, setCount] = useState<number>(GENERATOR_COUNT_DEFAULT);
+  const [type, setType] = useState<ResidentialProxyType>('dynamic');
+  const [country, setCountry] = useState(DEFAULT_COUNTRY);
+  const [lines, setLines] = useState<string[]>([]);
+  const text = lines.join('\n');
+
+  return (
+    <Stack gap="sm">
+      <Title order={3} size="h5">
+        Proxy list generator
+      </Title>
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <NumberInput
+          label="Number of proxies"
+          min={GENERATOR_COUNT_MIN}
+          max={GENERATOR_COUNT_MAX}
+          clampBehavior="strict"
+          allowDecimal={false}
+          allowNegative={false}
+          value={count}
+          onChange={(value) => setCount(typeof value === 'number' ? value : GENERATOR_COUNT_MIN)}
+          description={`${GENERATOR_COUNT_MIN} to ${GENERATOR_COUNT_MAX.toLocaleString('en-US')}`}
+        />
+        <Stack gap={4}>
+          <span id="proxy-type-label" style={{ fontSize: 'var(--mantine-font-size-sm)', fontWeight: 500 }}>
+            Proxy type
+          </span>
+          <SegmentedControl
+            aria-labelledby="proxy-type-label"
+            value={type}
+            onChange={(value) => setType(value === 'static' ? 'static' : 'dynamic')}
+            data={[
+              { value: 'dynamic', label: 'Dynamic' },
+              { value: 'static', label: 'Static' },
+            ]}
+          />
+        </Stack>
+        <Select
+          label="Country"
+          data={countries}
+          value={country}
+          onChange={(value) => setCountry(value ?? DEFAULT_COUNTRY)}
+          searchable
+          allowDeselect={false}
+          maxDropdownHeight={280}
+        />
+      </SimpleGrid>
+      <Group gap="xs">
+        <Button
+          leftSection={<IconWand size={16} aria-hidden />}
+          onClick={() => setLines(generateResidentialList(account, { count, type, country }))}
+        >
+          Generate
+        </Button>
+        <CopyButton value={text}>
+          {({ copied, copy }) => (
+            <Button
+              variant="default"
+              disabled={lines.length === 0}
+              onClick={copy}
+              leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
+            >
+              {copied ? 'Copied' : 'Copy'}
+            </Button>
+          )}
+        </CopyButton>
+        <Button
+          variant="default"
+          disabled={lines.length === 0}
+          leftSection={<IconDownload size={16} aria-hidden />}
+          onClick={() => downloadText(`residential-proxies-${country.toLowerCase()}-${isoDate()}.txt`, text)}
+        >
+          Download
+        </Button>
+      </Group>
+      {lines.length > 0 && (
+        <Textarea
+          label={`Generated proxies (${lines.length.toLocaleString('en-US')})`}
+          readOnly
+          value={text}
+          rows={viewerRows(lines.length)}
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
+        />
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,111 @@
+import {
+  ActionIcon,
+  Card,
+  CopyButton,
+  Group,
+  PasswordInput,
+  Progress,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import type { OrderUsage, ProcessingOrder } from '@storefront/contract';
+import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { gb, usageColor } from '../proxies-model.ts';
+import { ProcessingRow } from './order-card.tsx';
+import { ResidentialGenerator } from './residential-generator.tsx';
+
+function CopyIcon({ value, label }: { value: string; label: string }) {
+  return (
+    <CopyButton value={value}>
+      {({ copied, copy }) => (
+        <Tooltip label={copied ? 'Copied' : label} withArrow>
+          <ActionIcon variant="subtle" onClick={copy} aria-label={label}>
+            {copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
+          </ActionIcon>
+        </Tooltip>
+      )}
+    </CopyButton>
+  );
+}
+
+function UsageCard({ account }: { account: OrderUsage }) {
+  const percent = account.totalInKb > 0 ? Math.min(100, (account.usedInKb / account.totalInKb) * 100) : 0;
+  return (
+    <Card withBorder padding="lg">
+      <Stack gap="md">
+        <div>
+          <Group justify="space-between" mb={6}>
+            <Title order={3} size="h5">
+              Data usage
+            </Title>
+            <Text size="sm" fw={600}>
+              {gb(account.usedInKb)} GB of {gb(account.totalInKb)} GB
+            </Text>
+          </Group>
+          <Progress
+            value={percent}
+            color={usageColor(percent)}
+            size="lg"
+            aria-label={`Data used: ${percent.toFixed(1)} percent`}
+          />
+          <Text size="xs" c="dimmed" mt={4}>
+            {gb(Math.max(0, account.totalInKb - account.usedInKb))} GB left · data never expires
+          </Text>
+        </div>
+        <Group grow align="flex-end" wrap="wrap">
+          <TextInput
+            label="Endpoint"
+            value={account.endpoint}
+            readOnly
+            rightSection={<CopyIcon value={account.endpoint} label="Copy endpoint" />}
+            miw={200}
+          />
+          <TextInput
+            label="Username"
+            value={account.username}
+            readOnly
+            rightSection={<CopyIcon value={account.username} label="Copy username" />}
+            miw={200}
+          />
+          <PasswordInput label="Password" value={account.password} readOnly miw={200} />
+        </Group>
+        <Group gap={4}>
+          <CopyIcon value={account.password} label="Copy password" />
+          <Text size="xs" c="dimmed">
+            Copy password
+          </Text>
+        </Group>
+        <ResidentialGenerator account={account} />
+      </Stack>
+    </Card>
+  );
+}
+
+/** The Residential tab: waiting orders, then each account's usage, credentials and list generator. */
+export function ResidentialTab({ usage, processing }: { usage: OrderUsage[]; processing: ProcessingOrder[] }) {
+  const date = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+  if (usage.length === 0 && processing.length === 0) {
+    return (
+      <Text c="dimmed" ta="center" py="xl">
+        No residential proxies
+      </Text>
+    );
+  }
+  return (
+    <Stack gap="md">
+      {processing.map((order) => (
+        <ProcessingRow
+          key={order.id}
+          label={`${order.quantity} GB of residential data`}
+          detail={date.format(new Date(order.createdAt))}
+        />
+      ))}
+      {usage.map((account) => (
+        <UsageCard key={account.username} account={account} />
+      ))}
+    </Stack>
+  );
+}
