@@ -1,6 +1,6 @@
 import type { Order, OrderHistoryEntry, OrderUsage, ProcessingOrder } from '@storefront/contract';
 import { productIdSchema } from '@storefront/contract';
-import { and, asc, desc, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { orders, payments, proxyIps, residentialAccounts } from '../../db/schema.ts';
 
@@ -21,7 +21,7 @@ export async function listOrders(db: Db, userId: string): Promise<Order[]> {
         rows.map((row) => row.id),
       ),
     )
-    .orderBy(asc(proxyIps.ip), asc(proxyIps.port));
+    .orderBy(sql`${proxyIps.ip}::inet`, asc(proxyIps.port));
   const proxiesByOrder = new Map<string, string[]>();
   for (const { orderId, endpoint } of ips) {
     if (!orderId) continue;

@@ -46,7 +46,7 @@ export function ResidentialGenerator({ account }: { account: OrderUsage }) {
           label="Number of proxies"
           min={GENERATOR_COUNT_MIN}
           max={GENERATOR_COUNT_MAX}
-          clampBehavior="strict"
+          clampBehavior="blur"
           allowDecimal={false}
           allowNegative={false}
           value={count}

@@ -1,0 +1,138 @@
+import { readFile } from 'node:fs/promises';
+import { expect, type Page, test } from '@playwright/test';
+import { parseResidentialLine } from '@storefront/contract';
+import { signUp, uniqueEmail } from './support/helpers.ts';
+
+async function buy(page: Page, product: RegExp, bundle: RegExp) {
+  await page.goto('/dashboard/purchase');
+  await page.getByRole('button', { name: product }).click();
+  await page.getByRole('group', { name: 'Bundles' }).getByRole('button', { name: bundle }).click();
+  await page.getByRole('button', { name: 'Checkout' }).click();
+  await expect(page).toHaveURL(/\/sandbox\/checkout\//);
+  await page.getByRole('button', { name: 'Pay with test card' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/proxies\?tab=/);
+}
+
+async function downloaded(page: Page, click: () => Promise<void>) {
+  const [download] = await Promise.all([page.waitForEvent('download'), click()]);
+  return { name: download.suggestedFilename(), content: await readFile(await download.path(), 'utf8') };
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+test.describe('the Proxies page', () => {
+  test('expand, page through, change the page size, download both files, cancel', async ({ page }) => {
+    await signUp(page, uniqueEmail('proxies'));
+    await page.goto('/dashboard/proxies');
+    await expect(page.getByText('No ISP proxies')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Download List' })).toHaveCount(0);
+
+    await buy(page, /Elite ISP Proxies/, /^10 IPs/);
+    await buy(page, /Elite ISP Proxies/, /^5 IPs/);
+    await expect(page.getByRole('tab', { name: 'Elite ISP Proxies', selected: true })).toBeVisible();
+    const cards = page.getByTestId('order-card');
+    await expect(cards).toHaveCount(2);
+    // Newest first: the 5-IP order bought last is on top.
+    await expect(cards.first()).toContainText('5 proxies');
+    const ten = cards.nth(1);
+    await expect(ten).toContainText('10 proxies');
+    await expect(ten.getByText('Active')).toBeVisible();
+
+    await ten.getByRole('button', { name: 'Show proxies' }).click();
+    const rows = ten.getByRole('table').getByRole('row');
+    await expect(rows).toHaveCount(5);
+    await expect(ten.getByText('1–5 of 10')).toBeVisible();
+    await ten.getByRole('button', { name: '2', exact: true }).click();
+    await expect(ten.getByText('6–10 of 10')).toBeVisible();
+    await ten.getByRole('combobox', { name: 'Per page' }).click();
+    await page.getByRole('option', { name: '10', exact: true }).click();
+    await expect(rows).toHaveCount(10);
+    const viewer = ten.getByRole('textbox', { name: 'All proxies (text)' });
+    const lines = (await viewer.inputValue()).split('\n');
+    expect(lines).toHaveLength(10);
+    for (const line of lines) expect(line).toMatch(/^\d+\.\d+\.\d+\.\d+:\d+:[^:]+:.+$/);
+
+    const orderId = ((await ten.getByText(/^#[0-9A-F]{8}$/).textContent()) ?? '').slice(1);
+    const single = await downloaded(page, () => ten.getByRole('button', { name: 'Download', exact: true }).click());
+    expect(single.name).toBe(`proxy-order-${orderId}-${today()}.txt`);
+    expect(single.content.trim().split('\n')).toEqual(lines);
+
+    const all = await downloaded(page, () => page.getByRole('button', { name: 'Download List' }).click());
+    expect(all.name).toBe(`proxy-orders-${today()}.txt`);
+    const parts = all.content.trim().split(`\n${'='.repeat(50)}\n`);
+    expect(parts).toHaveLength(2);
+    expect(parts.map((part) => part.split('\n').length).sort()).toEqual([10, 5]);
+
+    // Another format applies to copies and downloads.
+    await page.getByRole('combobox', { name: 'Proxy format for copies and downloads' }).click();
+    await page.getByRole('option', { name: 'socks5://user:pass@ip:port' }).click();
+    const socks = await downloaded(page, () => ten.getByRole('button', { name: 'Download', exact: true }).click());
+    for (const line of socks.content.trim().split('\n'))
+      expect(line).toMatch(/^socks5:\/\/[^@]+@\d+\.\d+\.\d+\.\d+:\d+$/);
+
+    await ten.getByRole('button', { name: 'Cancel' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel order?' });
+    await dialog.getByRole('button', { name: 'Keep Order' }).click();
+    await expect(dialog).toBeHidden();
+    await ten.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.getByRole('button', { name: 'Cancel Order' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(ten.getByText('Terminate at end of billing cycle')).toBeVisible();
+    await expect(ten.getByRole('button', { name: 'Cancel' })).toHaveCount(0);
+  });
+
+  test('an order above the stock waits as a Processing Order; the tab aliases open their tabs', async ({ page }) => {
+    await signUp(page, uniqueEmail('waiting'));
+    await page.goto('/dashboard/purchase');
+    await page.getByRole('button', { name: /Elite ISP Proxies/ }).click();
+    await page
+      .getByRole('group', { name: 'Bundles' })
+      .getByRole('button', { name: /^Custom/ })
+      .click();
+    // The demo pool holds 508 Elite ISP IPs at most.
+    await page.getByRole('textbox', { name: /Custom amount/ }).fill('600');
+    await expect(page.getByText('Orders will be delivered within 24 hours')).toBeVisible();
+    await page.getByRole('button', { name: 'Checkout' }).click();
+    await page.getByRole('button', { name: 'Pay with test card' }).click();
+    await expect(page).toHaveURL(/tab=isp_proxies$/);
+    await expect(page.getByTestId('processing-order')).toContainText('Processing Order');
+    await expect(page.getByTestId('order-card')).toHaveCount(0);
+
+    await buy(page, /PK1 ISP Proxies/, /^5 IPs/);
+    await page.goto('/dashboard/proxies?tab=pk1');
+    await expect(page.getByRole('tab', { name: 'PK1 ISP Proxies', selected: true })).toBeVisible();
+    await expect(page.getByTestId('order-card')).toHaveCount(1);
+    await page.goto('/dashboard/proxies?tab=residential');
+    await expect(page.getByRole('tab', { name: 'Residential Proxies', selected: true })).toBeVisible();
+    await expect(page.getByText('No residential proxies')).toBeVisible();
+  });
+
+  test('residential: usage, credentials and generated lines the contract parser reads back', async ({ page }) => {
+    await signUp(page, uniqueEmail('residential'));
+    await buy(page, /Residential Proxies/, /^2 GB/);
+    await expect(page.getByRole('tab', { name: 'Residential Proxies', selected: true })).toBeVisible();
+    await expect(page.getByText('0.000 GB of 2.000 GB')).toBeVisible();
+    const username = await page.getByRole('textbox', { name: 'Username' }).inputValue();
+
+    const count = page.getByRole('textbox', { name: 'Number of proxies' });
+    await expect(count).toHaveValue('2500');
+    await count.fill('20000');
+    await count.blur();
+    await expect(count).toHaveValue('10000');
+    await count.fill('25');
+    await page.getByText('Static').click();
+    await page.getByRole('combobox', { name: 'Country' }).click();
+    await page.getByRole('option', { name: 'Canada (CA)' }).click();
+    await page.getByRole('button', { name: 'Generate' }).click();
+    const lines = (await page.getByRole('textbox', { name: /Generated proxies/ }).inputValue()).split('\n');
+    expect(lines).toHaveLength(25);
+    const parsed = lines.map((line) => parseResidentialLine(line));
+    for (const line of parsed)
+      expect(line).toMatchObject({ username, country: 'CA', type: 'static', durationMinutes: 60 });
+    expect(new Set(parsed.map((line) => line?.sessionId)).size).toBe(25);
+
+    const file = await downloaded(page, () => page.getByRole('button', { name: 'Download', exact: true }).click());
+    expect(file.name).toBe(`residential-proxies-ca-${today()}.txt`);
+    expect(file.content.trim().split('\n')).toEqual(lines);
+  });
+});
