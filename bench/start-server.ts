@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -7,7 +8,15 @@ const root = path.resolve(import.meta.dirname, '..');
 export async function startServer(port: number, databaseUrl = 'memory://'): Promise<ChildProcess> {
   const server = spawn(process.execPath, ['apps/server/src/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_URL: `http://127.0.0.1:${port}`,
+      DATABASE_URL: databaseUrl,
+      AUTH_SECRET: process.env.AUTH_SECRET ?? randomBytes(32).toString('base64'),
+      LOG_LEVEL: 'warn',
+    },
     stdio: 'inherit',
   });
   for (let attempt = 0; attempt < 120; attempt++) {

@@ -12,8 +12,12 @@ export async function listOrders(db: Db, userId: string): Promise<Order[]> {
     .where(and(eq(orders.userId, userId), ne(orders.status, 'awaiting_payment')))
     .orderBy(desc(orders.purchasedAt), desc(orders.createdAt));
   if (rows.length === 0) return [];
+  // One row per order with its endpoints aggregated in the database: far less work in JavaScript for 10,000 proxies.
   const ips = await db
-    .select({ orderId: proxyIps.assignedOrderId, endpoint: proxyIps.endpoint })
+    .select({
+      orderId: proxyIps.assignedOrderId,
+      endpoints: sql<string[]>`array_agg(${proxyIps.endpoint} order by ${proxyIps.ip}::inet, ${proxyIps.port})`,
+    })
     .from(proxyIps)
     .where(
       inArray(
@@ -21,14 +25,8 @@ export async function listOrders(db: Db, userId: string): Promise<Order[]> {
         rows.map((row) => row.id),
       ),
     )
-    .orderBy(sql`${proxyIps.ip}::inet`, asc(proxyIps.port));
-  const proxiesByOrder = new Map<string, string[]>();
-  for (const { orderId, endpoint } of ips) {
-    if (!orderId) continue;
-    const list = proxiesByOrder.get(orderId) ?? [];
-    list.push(endpoint);
-    proxiesByOrder.set(orderId, list);
-  }
+    .groupBy(proxyIps.assignedOrderId);
+  const proxiesByOrder = new Map(ips.map(({ orderId, endpoints }) => [orderId, endpoints]));
   return rows.map((row) => ({
     id: row.id,
     product_id: productIdSchema.parse(row.productId),

@@ -1,0 +1,125 @@
+// A customer holding 10,000 proxies: GET /api/orders latency (p50, p99) on PostgreSQL, then, in Chromium, the time to
+// expand the order on the Proxies page and to build the 10,000-line download.
+import { randomBytes } from 'node:crypto';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { chromium } from 'playwright-core';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { openDatabase } from '../apps/server/src/db/client.ts';
+import { orders, proxyIps } from '../apps/server/src/db/schema.ts';
+import { seedDatabase } from '../apps/server/src/db/seed.ts';
+import { startServer } from './start-server.ts';
+
+const PORT = 3304;
+const COUNT = 10_000;
+const base = `http://127.0.0.1:${PORT}`;
+const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const name = `storefront_bench_${randomBytes(4).toString('hex')}`;
+const admin = new pg.Client({ connectionString: adminUrl });
+await admin.connect();
+await admin.query(`create database ${name}`);
+const url = new URL(adminUrl);
+url.pathname = `/${name}`;
+
+const config = loadConfig({
+  NODE_ENV: 'test',
+  DATABASE_URL: url.toString(),
+  SEED_DEMO: 'false',
+  WEB_DIST_DIR: '/nonexistent',
+});
+const database = await openDatabase(config.database);
+await database.migrate();
+await seedDatabase(database.db, config);
+const server = await startServer(PORT, url.toString());
+try {
+  const signUp = await fetch(`${base}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ email: 'bench@example.com', password: 'Str0ng!pass', name: 'bench' }),
+  });
+  const body = (await signUp.json()) as { user: { id: string } };
+  const cookie = (signUp.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+
+  const [order] = await database.db
+    .insert(orders)
+    .values({
+      userId: body.user.id,
+      productId: 'isp_proxies',
+      quantity: COUNT,
+      status: 'delivered',
+      purchasedAt: new Date(),
+      expiresAt: new Date(Date.now() + 30 * 86_400_000),
+    })
+    .returning();
+  const rows = Array.from({ length: COUNT }, (_, index) => {
+    const ip = `10.${Math.floor(index / 62_500)}.${Math.floor(index / 250) % 250}.${(index % 250) + 1}`;
+    return {
+      productId: 'isp_proxies',
+      ip,
+      port: 8000,
+      username: 'user',
+      password: 'secretpass',
+      endpoint: `${ip}:8000:user:secretpass`,
+      subnet: `${ip.split('.').slice(0, 3).join('.')}.0/24`,
+      assignedOrderId: order?.id,
+    };
+  });
+  for (let i = 0; i < rows.length; i += 2000) await database.db.insert(proxyIps).values(rows.slice(i, i + 2000));
+
+  const baseline = await autocannon({
+    url: `${base}/api/orders/usage`,
+    connections: 10,
+    duration: Number(process.env.BENCH_SECONDS ?? 5),
+    headers: { cookie },
+  });
+  console.log(
+    `baseline GET /api/orders/usage (session check, one small query): p50 ${baseline.latency.p50} ms, p99 ${baseline.latency.p99} ms, ${baseline.requests.average.toFixed(0)} req/s`,
+  );
+  for (const connections of [1, 10]) {
+    const result = await autocannon({
+      url: `${base}/api/orders`,
+      connections,
+      duration: Number(process.env.BENCH_SECONDS ?? 5),
+      headers: { cookie },
+    });
+    if (result.non2xx > 0) throw new Error(`${result.non2xx} answers were not 2xx`);
+    console.log(
+      `GET /api/orders, one order of ${COUNT} proxies (PostgreSQL, ${connections} connection${connections > 1 ? 's' : ''}): p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.requests.average.toFixed(0)} req/s`,
+    );
+  }
+
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    await context.addCookies([
+      { name: cookie.split('=')[0] ?? '', value: cookie.split('=').slice(1).join('='), url: base },
+    ]);
+    const page = await context.newPage();
+    await page.goto(`${base}/dashboard/proxies`);
+    const show = page.getByRole('button', { name: 'Show proxies' });
+    await show.waitFor();
+    let started = performance.now();
+    await show.click();
+    await page.getByRole('textbox', { name: 'All proxies (text)' }).waitFor();
+    console.log(
+      `Chromium: expanding the order of ${COUNT} proxies takes ${(performance.now() - started).toFixed(0)} ms`,
+    );
+    started = performance.now();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download List' }).click(),
+    ]);
+    await download.path();
+    console.log(`Chromium: the ${COUNT}-line download is ready in ${(performance.now() - started).toFixed(0)} ms`);
+  } finally {
+    await browser.close();
+  }
+} finally {
+  server.kill('SIGTERM');
+  await database.close();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.end();
+}
