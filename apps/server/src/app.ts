@@ -9,6 +9,7 @@ import { authRoutes } from './modules/auth/routes.ts';
 import { catalogueRoutes } from './modules/catalogue/routes.ts';
 import { checkoutRoutes } from './modules/checkout/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { inventoryRoutes } from './modules/inventory/routes.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { createPaymentProvider } from './modules/payments/create-provider.ts';
 import { webhookRoutes } from './modules/payments/routes.ts';
@@ -84,6 +85,7 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
         payments: config.payments,
       });
       await api.register(webhookRoutes, { db: database.db, provider });
+      await api.register(inventoryRoutes, { db: database.db, guards });
       if (provider.name === 'sandbox') {
         await api.register(sandboxRoutes, { db: database.db, guards, provider, appUrl: config.appUrl });
       }

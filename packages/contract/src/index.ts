@@ -1,6 +1,7 @@
 export * from './auth.ts';
 export * from './catalogue.ts';
 export * from './checkout.ts';
+export * from './inventory.ts';
 export * from './messages.ts';
 export * from './orders.ts';
 export * from './paths.ts';

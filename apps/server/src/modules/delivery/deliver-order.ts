@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PRODUCTS, type ProductId } from '@storefront/contract';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { proxyIps, residentialAccounts, residentialPool } from '../../db/schema.ts';
+import { orders, proxyIps, residentialAccounts, residentialPool } from '../../db/schema.ts';
 
 /** Spec section 9: in the customer's view 1 GB is 1024 × 1000 KB; the admin's pool counts 1000 MB to the GB. */
 export const KB_PER_GB = 1024 * 1000;
@@ -69,4 +69,26 @@ async function deliverResidential(tx: Tx, order: DeliverableOrder): Promise<'del
       set: { totalKb: sql`${residentialAccounts.totalKb} + ${addedKb}`, updatedAt: new Date() },
     });
   return 'delivered';
+}
+
+/**
+ * Delivers the product's waiting (processing) orders, oldest payment first, inside the caller's transaction: called by
+ * every addition of stock. Strictly first come, first served: it stops at the first order the stock cannot serve, so a
+ * large early order is never overtaken by smaller later ones. Answers how many orders were delivered.
+ */
+export async function deliverWaitingOrders(tx: Tx, productId: ProductId): Promise<number> {
+  const waiting = await tx
+    .select({ id: orders.id, userId: orders.userId, quantity: orders.quantity })
+    .from(orders)
+    .where(and(eq(orders.productId, productId), eq(orders.status, 'processing')))
+    .orderBy(asc(orders.purchasedAt), asc(orders.createdAt))
+    .for('update', { skipLocked: true });
+  let delivered = 0;
+  for (const order of waiting) {
+    const outcome = await deliverOrder(tx, { ...order, productId });
+    if (outcome !== 'delivered') break;
+    await tx.update(orders).set({ status: 'delivered', updatedAt: new Date() }).where(eq(orders.id, order.id));
+    delivered += 1;
+  }
+  return delivered;
 }

@@ -1,0 +1,29 @@
+import { uploadIpsRequestSchema, uploadIpsResponseSchema } from '@storefront/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Db } from '../../db/client.ts';
+import type { Guards } from '../auth/guards.ts';
+import { uploadIps } from './upload-ips.ts';
+
+/** The administrator's inventory calls under /api/admin (the rest of the console comes with its own issue). */
+export const inventoryRoutes: FastifyPluginAsync<{ db: Db; guards: Guards }> = async (app, { db, guards }) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.addHook('preHandler', guards.requireAdmin);
+  api.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'private, no-store');
+  });
+
+  api.post(
+    '/admin/stocks/pk1/upload',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Add PK1 IPs (IP:PORT:USERNAME:PASSWORD lines); waiting PK1 orders are delivered at once, oldest first',
+        body: uploadIpsRequestSchema,
+        response: { 200: uploadIpsResponseSchema },
+      },
+    },
+    async (request) => uploadIps(db, 'pk1_isp_proxies', request.body.ips),
+  );
+};

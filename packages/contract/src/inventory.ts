@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/** Spec section 5: `IP:PORT:USERNAME:PASSWORD`, the IP four numeric groups, username and password without a colon. */
+const UPLOAD_LINE = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3}):(\d{1,5}):([^:\s]+):([^:\s]+)$/;
+
+export interface UploadedIp {
+  ip: string;
+  port: number;
+  username: string;
+  password: string;
+}
+
+export const inventoryMessages = {
+  emptyUpload: 'Please enter at least one IP',
+  invalidLines: (lines: number[]) =>
+    `Invalid format on lines: ${lines.join(', ')}. Expected format: IP:PORT:USERNAME:PASSWORD`,
+  uploadFailed: 'Failed to upload PK1 IPs',
+} as const;
+
+/** Reads upload lines (blank lines ignored); answers the IPs or the spec's message naming the bad lines (1-based). */
+export function parseUploadLines(lines: readonly string[]): { ips: UploadedIp[] } | { error: string } {
+  const ips: UploadedIp[] = [];
+  const bad: number[] = [];
+  lines.forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === '') return;
+    const match = UPLOAD_LINE.exec(line);
+    const octets = match ? match.slice(1, 5).map(Number) : [];
+    const port = match ? Number(match[5]) : 0;
+    if (!match || octets.some((octet) => octet > 255) || port < 1 || port > 65_535) {
+      bad.push(index + 1);
+      return;
+    }
+    ips.push({ ip: octets.join('.'), port, username: match[6] ?? '', password: match[7] ?? '' });
+  });
+  if (bad.length > 0) return { error: inventoryMessages.invalidLines(bad) };
+  if (ips.length === 0) return { error: inventoryMessages.emptyUpload };
+  return { ips };
+}
+
+export const uploadIpsRequestSchema = z.object({ ips: z.array(z.string().max(300)).max(10_000) });
+export const uploadIpsResponseSchema = z.object({
+  message: z.string(),
+  added: z.number().int(),
+  skipped: z.number().int(),
+  delivered: z.number().int(),
+});
