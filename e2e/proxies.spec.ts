@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
 import { parseResidentialLine } from '@storefront/contract';
 import { signUp, uniqueEmail } from './support/helpers.ts';
+import { E2E } from './support/ports.ts';
 
 async function buy(page: Page, product: RegExp, bundle: RegExp) {
   await page.goto('/dashboard/purchase');
@@ -134,5 +135,48 @@ test.describe('the Proxies page', () => {
     const file = await downloaded(page, () => page.getByRole('button', { name: 'Download', exact: true }).click());
     expect(file.name).toBe(`residential-proxies-ca-${today()}.txt`);
     expect(file.content.trim().split('\n')).toEqual(lines);
+  });
+
+  test('a waiting PK1 order turns into proxies on the open page when an administrator adds stock', async ({
+    browser,
+  }) => {
+    const late = await browser.newPage();
+    const early = await browser.newPage();
+    await signUp(late, uniqueEmail('late'));
+    await signUp(early, uniqueEmail('early'));
+
+    // The late customer picks 200 PK1 IPs while they are in stock; the early one buys them first.
+    await late.goto('/dashboard/purchase');
+    await late.getByRole('button', { name: /PK1 ISP Proxies/ }).click();
+    await late
+      .getByRole('group', { name: 'Bundles' })
+      .getByRole('button', { name: /^200 IPs/ })
+      .click();
+    await buy(early, /PK1 ISP Proxies/, /^200 IPs/);
+    await late.getByRole('button', { name: 'Checkout' }).click();
+    await late.getByRole('button', { name: 'Pay with test card' }).click();
+    await expect(late).toHaveURL(/tab=pk1_isp_proxies$/);
+    await expect(late.getByTestId('processing-order')).toBeVisible();
+
+    const admin = await browser.newPage();
+    await signUp(admin, E2E.stockAdminEmail);
+    const ips = Array.from(
+      { length: 200 },
+      (_, index) => `203.0.113.${(index % 250) + 1}:${61_000 + index}:stock${index}:pw${index}`,
+    );
+    const answer = await admin.evaluate(async (body) => {
+      const response = await fetch('/api/admin/stocks/pk1/upload', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ips: body }),
+      });
+      return { status: response.status, body: await response.json() };
+    }, ips);
+    expect(answer.status).toBe(200);
+    expect(answer.body.delivered).toBeGreaterThanOrEqual(1);
+
+    // Refreshed every 5 seconds while an order is processing: no reload needed.
+    await expect(late.getByTestId('processing-order')).toHaveCount(0, { timeout: 12_000 });
+    await expect(late.getByTestId('order-card')).toContainText('200 proxies');
   });
 });

@@ -7,4 +7,6 @@ export const E2E = {
   oidcPort: appPort + 26,
   controlPort: appPort + 27,
   adminEmail: 'admin@e2e.test',
+  /** A second administrator, for tests that stock the pools. */
+  stockAdminEmail: 'stock-admin@e2e.test',
 } as const;
