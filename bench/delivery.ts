@@ -7,7 +7,7 @@ import { openDatabase } from '../apps/server/src/db/client.ts';
 import { orders, proxyIps, users } from '../apps/server/src/db/schema.ts';
 import { seedDatabase } from '../apps/server/src/db/seed.ts';
 import { handlePaymentEvent } from '../apps/server/src/modules/payments/handle-event.ts';
-import { paidEvent, testPool } from '../apps/server/src/test/payments.ts';
+import { paidEvent, testBrand, testPool } from '../apps/server/src/test/payments.ts';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const name = `storefront_bench_${randomBytes(4).toString('hex')}`;
@@ -45,9 +45,13 @@ try {
     const outcomes: string[] = [];
     if (parallel)
       outcomes.push(
-        ...(await Promise.all(created.map((order) => handlePaymentEvent(db, 'sandbox', paidEvent(order.id))))),
+        ...(await Promise.all(
+          created.map((order) => handlePaymentEvent(db, 'sandbox', paidEvent(order.id), { brand: testBrand })),
+        )),
       );
-    else for (const order of created) outcomes.push(await handlePaymentEvent(db, 'sandbox', paidEvent(order.id)));
+    else
+      for (const order of created)
+        outcomes.push(await handlePaymentEvent(db, 'sandbox', paidEvent(order.id), { brand: testBrand }));
     const ms = performance.now() - started;
     const delivered = outcomes.filter((outcome) => outcome === 'delivered').length;
     const held = await db.$count(proxyIps, undefined);

@@ -10,6 +10,7 @@ import { catalogueRoutes } from './modules/catalogue/routes.ts';
 import { checkoutRoutes } from './modules/checkout/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { inventoryRoutes } from './modules/inventory/routes.ts';
+import { createJobRunner } from './modules/jobs/runner.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { createPaymentProvider } from './modules/payments/create-provider.ts';
 import { webhookRoutes } from './modules/payments/routes.ts';
@@ -56,15 +57,20 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
   await registerApiDocs(app, config);
 
   const authSecret = await resolveAuthSecret(config.auth, app.log);
+  const appMailer = mailer ?? createMailer(config.mail, app.log);
+  const provider = createPaymentProvider(config, authSecret);
+  const brand = { brandName: config.site.brandName, appUrl: config.appUrl };
   const auth = createAuth({
     config,
     db: database.db,
-    mailer: mailer ?? createMailer(config.mail, app.log),
+    mailer: appMailer,
     logger: app.log,
     secret: authSecret,
   });
   const guards = createGuards(auth, config);
-  const provider = createPaymentProvider(config, authSecret);
+  const jobs = createJobRunner({ db: database.db, brand, mailer: appMailer, log: app.log, provider });
+  app.addHook('onReady', async () => jobs.start(config.jobsIntervalSeconds));
+  app.addHook('onClose', async () => jobs.stop());
   app.addHook('onReady', async () => {
     // Stripe's prices are found or created by lookup key in the background; a failure is retried at the next checkout.
     provider.prepare().catch((error: unknown) => app.log.error({ err: error }, 'payment provider is not ready'));
@@ -84,10 +90,10 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
         appUrl: config.appUrl,
         payments: config.payments,
       });
-      await api.register(webhookRoutes, { db: database.db, provider });
-      await api.register(inventoryRoutes, { db: database.db, guards });
+      await api.register(webhookRoutes, { db: database.db, provider, brand, jobs });
+      await api.register(inventoryRoutes, { db: database.db, guards, brand });
       if (provider.name === 'sandbox') {
-        await api.register(sandboxRoutes, { db: database.db, guards, provider, appUrl: config.appUrl });
+        await api.register(sandboxRoutes, { db: database.db, guards, provider, brand, jobs });
       }
     },
     { prefix: '/api' },

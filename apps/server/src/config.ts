@@ -55,6 +55,7 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT_WINDOW_S: z.coerce.number().int().min(1).max(86_400).default(600),
   AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(30),
   AUTH_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).max(1_000_000).default(8),
+  JOBS_INTERVAL_S: z.coerce.number().int().min(0).max(86_400).default(60),
   CHECKOUT_RATE_LIMIT_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(20),
   STRIPE_SECRET_KEY: z
     .string()
@@ -93,6 +94,8 @@ export interface Config {
   auth: AuthConfig;
   mail: { smtpUrl: string | undefined; from: string };
   payments: PaymentsConfig;
+  /** How often the periodic job runs in the server process (renewals, expiries, reminders, e-mails); 0 = never. */
+  jobsIntervalSeconds: number;
 }
 
 /** Stripe when its keys are set; otherwise the sandbox provider, where no real money moves. */
@@ -222,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
     },
     payments,
+    jobsIntervalSeconds: e.JOBS_INTERVAL_S,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `"${e.BRAND_NAME}" <no-reply@${new URL(appUrlOf(e)).hostname}>` },
   };
 }

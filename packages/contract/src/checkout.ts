@@ -150,3 +150,26 @@ export const sandboxMessages = {
   declined: 'Your card was declined. The order is not paid; you can try again.',
   paid: 'Payment accepted. Your order is being delivered.',
 } as const;
+
+/** A sandbox subscription's billing page (GET /api/sandbox/orders/{id}/billing). */
+export const sandboxBillingSchema = z.object({
+  orderId: z.string(),
+  productLabel: z.string(),
+  quantity: z.number().int(),
+  status: z.string(),
+  card: z.enum(['ok', 'declined']),
+  paymentFailed: z.boolean(),
+  expiresAt: z.string().nullable(),
+  graceEndsAt: z.string().nullable(),
+});
+export type SandboxBilling = z.infer<typeof sandboxBillingSchema>;
+
+/** What the sandbox's test clock did (POST /api/admin/sandbox/clock). */
+export const sandboxClockReportSchema = z.object({
+  now: z.string(),
+  renewed: z.number().int(),
+  failed: z.number().int(),
+  expired: z.number().int(),
+  reminded: z.number().int(),
+  emailsSent: z.number().int(),
+});

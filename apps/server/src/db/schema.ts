@@ -166,7 +166,7 @@ export const twoFactors = pgTable(
   (table) => [index('two_factors_user_id_idx').on(table.userId), index('two_factors_secret_idx').on(table.secret)],
 );
 
-export const ORDER_STATUSES = ['awaiting_payment', 'processing', 'delivered'] as const;
+export const ORDER_STATUSES = ['awaiting_payment', 'processing', 'delivered', 'expired'] as const;
 
 /**
  * Coupons (spec section 3 'Coupon'): the database is the source of truth; with Stripe the coupon and its promotion codes
@@ -284,6 +284,10 @@ export const orders = pgTable(
     providerSubscriptionId: text('provider_subscription_id'),
     providerCustomerId: text('provider_customer_id'),
     checkoutUrl: text('checkout_url'),
+    /** Set by a failed renewal: the IPs stay until then, and the order expires unless a payment arrives. */
+    graceEndsAt: timestamp('grace_ends_at', { withTimezone: true }),
+    /** The period end whose renewal reminder went out (one reminder per period). */
+    remindedFor: timestamp('reminded_for', { withTimezone: true }),
     /** Sandbox only: the card chosen on the payment page (renewals charge it too). */
     sandboxCard: text('sandbox_card', { enum: ['ok', 'declined'] }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -293,6 +297,7 @@ export const orders = pgTable(
     index('orders_user_id_idx').on(table.userId, table.createdAt),
     index('orders_processing_idx').on(table.productId, table.purchasedAt).where(sql`${table.status} = 'processing'`),
     index('orders_subscription_idx').on(table.providerSubscriptionId),
+    index('orders_due_idx').on(table.expiresAt).where(sql`${table.status} in ('delivered', 'processing')`),
     check('orders_quantity_positive', sql`${table.quantity} > 0`),
     check('orders_amounts', sql`${table.totalCents} >= 0 and ${table.discountCents} >= 0`),
   ],
@@ -349,3 +354,34 @@ export const residentialAccounts = pgTable('residential_accounts', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Customer e-mails are written here in the transaction of what they report, under a key that makes each one unique
+ * (`receipt:<invoice>`, `expired:<order>`…), and sent afterwards by the dispatcher: each is sent once.
+ */
+export const emailOutbox = pgTable(
+  'email_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    dedupeKey: text('dedupe_key').notNull().unique(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (table) => [index('email_outbox_unsent_idx').on(table.createdAt).where(sql`${table.sentAt} is null`)],
+);
+
+/** The sandbox provider's test clock (one row): the time its periodic job runs at. It only moves forward. */
+export const sandboxClock = pgTable(
+  'sandbox_clock',
+  {
+    id: integer('id').primaryKey().default(1),
+    now: timestamp('now', { withTimezone: true }).notNull(),
+  },
+  (table) => [check('sandbox_clock_single_row', sql`${table.id} = 1`)],
+);

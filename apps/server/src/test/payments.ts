@@ -39,3 +39,6 @@ export function testPool(size: number) {
     };
   });
 }
+
+/** The brand the shop's e-mails carry, for tests and benchmarks that call use cases directly. */
+export const testBrand = { brandName: 'Proxy Storefront', appUrl: 'http://localhost:3000' };

@@ -46,6 +46,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     DATABASE_URL: databaseUrl,
     WEB_DIST_DIR: '/nonexistent',
     PRICING_CACHE_MS: '0',
+    JOBS_INTERVAL_S: '0',
     APP_URL: 'http://localhost:3000',
     ...env,
   });

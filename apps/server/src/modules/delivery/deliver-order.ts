@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { PRODUCTS, type ProductId } from '@storefront/contract';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { orders, proxyIps, residentialAccounts, residentialPool } from '../../db/schema.ts';
+import { orders, proxyIps, residentialAccounts, residentialPool, users } from '../../db/schema.ts';
+import type { Branding } from '../../lib/branded-email.ts';
+import { deliveredEmail } from '../notifications/customer-emails.ts';
+import { enqueueEmail } from '../notifications/outbox.ts';
 
 /** Spec section 9: in the customer's view 1 GB is 1024 × 1000 KB; the admin's pool counts 1000 MB to the GB. */
 export const KB_PER_GB = 1024 * 1000;
@@ -76,18 +79,21 @@ async function deliverResidential(tx: Tx, order: DeliverableOrder): Promise<'del
  * every addition of stock. Strictly first come, first served: it stops at the first order the stock cannot serve, so a
  * large early order is never overtaken by smaller later ones. Answers how many orders were delivered.
  */
-export async function deliverWaitingOrders(tx: Tx, productId: ProductId): Promise<number> {
+export async function deliverWaitingOrders(tx: Tx, brand: Branding, productId: ProductId): Promise<number> {
   const waiting = await tx
-    .select({ id: orders.id, userId: orders.userId, quantity: orders.quantity })
+    .select()
     .from(orders)
     .where(and(eq(orders.productId, productId), eq(orders.status, 'processing')))
     .orderBy(asc(orders.purchasedAt), asc(orders.createdAt))
     .for('update', { skipLocked: true });
   let delivered = 0;
   for (const order of waiting) {
-    const outcome = await deliverOrder(tx, { ...order, productId });
+    const outcome = await deliverOrder(tx, { id: order.id, userId: order.userId, quantity: order.quantity, productId });
     if (outcome !== 'delivered') break;
     await tx.update(orders).set({ status: 'delivered', updatedAt: new Date() }).where(eq(orders.id, order.id));
+    const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, order.userId));
+    const facts = { orderId: order.id, productId, quantity: order.quantity };
+    await enqueueEmail(tx, `delivered:${order.id}`, deliveredEmail(brand, user?.email ?? '', facts));
     delivered += 1;
   }
   return delivered;

@@ -1,7 +1,7 @@
 import { eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, proxyIps } from '../../db/schema.ts';
-import { paidEvent, testPool } from '../../test/payments.ts';
+import { paidEvent, testBrand, testPool } from '../../test/payments.ts';
 import { createTestApp, signUpCustomer, type TestApp } from '../../test/test-app.ts';
 import { handlePaymentEvent } from '../payments/handle-event.ts';
 
@@ -28,7 +28,9 @@ describe('delivery of paid orders in parallel', () => {
       )
       .returning({ id: orders.id });
 
-    const outcomes = await Promise.all(created.map((order) => handlePaymentEvent(db, 'sandbox', paidEvent(order.id))));
+    const outcomes = await Promise.all(
+      created.map((order) => handlePaymentEvent(db, 'sandbox', paidEvent(order.id), { brand: testBrand })),
+    );
     expect(outcomes.filter((outcome) => outcome === 'delivered')).toHaveLength(20);
     expect(outcomes.filter((outcome) => outcome === 'processing')).toHaveLength(30);
 

@@ -2,11 +2,15 @@ import { uploadIpsRequestSchema, uploadIpsResponseSchema } from '@storefront/con
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
+import type { Branding } from '../../lib/branded-email.ts';
 import type { Guards } from '../auth/guards.ts';
 import { uploadIps } from './upload-ips.ts';
 
 /** The administrator's inventory calls under /api/admin (the rest of the console comes with its own issue). */
-export const inventoryRoutes: FastifyPluginAsync<{ db: Db; guards: Guards }> = async (app, { db, guards }) => {
+export const inventoryRoutes: FastifyPluginAsync<{ db: Db; guards: Guards; brand: Branding }> = async (
+  app,
+  { db, guards, brand },
+) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.addHook('preHandler', guards.requireAdmin);
   api.addHook('onSend', async (_request, reply) => {
@@ -24,6 +28,6 @@ export const inventoryRoutes: FastifyPluginAsync<{ db: Db; guards: Guards }> = a
         response: { 200: uploadIpsResponseSchema },
       },
     },
-    async (request) => uploadIps(db, 'pk1_isp_proxies', request.body.ips),
+    async (request) => uploadIps(db, brand, 'pk1_isp_proxies', request.body.ips),
   );
 };

@@ -73,6 +73,43 @@ export type PaymentEvent =
       /** End of the first paid period as the provider counts it (subscriptions). */
       periodEnd: Date | null;
     }
+  | {
+      /** A later period of a subscription was paid (Stripe's invoice.paid, the sandbox's charge at period end). */
+      kind: 'renewal.paid';
+      eventId: string;
+      type: string;
+      orderId: string | null;
+      subscriptionId: string | null;
+      invoice: PaidInvoice;
+      periodEnd: Date | null;
+    }
+  | {
+      kind: 'renewal.failed';
+      eventId: string;
+      type: string;
+      orderId: string | null;
+      subscriptionId: string | null;
+      /** Where the customer can pay or update the card (Stripe's hosted invoice, the sandbox's billing page). */
+      payUrl: string | null;
+    }
+  | {
+      /** The customer or an operator set or cleared cancel-at-period-end at the provider. */
+      kind: 'subscription.updated';
+      eventId: string;
+      type: string;
+      orderId: string | null;
+      subscriptionId: string | null;
+      cancelAtPeriodEnd: boolean;
+      periodEnd: Date | null;
+    }
+  | {
+      kind: 'subscription.ended';
+      eventId: string;
+      type: string;
+      orderId: string | null;
+      subscriptionId: string | null;
+      endedAt: Date;
+    }
   | { kind: 'ignored'; eventId: string; type: string };
 
 export class WebhookSignatureError extends Error {

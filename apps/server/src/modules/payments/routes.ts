@@ -3,6 +3,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
+import type { Branding } from '../../lib/branded-email.ts';
+import type { JobRunner } from '../jobs/runner.ts';
 import { handlePaymentEvent } from './handle-event.ts';
 import { type PaymentProvider, WebhookSignatureError } from './provider.ts';
 import { SANDBOX_SIGNATURE_HEADER } from './sandbox-provider.ts';
@@ -13,10 +15,12 @@ const SIGNATURE_HEADERS = { stripe: 'stripe-signature', sandbox: SANDBOX_SIGNATU
  * POST /api/webhooks/{provider} for the active provider. The body is kept raw (the signature is computed on its bytes);
  * 400 for a bad signature, 200 once the event is recorded (a repeat answers 200 and does nothing), 500 lets the provider retry.
  */
-export const webhookRoutes: FastifyPluginAsync<{ db: Db; provider: PaymentProvider }> = async (
-  app,
-  { db, provider },
-) => {
+export const webhookRoutes: FastifyPluginAsync<{
+  db: Db;
+  provider: PaymentProvider;
+  brand: Branding;
+  jobs: JobRunner;
+}> = async (app, { db, provider, brand, jobs }) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1_048_576 }, (_request, body, done) =>
     done(null, body),
@@ -37,8 +41,9 @@ export const webhookRoutes: FastifyPluginAsync<{ db: Db; provider: PaymentProvid
       const signature = request.headers[SIGNATURE_HEADERS[provider.name]];
       try {
         const event = await provider.parseWebhook(rawBody, typeof signature === 'string' ? signature : undefined);
-        const outcome = await handlePaymentEvent(db, provider.name, event);
+        const outcome = await handlePaymentEvent(db, provider.name, event, { brand });
         request.log.info({ eventId: event.eventId, type: event.type, outcome }, 'payment event');
+        jobs.flushEmails();
         return { received: true as const, outcome };
       } catch (error) {
         if (error instanceof WebhookSignatureError) {

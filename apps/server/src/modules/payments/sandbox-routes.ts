@@ -1,7 +1,9 @@
 import {
   PRODUCTS,
   productIdSchema,
+  sandboxBillingSchema,
   sandboxCheckoutSchema,
+  sandboxClockReportSchema,
   sandboxInvoiceSchema,
   sandboxMessages,
   sandboxPayRequestSchema,
@@ -15,8 +17,11 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { orders, payments, promoCodes, users } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import type { Branding } from '../../lib/branded-email.ts';
 import { type Guards, signedInOf } from '../auth/guards.ts';
-import { handlePaymentEvent } from './handle-event.ts';
+import { moveSandboxClock } from '../jobs/clock.ts';
+import type { JobRunner } from '../jobs/runner.ts';
+import { handlePaymentEvent, handlePaymentEventIn } from './handle-event.ts';
 import { SANDBOX_EVENT_TYPES, type SandboxProvider } from './sandbox-provider.ts';
 
 const checkoutNotFound = 'This checkout does not exist or belongs to another account.';
@@ -27,12 +32,19 @@ const idParams = z.object({ id: z.string().min(1).max(100) });
  * The sandbox provider's hosted pages (ARCHITECTURE section 5): the payment page of a checkout, which only its customer
  * may open and pay, and printable invoices, reached by their unguessable id as Stripe's hosted invoices are.
  */
-export const sandboxRoutes: FastifyPluginAsync<{
+export interface SandboxRoutesOptions {
   db: Db;
   guards: Guards;
   provider: SandboxProvider;
-  appUrl: string;
-}> = async (app, { db, guards, provider, appUrl }) => {
+  brand: Branding;
+  jobs: JobRunner;
+}
+
+export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (
+  app,
+  { db, guards, provider, brand, jobs },
+) => {
+  const appUrl = brand.appUrl;
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'private, no-store');
@@ -125,8 +137,11 @@ export const sandboxRoutes: FastifyPluginAsync<{
         },
         periodEnd: null,
       });
-      const outcome = await handlePaymentEvent(db, 'sandbox', await provider.parseWebhook(rawBody, signature));
+      const outcome = await handlePaymentEvent(db, 'sandbox', await provider.parseWebhook(rawBody, signature), {
+        brand,
+      });
       request.log.info({ orderId: order.id, outcome }, 'sandbox payment');
+      jobs.flushEmails();
       return { status: 'paid' as const, redirectUrl: successUrl(order.productId), message: sandboxMessages.paid };
     },
   );
@@ -167,6 +182,119 @@ export const sandboxRoutes: FastifyPluginAsync<{
         currency: payment.currency,
         orderId: order.id,
       };
+    },
+  );
+
+  async function billingOf(orderId: string, userId: string) {
+    const [order] = await db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.id, orderId), eq(orders.userId, userId), eq(orders.provider, 'sandbox')));
+    if (!order || order.status === 'awaiting_payment')
+      throw new AppError('NOT_FOUND', 'This order does not exist or belongs to another account.');
+    const productId = productIdSchema.parse(order.productId);
+    return {
+      orderId: order.id,
+      productLabel: PRODUCTS[productId].label,
+      quantity: order.quantity,
+      status: order.status,
+      card: order.sandboxCard ?? 'ok',
+      paymentFailed: order.paymentFailed,
+      expiresAt: order.expiresAt?.toISOString() ?? null,
+      graceEndsAt: order.graceEndsAt?.toISOString() ?? null,
+    };
+  }
+  const orderParams = z.object({ id: z.uuid({ error: 'The order id is not valid.' }) });
+
+  api.get(
+    '/sandbox/orders/:id/billing',
+    {
+      preHandler: guards.requireUser,
+      schema: {
+        tags: ['sandbox'],
+        summary: "A sandbox subscription's card and payment state",
+        params: orderParams,
+        response: { 200: sandboxBillingSchema },
+      },
+    },
+    async (request) => billingOf(request.params.id, signedInOf(request).user.id),
+  );
+
+  api.post(
+    '/sandbox/orders/:id/card',
+    {
+      preHandler: guards.requireUser,
+      schema: {
+        tags: ['sandbox'],
+        summary:
+          "'Update' the test card of a sandbox subscription; after a failed renewal a working card is charged at once",
+        params: orderParams,
+        body: sandboxPayRequestSchema,
+        response: { 200: sandboxBillingSchema },
+      },
+    },
+    async (request) => {
+      const userId = signedInOf(request).user.id;
+      await billingOf(request.params.id, userId);
+      await db
+        .update(orders)
+        .set({ sandboxCard: request.body.card, updatedAt: new Date() })
+        .where(eq(orders.id, request.params.id));
+      if (request.body.card === 'ok') {
+        // The next attempt is now: the same exactly-once renewal the periodic job would make.
+        await chargeFailedRenewal(request.params.id);
+        jobs.flushEmails();
+      }
+      return billingOf(request.params.id, userId);
+    },
+  );
+
+  /** After a failed renewal and a new card: one charge for the unpaid period, exactly once. */
+  async function chargeFailedRenewal(orderId: string) {
+    await db.transaction(async (tx) => {
+      const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+      if (!order?.paymentFailed || !order.expiresAt || (order.status !== 'delivered' && order.status !== 'processing'))
+        return;
+      const invoiceId = provider.newInvoiceId();
+      const subtotal = order.unitPriceCents * order.quantity;
+      await handlePaymentEventIn(
+        tx,
+        'sandbox',
+        {
+          kind: 'renewal.paid',
+          eventId: `sandbox-renewal:${order.id}:${order.expiresAt.toISOString()}`,
+          type: 'sandbox.renewal.paid',
+          orderId: order.id,
+          subscriptionId: null,
+          invoice: {
+            id: invoiceId,
+            hostedUrl: provider.invoiceUrl(invoiceId),
+            amountCents: subtotal,
+            discountCents: 0,
+            currency: order.currency,
+            paidAt: new Date(),
+          },
+          periodEnd: null,
+        },
+        { brand },
+      );
+    });
+  }
+
+  api.post(
+    '/admin/sandbox/clock',
+    {
+      preHandler: guards.requireAdmin,
+      schema: {
+        tags: ['sandbox'],
+        summary: "Move the sandbox's test clock forward and run the periodic job at that time (administrators)",
+        body: z.object({ now: z.string().min(1) }),
+        response: { 200: sandboxClockReportSchema },
+      },
+    },
+    async (request) => {
+      const now = await moveSandboxClock(db, new Date(request.body.now));
+      return jobs.runOnce(now);
     },
   );
 };

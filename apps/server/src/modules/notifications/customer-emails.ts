@@ -1,0 +1,89 @@
+import { formatMoney, PRODUCTS, type ProductId, shortId } from '@storefront/contract';
+import { actionEmail, type Branding } from '../../lib/branded-email.ts';
+import type { Mail } from '../../lib/mailer.ts';
+
+const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+const when = (date: Date) => `${day.format(date)} (UTC)`;
+
+export interface OrderFacts {
+  orderId: string;
+  productId: ProductId;
+  quantity: number;
+}
+
+const what = (order: OrderFacts) =>
+  `${PRODUCTS[order.productId].label}, ${order.quantity} ${PRODUCTS[order.productId].unit === 'gb' ? 'GB' : 'IPs'} (order #${shortId(order.orderId, 8)})`;
+const proxiesUrl = (brand: Branding, order: OrderFacts) => `${brand.appUrl}/dashboard/proxies?tab=${order.productId}`;
+
+export function receiptEmail(
+  brand: Branding,
+  to: string,
+  order: OrderFacts,
+  payment: { amountCents: number; currency: string; invoiceUrl: string | null; renewal: boolean },
+): Mail {
+  return actionEmail(brand, to, {
+    subject: `${payment.renewal ? 'Renewal receipt' : 'Receipt'}: ${formatMoney(payment.amountCents, payment.currency)} for ${PRODUCTS[order.productId].label}`,
+    heading: payment.renewal ? 'Your subscription was renewed' : 'Thank you for your payment',
+    body: `We received ${formatMoney(payment.amountCents, payment.currency)} for ${what(order)}.`,
+    action: payment.invoiceUrl ? 'View invoice' : 'View your proxies',
+    url: payment.invoiceUrl ?? proxiesUrl(brand, order),
+    footnote: 'All sales are final. Your order history lists every payment with its invoice.',
+  });
+}
+
+export function deliveredEmail(brand: Branding, to: string, order: OrderFacts): Mail {
+  return actionEmail(brand, to, {
+    subject: `Your ${PRODUCTS[order.productId].label} are ready`,
+    heading: 'Your order has been delivered',
+    body: `${what(order)} was waiting for stock and is now delivered. Your proxies are on the Proxies page.`,
+    action: 'View your proxies',
+    url: proxiesUrl(brand, order),
+    footnote: 'Need help? Reach us through the chat community.',
+  });
+}
+
+export function reminderEmail(
+  brand: Branding,
+  to: string,
+  order: OrderFacts,
+  renewsAt: Date,
+  amountCents: number,
+  currency: string,
+): Mail {
+  return actionEmail(brand, to, {
+    subject: `${PRODUCTS[order.productId].label} renew on ${day.format(renewsAt)}`,
+    heading: 'Your subscription renews in 3 days',
+    body: `${what(order)} renews on ${when(renewsAt)} for ${formatMoney(amountCents, currency)}. To stop it, cancel the order on the Proxies page before then; the proxies then keep working until that date.`,
+    action: 'Manage your proxies',
+    url: proxiesUrl(brand, order),
+    footnote: 'You receive this reminder once for every renewal.',
+  });
+}
+
+export function paymentFailedEmail(
+  brand: Branding,
+  to: string,
+  order: OrderFacts,
+  graceEndsAt: Date,
+  updateUrl: string,
+): Mail {
+  return actionEmail(brand, to, {
+    subject: `Payment failed for ${PRODUCTS[order.productId].label}`,
+    heading: 'We could not renew your subscription',
+    body: `The renewal payment for ${what(order)} failed. Your proxies keep working until ${when(graceEndsAt)}; update your card before then, or the order expires and its IPs are released.`,
+    action: 'Update your card',
+    url: updateUrl,
+    footnote: 'If you think this is a mistake, contact support through the chat community.',
+  });
+}
+
+export function expiredEmail(brand: Branding, to: string, order: OrderFacts): Mail {
+  return actionEmail(brand, to, {
+    subject: `${PRODUCTS[order.productId].label} order #${shortId(order.orderId, 8)} has expired`,
+    heading: 'Your order has expired',
+    body: `${what(order)} has ended and its IPs were released. Your order history keeps every payment. You can buy new proxies at any time.`,
+    action: 'Buy proxies',
+    url: `${brand.appUrl}/dashboard/purchase`,
+    footnote: 'Thank you for your business.',
+  });
+}
