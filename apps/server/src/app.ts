@@ -10,7 +10,7 @@ import { catalogueRoutes } from './modules/catalogue/routes.ts';
 import { checkoutRoutes } from './modules/checkout/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { inventoryRoutes } from './modules/inventory/routes.ts';
-import { createJobRunner } from './modules/jobs/runner.ts';
+import { createJobRunner, type JobRunner } from './modules/jobs/runner.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { createPaymentProvider } from './modules/payments/create-provider.ts';
 import { webhookRoutes } from './modules/payments/routes.ts';
@@ -20,6 +20,13 @@ import { registerApiDocs } from './plugins/api-docs.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { loadWebAppBuild, registerWebApp } from './plugins/web-app.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The periodic job (renewals, expiries, reminders, e-mails). */
+    jobs: JobRunner;
+  }
+}
 
 export interface BuildAppOptions {
   config: Config;
@@ -69,6 +76,7 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
   });
   const guards = createGuards(auth, config);
   const jobs = createJobRunner({ db: database.db, brand, mailer: appMailer, log: app.log, provider });
+  app.decorate('jobs', jobs);
   app.addHook('onReady', async () => jobs.start(config.jobsIntervalSeconds));
   app.addHook('onClose', async () => jobs.stop());
   app.addHook('onReady', async () => {

@@ -1,0 +1,64 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emailOutbox, orders, payments } from '../../db/schema.ts';
+import { testBrand } from '../../test/payments.ts';
+import { createTestApp, signUpCustomer, type TestApp } from '../../test/test-app.ts';
+import { runJobs } from './run-jobs.ts';
+
+describe('the periodic job with several runners', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ AUTH_RATE_LIMIT_PER_IP: '1000' });
+  });
+  afterAll(() => t.close());
+
+  it('two runners started at once over the same due orders do each renewal once', async () => {
+    const db = t.database.db;
+    const customer = await signUpCustomer(t, 'many@example.com');
+    const due = new Date(Date.now() - 3_600_000);
+    const created = await db
+      .insert(orders)
+      .values(
+        Array.from({ length: 20 }, () => ({
+          userId: customer.id,
+          productId: 'isp_proxies',
+          quantity: 1,
+          unitPriceCents: 250,
+          totalCents: 250,
+          status: 'delivered' as const,
+          provider: 'sandbox' as const,
+          sandboxCard: 'ok' as const,
+          purchasedAt: new Date(due.getTime() - 30 * 86_400_000),
+          expiresAt: due,
+        })),
+      )
+      .returning({ id: orders.id });
+    const sent: string[] = [];
+    const runner = () => ({
+      db,
+      brand: testBrand,
+      mailer: {
+        delivers: true,
+        async send(mail: { subject: string }) {
+          sent.push(mail.subject);
+        },
+      },
+      log: t.app.log,
+      provider: 'sandbox' as const,
+    });
+    const now = new Date();
+    const [a, b] = await Promise.all([runJobs(runner(), now), runJobs(runner(), now)]);
+    expect((a?.renewed ?? 0) + (b?.renewed ?? 0)).toBe(20);
+    for (const order of created) {
+      expect(await db.select().from(payments).where(eq(payments.orderId, order.id))).toHaveLength(1);
+    }
+    const receipts = await db.select().from(emailOutbox);
+    expect(receipts).toHaveLength(20);
+    expect(sent).toHaveLength(20);
+    expect(receipts.every((row) => row.sentAt !== null)).toBe(true);
+
+    const [again] = await Promise.all([runJobs(runner(), now), runJobs(runner(), now)]);
+    expect(again?.renewed).toBe(0);
+    expect(sent).toHaveLength(20);
+  });
+});
