@@ -143,14 +143,75 @@ export function createStripeProvider(
       };
     }
     const invoice = await stripe.invoices.retrieve(invoiceId);
+    return paidInvoiceFrom(invoice, eventCreated);
+  }
+
+  function paidInvoiceFrom(invoice: Stripe.Invoice, eventCreated: number): PaidInvoice {
     return {
-      id: invoice.id ?? invoiceId,
+      id: invoice.id ?? '',
       hostedUrl: invoice.hosted_invoice_url ?? null,
       amountCents: invoice.amount_paid,
       discountCents: (invoice.total_discount_amounts ?? []).reduce((sum, discount) => sum + discount.amount, 0),
       currency: invoice.currency,
       paidAt: new Date((invoice.status_transitions?.paid_at ?? eventCreated) * 1000),
     };
+  }
+
+  /** The subscription and our order id an invoice belongs to (API 2025+: under parent.subscription_details). */
+  function subscriptionOfInvoice(invoice: Stripe.Invoice) {
+    const details = invoice.parent?.subscription_details;
+    const subscription = details?.subscription;
+    return {
+      subscriptionId: typeof subscription === 'string' ? subscription : (subscription?.id ?? null),
+      orderId: details?.metadata?.orderId ?? invoice.metadata?.orderId ?? null,
+    };
+  }
+
+  /** Renewals, failed renewals and the end or cancellation of subscriptions (the renewals issue). */
+  async function lifecycleEvent(event: Stripe.Event): Promise<PaymentEvent> {
+    const base = { eventId: event.id, type: event.type };
+    if (event.type === 'invoice.paid' || event.type === 'invoice.payment_failed') {
+      const invoice = event.data.object as Stripe.Invoice;
+      const { subscriptionId, orderId } = subscriptionOfInvoice(invoice);
+      // The first invoice of a subscription is the checkout's: its session's events deliver the order.
+      if (!subscriptionId || invoice.billing_reason === 'subscription_create') return { kind: 'ignored', ...base };
+      if (event.type === 'invoice.payment_failed') {
+        return { kind: 'renewal.failed', ...base, orderId, subscriptionId, payUrl: invoice.hosted_invoice_url ?? null };
+      }
+      const fresh = invoice.id ? await stripe.invoices.retrieve(invoice.id) : invoice;
+      return {
+        kind: 'renewal.paid',
+        ...base,
+        orderId,
+        subscriptionId,
+        invoice: paidInvoiceFrom(fresh, event.created),
+        periodEnd: await periodEndOf(subscriptionId),
+      };
+    }
+    if (event.type === 'customer.subscription.updated' || event.type === 'customer.subscription.deleted') {
+      const subscription = event.data.object as Stripe.Subscription;
+      const orderId = subscription.metadata?.orderId ?? null;
+      if (event.type === 'customer.subscription.deleted' || subscription.status === 'canceled') {
+        const endedAt = subscription.ended_at ?? subscription.canceled_at ?? event.created;
+        return {
+          kind: 'subscription.ended',
+          ...base,
+          orderId,
+          subscriptionId: subscription.id,
+          endedAt: new Date(endedAt * 1000),
+        };
+      }
+      const end = subscription.items?.data[0]?.current_period_end;
+      return {
+        kind: 'subscription.updated',
+        ...base,
+        orderId,
+        subscriptionId: subscription.id,
+        cancelAtPeriodEnd: subscription.cancel_at_period_end,
+        periodEnd: end ? new Date(end * 1000) : null,
+      };
+    }
+    return { kind: 'ignored', ...base };
   }
 
   async function periodEndOf(subscriptionId: string | null): Promise<Date | null> {
@@ -212,7 +273,7 @@ export function createStripeProvider(
       } catch {
         throw new WebhookSignatureError();
       }
-      if (!PAID_CHECKOUT_EVENTS.has(event.type)) return { kind: 'ignored', eventId: event.id, type: event.type };
+      if (!PAID_CHECKOUT_EVENTS.has(event.type)) return lifecycleEvent(event);
       const session = event.data.object as Stripe.Checkout.Session;
       const orderId = session.metadata?.orderId ?? session.client_reference_id;
       if (!orderId || (session.payment_status !== 'paid' && session.payment_status !== 'no_payment_required')) {

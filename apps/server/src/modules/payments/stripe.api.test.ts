@@ -213,6 +213,111 @@ describe('checkout through Stripe (a local stand-in for its API)', () => {
     expect(update?.idempotencyKey).toBe(`cancel-${delivered?.id}`);
   });
 
+  it('renewals, failed renewals and the end of a subscription, repeated and out of order', async () => {
+    await checkout({ productId: 'isp_proxies', quantity: 5 });
+    const orderId = (await lastOrder())?.id ?? '';
+    await deliver(sessionEvent(`evt_start_${orderId}`, orderId));
+    const before = await lastOrder();
+    const invoiceEvent = (id: string, type: string, invoice: string) =>
+      JSON.stringify({
+        id,
+        object: 'event',
+        type,
+        created: 1_797_900_000,
+        data: {
+          object: {
+            id: invoice,
+            object: 'invoice',
+            billing_reason: 'subscription_cycle',
+            hosted_invoice_url: `https://invoice.stripe.test/i/${invoice}`,
+            parent: {
+              type: 'subscription_details',
+              subscription_details: { subscription: `sub_of_${orderId}`, metadata: { orderId } },
+            },
+          },
+        },
+      });
+    const subscriptionEvent = (id: string, type: string, fields: object) =>
+      JSON.stringify({
+        id,
+        object: 'event',
+        type,
+        created: 1_797_900_000,
+        data: {
+          object: {
+            id: `sub_of_${orderId}`,
+            object: 'subscription',
+            metadata: { orderId },
+            status: 'active',
+            cancel_at_period_end: false,
+            items: { data: [] },
+            ...fields,
+          },
+        },
+      });
+
+    // A failed renewal, five times: one flag, one grace period.
+    const failed = invoiceEvent('evt_failed_1', 'invoice.payment_failed', 'in_renewal_failed');
+    const failures = [];
+    for (let i = 0; i < 5; i++) failures.push((await deliver(failed)).json().outcome);
+    expect(failures).toEqual(['failed', 'duplicate', 'duplicate', 'duplicate', 'duplicate']);
+    expect(await lastOrder()).toMatchObject({ paymentFailed: true });
+
+    // The renewal paid later, five times: one history entry, one period more, the flag cleared.
+    const paid = invoiceEvent('evt_renewed_1', 'invoice.paid', 'in_renewal_2');
+    const renewals = [];
+    for (let i = 0; i < 5; i++) renewals.push((await deliver(paid)).json().outcome);
+    expect(renewals).toEqual(['renewed', 'duplicate', 'duplicate', 'duplicate', 'duplicate']);
+    const renewed = await lastOrder();
+    expect(renewed).toMatchObject({ paymentFailed: false, graceEndsAt: null });
+    expect(renewed?.expiresAt?.getTime()).toBeGreaterThan(before?.expiresAt?.getTime() ?? 0);
+    const entries = (await t.app.inject({ url: '/api/orders/history', headers: { cookie: ann.cookie } }))
+      .json()
+      .filter((entry: { order_id: string }) => entry.order_id === orderId);
+    expect(entries).toHaveLength(2);
+    // The same invoice told by another event id changes nothing either.
+    expect((await deliver(invoiceEvent('evt_renewed_again', 'invoice.paid', 'in_renewal_2'))).json().outcome).toBe(
+      'already_recorded',
+    );
+
+    // The end arrives before the cancellation that preceded it: the order ends, the late update changes nothing.
+    const deleted = subscriptionEvent('evt_deleted', 'customer.subscription.deleted', {
+      status: 'canceled',
+      ended_at: 1_797_950_000,
+    });
+    const updated = subscriptionEvent('evt_updated', 'customer.subscription.updated', { cancel_at_period_end: true });
+    expect((await deliver(deleted)).json().outcome).toBe('expired');
+    for (let i = 0; i < 4; i++) expect((await deliver(deleted)).json().outcome).toBe('duplicate');
+    expect((await deliver(updated)).json().outcome).toBe('not_active');
+    const ended = await lastOrder();
+    expect(ended?.status).toBe('expired');
+    expect(await t.database.db.select().from(proxyIps).where(eq(proxyIps.assignedOrderId, orderId))).toEqual([]);
+  });
+
+  it('honours cancel at period end set at Stripe', async () => {
+    await checkout({ productId: 'isp_proxies', quantity: 5 });
+    const orderId = (await lastOrder())?.id ?? '';
+    await deliver(sessionEvent(`evt_start_${orderId}`, orderId));
+    const event = JSON.stringify({
+      id: 'evt_cancel_at_end',
+      object: 'event',
+      type: 'customer.subscription.updated',
+      created: 1_797_900_000,
+      data: {
+        object: {
+          id: 'sub_x',
+          object: 'subscription',
+          metadata: { orderId },
+          status: 'active',
+          cancel_at_period_end: true,
+          items: { data: [] },
+        },
+      },
+    });
+    expect((await deliver(event)).json().outcome).toBe('cancel_scheduled');
+    expect(await lastOrder()).toMatchObject({ cancelled: true, status: 'delivered' });
+  });
+
   it('has no sandbox pages while Stripe is the provider', async () => {
     expect(
       (await t.app.inject({ url: '/api/sandbox/checkout/cs_x', headers: { cookie: ann.cookie } })).statusCode,
