@@ -17,7 +17,11 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+  projects: [
+    { name: 'chromium', use: { ...devices['Desktop Chrome'] }, testIgnore: /time\.spec\.ts$/ },
+    // Moves the shared app's sandbox clock forward, so it runs alone, after every other test.
+    { name: 'time', use: { ...devices['Desktop Chrome'] }, testMatch: /time\.spec\.ts$/, dependencies: ['chromium'] },
+  ],
   webServer: {
     // The built app on a fresh in-memory database, with an SMTP server and an OpenID Connect provider (e2e/support).
     command: 'node e2e/support/stack.ts',

@@ -9,4 +9,6 @@ export const E2E = {
   adminEmail: 'admin@e2e.test',
   /** A second administrator, for tests that stock the pools. */
   stockAdminEmail: 'stock-admin@e2e.test',
+  /** The administrator who moves the sandbox's test clock (e2e/time.spec.ts). */
+  clockAdminEmail: 'clock-admin@e2e.test',
 } as const;

@@ -204,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       chatCommunityUrl: e.CHAT_COMMUNITY_URL,
       supportUrl: e.SUPPORT_URL ?? e.CHAT_COMMUNITY_URL,
       socialSignIn: { google: google !== undefined, discord: discord !== undefined },
+      sandboxPayments: !(e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET),
     },
     pricingCacheMs: e.PRICING_CACHE_MS,
     pricesCents: {

@@ -20,6 +20,7 @@ export const paths = {
   admin: '/dashboard/admin',
   sandboxCheckout: '/sandbox/checkout/:id',
   sandboxInvoice: '/sandbox/invoices/:id',
+  sandboxBilling: '/sandbox/billing/:id',
 } as const;
 
 /** The address of a page with parameters: pathTo(paths.sandboxInvoice, { id }) → /sandbox/invoices/in_… */

@@ -6,4 +6,5 @@ export const siteConfigSchema: z.ZodType<SiteConfig> = z.object({
   chatCommunityUrl: z.url(),
   supportUrl: z.url(),
   socialSignIn: z.object({ google: z.boolean(), discord: z.boolean() }),
+  sandboxPayments: z.boolean(),
 });

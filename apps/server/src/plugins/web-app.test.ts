@@ -9,6 +9,7 @@ describe('index.html rendering', () => {
       chatCommunityUrl: 'https://chat.example.com/',
       supportUrl: 'https://chat.example.com/',
       socialSignIn: { google: false, discord: true },
+      sandboxPayments: true,
     });
     expect(html).toContain('<title>A &amp; B &lt;/script&gt;</title>');
     expect(html).toContain('\\u003c/script>');

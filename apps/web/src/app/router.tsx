@@ -9,6 +9,10 @@ const page = <K extends string>(load: () => Promise<Record<K, React.ComponentTyp
 
 const PrivacyPage = page(() => import('../features/legal/components/privacy-page.tsx'), 'PrivacyPage');
 const TermsPage = page(() => import('../features/legal/components/terms-page.tsx'), 'TermsPage');
+const SandboxBillingPage = page(
+  () => import('../features/sandbox/components/sandbox-billing-page.tsx'),
+  'SandboxBillingPage',
+);
 const NotFoundPage = page(() => import('../features/errors/not-found-page.tsx'), 'NotFoundPage');
 const LoginPage = page(() => import('../features/auth/components/login-page.tsx'), 'LoginPage');
 const SignupPage = page(() => import('../features/auth/components/signup-page.tsx'), 'SignupPage');
@@ -64,6 +68,7 @@ export function AppRouter() {
           </Route>
           <Route path={paths.sandboxCheckout} element={<SandboxCheckoutPage />} />
           <Route path={paths.sandboxInvoice} element={<SandboxInvoicePage />} />
+          <Route path={paths.sandboxBilling} element={<SandboxBillingPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Suspense>

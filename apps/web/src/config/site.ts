@@ -22,6 +22,7 @@ function readSiteConfig(): SiteConfig {
         google: value.socialSignIn?.google === true,
         discord: value.socialSignIn?.discord === true,
       },
+      sandboxPayments: value.sandboxPayments !== false,
     };
   } catch {
     return DEFAULT_SITE_CONFIG;

@@ -118,7 +118,10 @@ export async function expireOrder(
     .update(orders)
     .set({
       status: 'expired',
-      expiresAt: order.expiresAt && order.expiresAt < endedAt ? order.expiresAt : endedAt,
+      // Never in the future: customers see "Active" while expiration_time lies ahead (the sandbox clock runs early).
+      expiresAt: new Date(
+        Math.min(order.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY, endedAt.getTime(), Date.now()),
+      ),
       updatedAt: new Date(),
     })
     .where(eq(orders.id, order.id));

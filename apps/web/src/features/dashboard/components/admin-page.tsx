@@ -1,7 +1,9 @@
 import { Alert, Stack, Text, Title } from '@mantine/core';
 import { IconLock, IconTools } from '@tabler/icons-react';
+import { site } from '../../../config/site.ts';
 import { useAuth } from '../../../lib/use-auth.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { SandboxClockCard } from './sandbox-clock-card.tsx';
 
 /** /dashboard/admin: 'Access Denied' for non-admins (spec section 6); the console itself is not built yet. */
 export function AdminPage() {
@@ -21,10 +23,11 @@ export function AdminPage() {
       </Title>
       <Alert color="yellow" variant="light" title="Not built yet" icon={<IconTools size={18} aria-hidden />}>
         <Text size="sm">
-          The administrator console (feature toggles, stock, PK1 uploads and subnet swaps, custom orders, coupons) is
-          not part of this release yet.
+          The administrator console (feature toggles, stock views, PK1 uploads and subnet swaps, custom orders, coupons)
+          is not part of this release yet. Its PK1 upload call exists in the API (POST /api/admin/stocks/pk1/upload).
         </Text>
       </Alert>
+      {site.sandboxPayments && <SandboxClockCard />}
     </Stack>
   );
 }

@@ -1,7 +1,9 @@
-import { Badge, Button, Card, Collapse, Group, Loader, Stack, Text } from '@mantine/core';
-import { isOrderActive, type Order, PRODUCTS, type ProxyFormat, shortId } from '@storefront/contract';
+import { Anchor, Badge, Button, Card, Collapse, Group, Loader, Stack, Text } from '@mantine/core';
+import { isOrderActive, type Order, PRODUCTS, type ProxyFormat, paths, pathTo, shortId } from '@storefront/contract';
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import { useState } from 'react';
+import { Link } from 'react-router';
+import { site } from '../../../config/site.ts';
 import { relativeAge } from '../proxies-model.ts';
 import { ProxyList } from './proxy-list.tsx';
 
@@ -67,6 +69,14 @@ export function OrderCard({ order, format, onCancel }: OrderCardProps) {
             <Text size="xs" c="dimmed">
               {active ? (order.cancelled ? 'Ends' : 'Renews') : 'Ended'}{' '}
               {dateTime.format(new Date(order.expiration_time))}
+              {site.sandboxPayments && active && !order.cancelled && (
+                <>
+                  {' · '}
+                  <Anchor component={Link} to={pathTo(paths.sandboxBilling, { id: order.id })} size="xs">
+                    {order.payment_failed ? 'Update card' : 'Payment method'}
+                  </Anchor>
+                </>
+              )}
             </Text>
           )}
         </Stack>

@@ -1,4 +1,4 @@
-import type { SandboxCheckout, SandboxInvoice } from '@storefront/contract';
+import type { SandboxBilling, SandboxCheckout, SandboxInvoice } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
 
@@ -44,5 +44,58 @@ export function useSandboxInvoice(id: string) {
         signal,
       }),
     retry: false,
+  });
+}
+
+const billingKey = (orderId: string) => ['sandbox', 'billing', orderId] as const;
+
+export function useSandboxBilling(orderId: string) {
+  return useQuery({
+    queryKey: billingKey(orderId),
+    queryFn: ({ signal }) =>
+      apiRequest<SandboxBilling>(`/sandbox/orders/${encodeURIComponent(orderId)}/billing`, {
+        fallbackMessage: 'This subscription could not be loaded.',
+        signal,
+      }),
+    retry: false,
+  });
+}
+
+export function useUpdateSandboxCard(orderId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (card: 'ok' | 'declined') =>
+      apiRequest<SandboxBilling>(`/sandbox/orders/${encodeURIComponent(orderId)}/card`, {
+        method: 'POST',
+        body: { card },
+        fallbackMessage: 'The card could not be updated. Please try again.',
+      }),
+    onSuccess: (billing) => {
+      queryClient.setQueryData(billingKey(orderId), billing);
+      void queryClient.invalidateQueries({ queryKey: ['orders'] });
+    },
+  });
+}
+
+export interface SandboxClockReport {
+  now: string;
+  renewed: number;
+  failed: number;
+  expired: number;
+  reminded: number;
+  emailsSent: number;
+}
+
+/** POST /api/admin/sandbox/clock (administrators). */
+export function useMoveSandboxClock() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (now: string) =>
+      apiRequest<SandboxClockReport>('/admin/sandbox/clock', {
+        method: 'POST',
+        body: { now },
+        fallbackMessage: 'The sandbox clock could not be moved.',
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['orders'] }),
   });
 }
