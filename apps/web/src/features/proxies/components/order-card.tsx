@@ -67,7 +67,7 @@ export function OrderCard({ order, format, onCancel }: OrderCardProps) {
           </Group>
           {order.expiration_time && (
             <Text size="xs" c="dimmed">
-              {active ? (order.cancelled ? 'Ends' : 'Renews') : 'Ended'}{' '}
+              {active ? (order.cancelled ? 'Ends' : order.payment_failed ? 'Payment was due' : 'Renews') : 'Ended'}{' '}
               {dateTime.format(new Date(order.expiration_time))}
               {site.sandboxPayments && active && !order.cancelled && (
                 <>

@@ -52,7 +52,7 @@ export function SandboxBillingPage() {
                 Payment method
               </Title>
               <Text size="sm" c="dimmed">
-                Order #{shortId(data.orderId, 8)} · {data.productLabel} · {data.quantity}
+                Order #{shortId(data.orderId, 8)} · {data.productLabel} · {data.quantity} IPs
               </Text>
               <Group gap="xs">
                 <Text size="sm">Card on file:</Text>
@@ -99,7 +99,7 @@ export function SandboxBillingPage() {
                   Use a declining card
                 </Button>
               </Group>
-              <Anchor component={Link} to={`${paths.proxies}?tab=${encodeURIComponent('isp_proxies')}`} size="sm">
+              <Anchor component={Link} to={paths.proxies} size="sm">
                 Back to your proxies
               </Anchor>
             </Stack>
