@@ -24,6 +24,7 @@ try {
   if (!result) throw new Error('Lighthouse returned nothing');
   const { categories, audits } = result.lhr;
   const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
+  if (process.env.LH_DETAILS) for (const item of (audits['bootup-time']?.details as { items?: { url: string; scripting: number; total: number }[] } | undefined)?.items ?? []) console.log(`  bootup ${Math.round(item.total)} ms (scripting ${Math.round(item.scripting)} ms) ${item.url}`);
   console.log('Lighthouse (mobile, simulated throttling) of /:');
   console.log(
     `  performance ${score('performance')}  accessibility ${score('accessibility')}  best-practices ${score('best-practices')}  SEO ${score('seo')}`,

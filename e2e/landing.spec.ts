@@ -57,6 +57,16 @@ test.describe('landing page', () => {
       .toBeLessThan(80);
   });
 
+  test('the Products menu opens from the keyboard', async ({ page }) => {
+    await page.goto('/');
+    const products = page.getByRole('button', { name: 'Products' });
+    await products.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('menuitem')).toHaveCount(3);
+    await page.getByRole('menuitem', { name: 'Residential Proxies' }).press('Enter');
+    await expect(page.getByRole('menu')).toBeHidden();
+  });
+
   test('every Purchase Proxies and Get Started button leads to /signup; Purchase / Sign In to /login', async ({
     page,
   }) => {

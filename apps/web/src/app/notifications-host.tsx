@@ -1,4 +1,4 @@
-import '@mantine/notifications/styles.css';
+import '@mantine/notifications/styles.layer.css';
 import { Notifications } from '@mantine/notifications';
 
 /** Toasts: bottom-right, closed after 4000 ms, at most 5 shown and the rest queued (spec section 9). */

@@ -1,3 +1,4 @@
+import '../styles/full-mantine.ts';
 import { Anchor, Box, Container, Group } from '@mantine/core';
 import { paths } from '@storefront/contract';
 import type { ReactNode } from 'react';

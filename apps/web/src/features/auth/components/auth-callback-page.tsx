@@ -1,3 +1,4 @@
+import '../../../styles/full-mantine.ts';
 import { Alert, Button, Loader, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { authMessages, paths } from '@storefront/contract';

@@ -1,3 +1,4 @@
+import '../../../styles/full-mantine.ts';
 import { Anchor, Box, Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { paths } from '@storefront/contract';
 import { type ReactNode, useEffect } from 'react';

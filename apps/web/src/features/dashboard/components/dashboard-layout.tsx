@@ -1,3 +1,4 @@
+import '../../../styles/full-mantine.ts';
 import { AppShell, Box, Burger, Button, Center, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { useDisclosure, useTimeout } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';

@@ -1,16 +1,18 @@
-import { Burger, Button, Container, Group, Menu, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { Burger, Button, Container, Group, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { PRODUCT_IDS, PRODUCTS, paths } from '@storefront/contract';
-import { IconChevronDown, IconExternalLink } from '@tabler/icons-react';
+import { paths } from '@storefront/contract';
+import { IconExternalLink } from '@tabler/icons-react';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { site } from '../../../config/site.ts';
 import { scrollToSection, sectionIds } from '../scroll-to-section.ts';
 import { BrandMark } from './brand-mark.tsx';
 import classes from './landing.module.css';
+import { ProductsTrigger } from './products-trigger.tsx';
 
 // The drawer is for small screens only: its code loads the first time the burger is pressed.
 const MobileMenu = lazy(() => import('./landing-mobile-menu.tsx'));
+const ProductsMenu = lazy(() => import('./products-menu.tsx'));
 
 export function LandingNav() {
   const [drawerOpened, drawer] = useDisclosure(false);
@@ -21,6 +23,13 @@ export function LandingNav() {
   const onProductsChange = (open: boolean) => {
     if (open && performance.now() < menuQuietUntil.current) return;
     setProductsOpened(open);
+  };
+
+  // The dropdown's code (and its positioning library) loads on the first hover, focus or click.
+  const [menuRequested, setMenuRequested] = useState(false);
+  const openMenu = () => {
+    setMenuRequested(true);
+    setProductsOpened(true);
   };
 
   const goTo = (id: string) => {
@@ -40,28 +49,17 @@ export function LandingNav() {
           </Link>
 
           <Group component="nav" aria-label="Main" gap="xs" visibleFrom="sm" wrap="nowrap">
-            <Menu
-              opened={productsOpened}
-              onChange={onProductsChange}
-              trigger="hover"
-              openDelay={0}
-              closeDelay={150}
-              position="bottom-start"
-              withinPortal
-            >
-              <Menu.Target>
-                <UnstyledButton className={classes.navLink}>
-                  Products <IconChevronDown size={16} aria-hidden />
-                </UnstyledButton>
-              </Menu.Target>
-              <Menu.Dropdown>
-                {PRODUCT_IDS.map((id) => (
-                  <Menu.Item key={id} onClick={() => goTo(sectionIds.products)}>
-                    {PRODUCTS[id].label}
-                  </Menu.Item>
-                ))}
-              </Menu.Dropdown>
-            </Menu>
+            {menuRequested ? (
+              <Suspense fallback={<ProductsTrigger />}>
+                <ProductsMenu
+                  opened={productsOpened}
+                  onChange={onProductsChange}
+                  onChoose={() => goTo(sectionIds.products)}
+                />
+              </Suspense>
+            ) : (
+              <ProductsTrigger aria-haspopup="menu" aria-expanded={false} onMouseEnter={openMenu} onClick={openMenu} />
+            )}
             <a
               href={`#${sectionIds.pricing}`}
               className={classes.navLink}

@@ -1,3 +1,4 @@
+import '../../../styles/full-mantine.ts';
 import {
   Alert,
   Anchor,
