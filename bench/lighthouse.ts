@@ -24,7 +24,13 @@ try {
   if (!result) throw new Error('Lighthouse returned nothing');
   const { categories, audits } = result.lhr;
   const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
-  if (process.env.LH_DETAILS) for (const item of (audits['bootup-time']?.details as { items?: { url: string; scripting: number; total: number }[] } | undefined)?.items ?? []) console.log(`  bootup ${Math.round(item.total)} ms (scripting ${Math.round(item.scripting)} ms) ${item.url}`);
+  if (process.env.LH_DETAILS) {
+    // Which scripts keep the main thread busy (LH_DETAILS=1 npm run bench).
+    const bootup = audits['bootup-time']?.details as { items?: { url: string; scripting: number; total: number }[] };
+    for (const item of bootup?.items ?? []) {
+      console.log(`  bootup ${Math.round(item.total)} ms (scripting ${Math.round(item.scripting)} ms) ${item.url}`);
+    }
+  }
   console.log('Lighthouse (mobile, simulated throttling) of /:');
   console.log(
     `  performance ${score('performance')}  accessibility ${score('accessibility')}  best-practices ${score('best-practices')}  SEO ${score('seo')}`,
