@@ -172,4 +172,5 @@ export const sandboxClockReportSchema = z.object({
   expired: z.number().int(),
   reminded: z.number().int(),
   emailsSent: z.number().int(),
+  abandonedRemoved: z.number().int(),
 });

@@ -61,4 +61,39 @@ describe('the periodic job with several runners', () => {
     expect(again?.renewed).toBe(0);
     expect(sent).toHaveLength(20);
   });
+
+  it('removes checkouts left unpaid for a week, and keeps recent ones', async () => {
+    const db = t.database.db;
+    const customer = await signUpCustomer(t, 'walked-away@example.com');
+    const now = new Date();
+    const [old, recent] = await db
+      .insert(orders)
+      .values([
+        {
+          userId: customer.id,
+          productId: 'isp_proxies',
+          quantity: 5,
+          createdAt: new Date(now.getTime() - 8 * 86_400_000),
+        },
+        { userId: customer.id, productId: 'isp_proxies', quantity: 5, createdAt: new Date(now.getTime() - 86_400_000) },
+      ])
+      .returning({ id: orders.id });
+    const report = await runJobs(
+      { db, brand: testBrand, mailer: { delivers: true, async send() {} }, log: t.app.log, provider: 'sandbox' },
+      now,
+    );
+    expect(report.abandonedRemoved).toBe(1);
+    expect(
+      await db
+        .select()
+        .from(orders)
+        .where(eq(orders.id, old?.id ?? '')),
+    ).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(orders)
+        .where(eq(orders.id, recent?.id ?? '')),
+    ).toHaveLength(1);
+  });
 });

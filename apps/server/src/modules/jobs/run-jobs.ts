@@ -28,10 +28,12 @@ export interface JobReport {
   expired: number;
   reminded: number;
   emailsSent: number;
+  abandonedRemoved: number;
 }
 
 const LIVE = ['delivered', 'processing'] as const;
 const REMINDER_DAYS = 3;
+const ABANDONED_AFTER_MS = 7 * 86_400_000;
 
 /**
  * Claims one due order at a time with FOR UPDATE SKIP LOCKED and handles it in the same transaction, so any number of
@@ -83,7 +85,15 @@ async function renewalAmount(tx: Tx, order: OrderRow): Promise<{ amountCents: nu
 
 /** Runs every due piece of work at `now`: sandbox renewals, the ends of grace periods and cancelled periods, reminders, e-mails. */
 export async function runJobs(ctx: JobContext, now: Date): Promise<JobReport> {
-  const report: JobReport = { now: now.toISOString(), renewed: 0, failed: 0, expired: 0, reminded: 0, emailsSent: 0 };
+  const report: JobReport = {
+    now: now.toISOString(),
+    renewed: 0,
+    failed: 0,
+    expired: 0,
+    reminded: 0,
+    emailsSent: 0,
+    abandonedRemoved: 0,
+  };
 
   // 1. The sandbox charges its subscriptions at period end with the card chosen on its pages (Stripe charges its own).
   if (ctx.provider === 'sandbox') {
@@ -187,6 +197,15 @@ export async function runJobs(ctx: JobContext, now: Date): Promise<JobReport> {
       return true;
     },
   );
+
+  // 4. Checkouts never paid: a payment page lives at most 24 hours (Stripe's default), so after a week nothing can pay them.
+  const abandoned = await ctx.db
+    .delete(orders)
+    .where(
+      and(eq(orders.status, 'awaiting_payment'), lte(orders.createdAt, new Date(now.getTime() - ABANDONED_AFTER_MS))),
+    )
+    .returning({ id: orders.id });
+  report.abandonedRemoved = abandoned.length;
 
   report.emailsSent = await dispatchOutbox(ctx.db, ctx.mailer, ctx.log);
   return report;

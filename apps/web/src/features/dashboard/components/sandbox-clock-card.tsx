@@ -46,7 +46,7 @@ export function SandboxClockCard() {
         {report && (
           <Alert color="green" variant="light" title={`Clock at ${report.now}`}>
             {report.renewed} renewed, {report.failed} failed, {report.expired} expired, {report.reminded} reminded,{' '}
-            {report.emailsSent} e-mails sent.
+            {report.emailsSent} e-mails sent, {report.abandonedRemoved} unpaid checkouts older than a week removed.
           </Alert>
         )}
       </Stack>

@@ -84,6 +84,7 @@ export interface SandboxClockReport {
   expired: number;
   reminded: number;
   emailsSent: number;
+  abandonedRemoved: number;
 }
 
 /** POST /api/admin/sandbox/clock (administrators). */
