@@ -199,11 +199,11 @@ export async function runJobs(ctx: JobContext, now: Date): Promise<JobReport> {
   );
 
   // 4. Checkouts never paid: a payment page lives at most 24 hours (Stripe's default), so after a week nothing can pay them.
+  //    Real time, not the sandbox's clock: a clock moved ahead must not remove the checkout a customer is paying now.
+  const abandonedBefore = new Date(Math.min(now.getTime(), Date.now()) - ABANDONED_AFTER_MS);
   const abandoned = await ctx.db
     .delete(orders)
-    .where(
-      and(eq(orders.status, 'awaiting_payment'), lte(orders.createdAt, new Date(now.getTime() - ABANDONED_AFTER_MS))),
-    )
+    .where(and(eq(orders.status, 'awaiting_payment'), lte(orders.createdAt, abandonedBefore)))
     .returning({ id: orders.id });
   report.abandonedRemoved = abandoned.length;
 
