@@ -95,5 +95,18 @@ describe('the periodic job with several runners', () => {
         .from(orders)
         .where(eq(orders.id, recent?.id ?? '')),
     ).toHaveLength(1);
+
+    // The sandbox clock moved two months ahead does not remove a checkout started a day ago in real time.
+    const later = await runJobs(
+      { db, brand: testBrand, mailer: { delivers: true, async send() {} }, log: t.app.log, provider: 'sandbox' },
+      new Date(now.getTime() + 60 * 86_400_000),
+    );
+    expect(later.abandonedRemoved).toBe(0);
+    expect(
+      await db
+        .select()
+        .from(orders)
+        .where(eq(orders.id, recent?.id ?? '')),
+    ).toHaveLength(1);
   });
 });
