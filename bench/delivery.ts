@@ -1,32 +1,13 @@
 // Time to deliver paid orders on PostgreSQL: 1,000 orders of 5 IPs one after the other, then 1,000 in parallel
 // (10 connections) against a pool that holds 600 of them, then the 50-against-100 run of the tests.
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { openDatabase } from '../apps/server/src/db/client.ts';
 import { orders, proxyIps, users } from '../apps/server/src/db/schema.ts';
-import { seedDatabase } from '../apps/server/src/db/seed.ts';
 import { handlePaymentEvent } from '../apps/server/src/modules/payments/handle-event.ts';
 import { paidEvent, testBrand, testPool } from '../apps/server/src/test/payments.ts';
+import { createBenchDatabase } from './bench-database.ts';
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const name = `storefront_bench_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`create database ${name}`);
-const url = new URL(adminUrl);
-url.pathname = `/${name}`;
-
-const config = loadConfig({
-  NODE_ENV: 'test',
-  DATABASE_URL: url.toString(),
-  SEED_DEMO: 'false',
-  WEB_DIST_DIR: '/nonexistent',
-});
-const database = await openDatabase(config.database);
+const bench = await createBenchDatabase();
+const { database } = bench;
 try {
-  await database.migrate();
-  await seedDatabase(database.db, config);
   const db = database.db;
   const [user] = await db.insert(users).values({ id: 'bench', name: 'bench', email: 'bench@example.com' }).returning();
 
@@ -65,7 +46,5 @@ try {
   await run('parallel, 10 connections, stock for 600', 3000, 1000, true);
   await run('parallel, 50 orders of 5 against 100 IPs', 100, 50, true);
 } finally {
-  await database.close();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
+  await bench.drop();
 }

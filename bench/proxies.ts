@@ -1,36 +1,17 @@
 // A customer holding 10,000 proxies: GET /api/orders latency (p50, p99) on PostgreSQL, then, in Chromium, the time to
 // expand the order on the Proxies page and to build the 10,000-line download.
-import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { chromium } from 'playwright-core';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { openDatabase } from '../apps/server/src/db/client.ts';
 import { orders, proxyIps } from '../apps/server/src/db/schema.ts';
-import { seedDatabase } from '../apps/server/src/db/seed.ts';
+import { createBenchDatabase } from './bench-database.ts';
 import { startServer } from './start-server.ts';
 
 const PORT = 3304;
 const COUNT = 10_000;
 const base = `http://127.0.0.1:${PORT}`;
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const name = `storefront_bench_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`create database ${name}`);
-const url = new URL(adminUrl);
-url.pathname = `/${name}`;
-
-const config = loadConfig({
-  NODE_ENV: 'test',
-  DATABASE_URL: url.toString(),
-  SEED_DEMO: 'false',
-  WEB_DIST_DIR: '/nonexistent',
-});
-const database = await openDatabase(config.database);
-await database.migrate();
-await seedDatabase(database.db, config);
-const server = await startServer(PORT, url.toString());
+const bench = await createBenchDatabase();
+const { database } = bench;
+const server = await startServer(PORT, bench.url);
 try {
   const signUp = await fetch(`${base}/api/auth/sign-up/email`, {
     method: 'POST',
@@ -119,7 +100,5 @@ try {
   }
 } finally {
   server.kill('SIGTERM');
-  await database.close();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
+  await bench.drop();
 }
