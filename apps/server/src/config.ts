@@ -248,3 +248,16 @@ function oauthClient(
   }
   return undefined;
 }
+
+/** For the command-line entry points: the configuration, or the message naming every bad variable and exit code 1. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}

@@ -1,21 +1,12 @@
 // The periodic job for operators of a PostgreSQL deployment: `npm run jobs -- --once` runs the due work once and exits;
 // without --once it runs every JOBS_INTERVAL_S seconds until stopped. Any number of runners (and servers) can run at
 // once: each due order is claimed with FOR UPDATE SKIP LOCKED.
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { prepareApp } from './start.ts';
 
 async function main() {
   const once = process.argv.includes('--once');
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   if (config.database.kind === 'pglite') {
     console.error(
       'The embedded database belongs to the server process, which runs the job itself every JOBS_INTERVAL_S seconds ' +

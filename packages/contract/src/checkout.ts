@@ -174,3 +174,4 @@ export const sandboxClockReportSchema = z.object({
   emailsSent: z.number().int(),
   abandonedRemoved: z.number().int(),
 });
+export type SandboxClockReport = z.infer<typeof sandboxClockReportSchema>;

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import type { Branding } from '../../lib/branded-email.ts';
+import { privateNoStore } from '../../lib/no-store.ts';
 import type { Guards } from '../auth/guards.ts';
 import { uploadIps } from './upload-ips.ts';
 
@@ -13,9 +14,7 @@ export const inventoryRoutes: FastifyPluginAsync<{ db: Db; guards: Guards; brand
 ) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.addHook('preHandler', guards.requireAdmin);
-  api.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'private, no-store');
-  });
+  api.addHook('onSend', privateNoStore);
 
   api.post(
     '/admin/stocks/pk1/upload',

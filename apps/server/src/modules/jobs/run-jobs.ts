@@ -1,3 +1,4 @@
+import type { SandboxClockReport } from '@storefront/contract';
 import { and, asc, count, eq, gt, inArray, isNotNull, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client.ts';
@@ -21,15 +22,8 @@ export interface JobContext {
   newInvoiceId?: () => string;
 }
 
-export interface JobReport {
-  now: string;
-  renewed: number;
-  failed: number;
-  expired: number;
-  reminded: number;
-  emailsSent: number;
-  abandonedRemoved: number;
-}
+/** What one run did (the sandbox clock answers it as is). */
+export type JobReport = SandboxClockReport;
 
 const LIVE = ['delivered', 'processing'] as const;
 const REMINDER_DAYS = 3;

@@ -8,6 +8,7 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
+import { privateNoStore } from '../../lib/no-store.ts';
 import { type Guards, signedInOf } from '../auth/guards.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { cancelOrder } from './cancel-order.ts';
@@ -26,9 +27,7 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
 ) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.addHook('preHandler', guards.requireUser);
-  api.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'private, no-store');
-  });
+  api.addHook('onSend', privateNoStore);
 
   api.get(
     '/orders',

@@ -18,6 +18,7 @@ import type { Db } from '../../db/client.ts';
 import { orders, payments, promoCodes, users } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Branding } from '../../lib/branded-email.ts';
+import { privateNoStore } from '../../lib/no-store.ts';
 import { type Guards, signedInOf } from '../auth/guards.ts';
 import { moveSandboxClock } from '../jobs/clock.ts';
 import type { JobRunner } from '../jobs/runner.ts';
@@ -46,9 +47,7 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (
 ) => {
   const appUrl = brand.appUrl;
   const api = app.withTypeProvider<ZodTypeProvider>();
-  api.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'private, no-store');
-  });
+  api.addHook('onSend', privateNoStore);
 
   async function checkoutOf(checkoutId: string, userId: string) {
     const [row] = await db

@@ -1,4 +1,4 @@
-import type { SandboxBilling, SandboxCheckout, SandboxInvoice } from '@storefront/contract';
+import type { SandboxBilling, SandboxCheckout, SandboxClockReport, SandboxInvoice } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
 
@@ -75,16 +75,6 @@ export function useUpdateSandboxCard(orderId: string) {
       void queryClient.invalidateQueries({ queryKey: ['orders'] });
     },
   });
-}
-
-export interface SandboxClockReport {
-  now: string;
-  renewed: number;
-  failed: number;
-  expired: number;
-  reminded: number;
-  emailsSent: number;
-  abandonedRemoved: number;
 }
 
 /** POST /api/admin/sandbox/clock (administrators). */
