@@ -1,18 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
 import { parseResidentialLine } from '@storefront/contract';
-import { signUp, uniqueEmail } from './support/helpers.ts';
+import { buyThroughSandbox, signUp, uniqueEmail } from './support/helpers.ts';
 import { E2E } from './support/ports.ts';
-
-async function buy(page: Page, product: RegExp, bundle: RegExp) {
-  await page.goto('/dashboard/purchase');
-  await page.getByRole('button', { name: product }).click();
-  await page.getByRole('group', { name: 'Bundles' }).getByRole('button', { name: bundle }).click();
-  await page.getByRole('button', { name: 'Checkout' }).click();
-  await expect(page).toHaveURL(/\/sandbox\/checkout\//);
-  await page.getByRole('button', { name: 'Pay with test card' }).click();
-  await expect(page).toHaveURL(/\/dashboard\/proxies\?tab=/);
-}
 
 async function downloaded(page: Page, click: () => Promise<void>) {
   const [download] = await Promise.all([page.waitForEvent('download'), click()]);
@@ -28,8 +18,8 @@ test.describe('the Proxies page', () => {
     await expect(page.getByText('No ISP proxies')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Download List' })).toHaveCount(0);
 
-    await buy(page, /Elite ISP Proxies/, /^10 IPs/);
-    await buy(page, /Elite ISP Proxies/, /^5 IPs/);
+    await buyThroughSandbox(page, /Elite ISP Proxies/, /^10 IPs/);
+    await buyThroughSandbox(page, /Elite ISP Proxies/, /^5 IPs/);
     await expect(page.getByRole('tab', { name: 'Elite ISP Proxies', selected: true })).toBeVisible();
     const cards = page.getByTestId('order-card');
     await expect(cards).toHaveCount(2);
@@ -99,7 +89,7 @@ test.describe('the Proxies page', () => {
     await expect(page.getByTestId('processing-order')).toContainText('Processing Order');
     await expect(page.getByTestId('order-card')).toHaveCount(0);
 
-    await buy(page, /PK1 ISP Proxies/, /^5 IPs/);
+    await buyThroughSandbox(page, /PK1 ISP Proxies/, /^5 IPs/);
     await page.goto('/dashboard/proxies?tab=pk1');
     await expect(page.getByRole('tab', { name: 'PK1 ISP Proxies', selected: true })).toBeVisible();
     await expect(page.getByTestId('order-card')).toHaveCount(1);
@@ -110,7 +100,7 @@ test.describe('the Proxies page', () => {
 
   test('residential: usage, credentials and generated lines the contract parser reads back', async ({ page }) => {
     await signUp(page, uniqueEmail('residential'));
-    await buy(page, /Residential Proxies/, /^2 GB/);
+    await buyThroughSandbox(page, /Residential Proxies/, /^2 GB/);
     await expect(page.getByRole('tab', { name: 'Residential Proxies', selected: true })).toBeVisible();
     await expect(page.getByText('0.000 GB of 2.000 GB')).toBeVisible();
     const username = await page.getByRole('textbox', { name: 'Username' }).inputValue();
@@ -152,7 +142,7 @@ test.describe('the Proxies page', () => {
       .getByRole('group', { name: 'Bundles' })
       .getByRole('button', { name: /^200 IPs/ })
       .click();
-    await buy(early, /PK1 ISP Proxies/, /^200 IPs/);
+    await buyThroughSandbox(early, /PK1 ISP Proxies/, /^200 IPs/);
     await late.getByRole('button', { name: 'Checkout' }).click();
     await late.getByRole('button', { name: 'Pay with test card' }).click();
     await expect(late).toHaveURL(/tab=pk1_isp_proxies$/);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signUp, uniqueEmail } from './support/helpers.ts';
+import { buyThroughSandbox, signUp, uniqueEmail } from './support/helpers.ts';
 
 test.describe('buying through the sandbox provider', () => {
   test('buy 5 Elite ISP with a coupon, see the order history entry and its invoice', async ({ page, context }) => {
@@ -81,18 +81,9 @@ test.describe('buying through the sandbox provider', () => {
 
   test('PK1 and residential data bought through the sandbox both appear in Order History', async ({ page }) => {
     await signUp(page, uniqueEmail('both'));
-    const buy = async (product: RegExp, bundle: RegExp) => {
-      await page.goto('/dashboard/purchase');
-      await page.getByRole('button', { name: product }).click();
-      await page.getByRole('group', { name: 'Bundles' }).getByRole('button', { name: bundle }).click();
-      await page.getByRole('button', { name: 'Checkout' }).click();
-      await expect(page).toHaveURL(/\/sandbox\/checkout\//);
-      await page.getByRole('button', { name: 'Pay with test card' }).click();
-      await expect(page).toHaveURL(/\/dashboard\/proxies\?tab=/);
-    };
-    await buy(/PK1 ISP Proxies/, /^25 IPs/);
+    await buyThroughSandbox(page, /PK1 ISP Proxies/, /^25 IPs/);
     await expect(page).toHaveURL(/tab=pk1_isp_proxies$/);
-    await buy(/Residential Proxies/, /^2 GB/);
+    await buyThroughSandbox(page, /Residential Proxies/, /^2 GB/);
     await expect(page).toHaveURL(/tab=residential_proxies$/);
 
     await page.goto('/dashboard/order-history');

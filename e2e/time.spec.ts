@@ -1,18 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
-import { linkFromMail, signUp, uniqueEmail } from './support/helpers.ts';
+import { buyThroughSandbox, linkFromMail, signUp, uniqueEmail } from './support/helpers.ts';
 import { E2E } from './support/ports.ts';
-
-async function buyIsp(page: Page) {
-  await page.goto('/dashboard/purchase');
-  await page.getByRole('button', { name: /Elite ISP Proxies/ }).click();
-  await page
-    .getByRole('group', { name: 'Bundles' })
-    .getByRole('button', { name: /^5 IPs/ })
-    .click();
-  await page.getByRole('button', { name: 'Checkout' }).click();
-  await page.getByRole('button', { name: 'Pay with test card' }).click();
-  await expect(page).toHaveURL(/tab=isp_proxies$/);
-}
 
 async function moveClock(admin: Page, days: number) {
   await admin.goto('/dashboard/admin');
@@ -32,7 +20,8 @@ test('an operator moves the sandbox clock: a renewal, a failed payment, then an 
   const customer = await browser.newPage();
   const email = uniqueEmail('renewing');
   await signUp(customer, email);
-  await buyIsp(customer);
+  await buyThroughSandbox(customer, /Elite ISP Proxies/, /^5 IPs/);
+  await expect(customer).toHaveURL(/tab=isp_proxies$/);
   // The receipt reaches the customer's mailbox through SMTP.
   expect(await linkFromMail(email, /Thank you for your payment/)).toContain('/sandbox/invoices/');
 

@@ -67,3 +67,14 @@ export async function signOut(page: Page) {
   await expect(page.getByText('Signed out')).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
 }
+
+/** Buys a bundle through the Purchase page and the sandbox's payment page; ends on the Proxies page. */
+export async function buyThroughSandbox(page: Page, product: RegExp, bundle: RegExp) {
+  await page.goto('/dashboard/purchase');
+  await page.getByRole('button', { name: product }).click();
+  await page.getByRole('group', { name: 'Bundles' }).getByRole('button', { name: bundle }).click();
+  await page.getByRole('button', { name: 'Checkout' }).click();
+  await expect(page).toHaveURL(/\/sandbox\/checkout\//);
+  await page.getByRole('button', { name: 'Pay with test card' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/proxies\?tab=/);
+}

@@ -4,7 +4,7 @@ import { paths } from '@storefront/contract';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { site } from '../config/site.ts';
-import { BrandMark } from '../features/landing/components/brand-mark.tsx';
+import { BrandLink } from './brand-link.tsx';
 import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
 
 /** The plain frame of the legal and error pages: brand, colour-scheme switch, content, footer links. */
@@ -14,12 +14,7 @@ export function SimplePageLayout({ children }: { children: ReactNode }) {
       <Box component="header" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
         <Container size="md">
           <Group justify="space-between">
-            <Anchor component={Link} to={paths.home} fw={800} c="var(--mantine-color-text)" underline="never">
-              <Group gap="xs">
-                <BrandMark size={26} />
-                {site.brandName}
-              </Group>
-            </Anchor>
+            <BrandLink />
             <ColorSchemeToggle />
           </Group>
         </Container>

@@ -62,6 +62,15 @@ describe('the periodic job with several runners', () => {
     expect(sent).toHaveLength(20);
   });
 
+  /** A sandbox job context whose e-mails go nowhere. */
+  const quietRunner = () => ({
+    db: t.database.db,
+    brand: testBrand,
+    mailer: { delivers: true, async send() {} },
+    log: t.app.log,
+    provider: 'sandbox' as const,
+  });
+
   it('removes checkouts left unpaid for a week, and keeps recent ones', async () => {
     const db = t.database.db;
     const customer = await signUpCustomer(t, 'walked-away@example.com');
@@ -78,10 +87,7 @@ describe('the periodic job with several runners', () => {
         { userId: customer.id, productId: 'isp_proxies', quantity: 5, createdAt: new Date(now.getTime() - 86_400_000) },
       ])
       .returning({ id: orders.id });
-    const report = await runJobs(
-      { db, brand: testBrand, mailer: { delivers: true, async send() {} }, log: t.app.log, provider: 'sandbox' },
-      now,
-    );
+    const report = await runJobs(quietRunner(), now);
     expect(report.abandonedRemoved).toBe(1);
     expect(
       await db
@@ -97,10 +103,7 @@ describe('the periodic job with several runners', () => {
     ).toHaveLength(1);
 
     // The sandbox clock moved two months ahead does not remove a checkout started a day ago in real time.
-    const later = await runJobs(
-      { db, brand: testBrand, mailer: { delivers: true, async send() {} }, log: t.app.log, provider: 'sandbox' },
-      new Date(now.getTime() + 60 * 86_400_000),
-    );
+    const later = await runJobs(quietRunner(), new Date(now.getTime() + 60 * 86_400_000));
     expect(later.abandonedRemoved).toBe(0);
     expect(
       await db

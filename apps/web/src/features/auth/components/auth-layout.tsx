@@ -1,11 +1,9 @@
 import '../../../styles/full-mantine.ts';
-import { Anchor, Box, Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { paths } from '@storefront/contract';
+import { Box, Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { type ReactNode, useEffect } from 'react';
-import { Link } from 'react-router';
+import { BrandLink } from '../../../components/brand-link.tsx';
 import { ColorSchemeToggle } from '../../../components/color-scheme-toggle.tsx';
 import { site } from '../../../config/site.ts';
-import { BrandMark } from '../../landing/components/brand-mark.tsx';
 
 /** The frame of every sign-in screen: brand home link, colour-scheme switch, one card with a title. */
 export function AuthLayout({
@@ -24,12 +22,7 @@ export function AuthLayout({
   return (
     <Box mih="100vh" px="md" py="xl" bg="var(--mantine-color-body)">
       <Group justify="space-between" maw={440} mx="auto" mb="lg">
-        <Anchor component={Link} to={paths.home} fw={800} c="var(--mantine-color-text)" underline="never">
-          <Group gap="xs">
-            <BrandMark size={26} />
-            {site.brandName}
-          </Group>
-        </Anchor>
+        <BrandLink />
         <ColorSchemeToggle />
       </Group>
       <Center component="main">
