@@ -1,4 +1,4 @@
-import { Anchor, Button, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
+import { Anchor, Button, Stack, Text, ThemeIcon } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { authMessages, isValidEmail, paths } from '@storefront/contract';
@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { FormError } from '../../../components/form-error.tsx';
 import { authClient, authErrorMessage } from '../../../lib/auth-client.ts';
 import { AuthLayout } from './auth-layout.tsx';
+import { EmailField } from './email-field.tsx';
 
 export function ForgotPasswordPage() {
   const [error, setError] = useState<string | null>(null);
@@ -60,14 +61,7 @@ export function ForgotPasswordPage() {
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <FormError message={error} onClose={() => setError(null)} />
-          <TextInput
-            label="Email"
-            type="email"
-            autoComplete="email"
-            placeholder="you@example.com"
-            withAsterisk
-            {...form.getInputProps('email')}
-          />
+          <EmailField {...form.getInputProps('email')} />
           <Button type="submit" fullWidth loading={form.submitting}>
             Send Reset Link
           </Button>

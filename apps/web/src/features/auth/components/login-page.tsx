@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { authMessages, isValidEmail, PASSWORD_MIN, paths } from '@storefront/contract';
@@ -8,6 +8,7 @@ import { FormError } from '../../../components/form-error.tsx';
 import { authClient, authErrorMessage } from '../../../lib/auth-client.ts';
 import { useAuth, useRefreshAfterAuthChange } from '../../../lib/use-auth.ts';
 import { AuthLayout } from './auth-layout.tsx';
+import { EmailField } from './email-field.tsx';
 import { SocialButtons } from './social-buttons.tsx';
 import { TwoFactorStep } from './two-factor-step.tsx';
 
@@ -58,15 +59,7 @@ export function LoginPage() {
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <FormError message={error} onClose={() => setError(null)} />
-          <TextInput
-            label="Email"
-            type="email"
-            autoComplete="email"
-            placeholder="you@example.com"
-            withAsterisk
-            key={form.key('email')}
-            {...form.getInputProps('email')}
-          />
+          <EmailField key={form.key('email')} {...form.getInputProps('email')} />
           <PasswordInput
             label="Password"
             autoComplete="current-password"

@@ -1,4 +1,4 @@
-import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { authMessages, isValidEmail, passwordStrengthProblem, paths } from '@storefront/contract';
@@ -8,6 +8,7 @@ import { FormError } from '../../../components/form-error.tsx';
 import { authClient, authErrorMessage } from '../../../lib/auth-client.ts';
 import { useAuth, useRefreshAfterAuthChange } from '../../../lib/use-auth.ts';
 import { AuthLayout } from './auth-layout.tsx';
+import { EmailField } from './email-field.tsx';
 import { PasswordRequirements } from './password-requirements.tsx';
 import { SocialButtons } from './social-buttons.tsx';
 
@@ -54,14 +55,7 @@ export function SignupPage() {
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <FormError message={error} onClose={() => setError(null)} />
-          <TextInput
-            label="Email"
-            type="email"
-            autoComplete="email"
-            placeholder="you@example.com"
-            withAsterisk
-            {...form.getInputProps('email')}
-          />
+          <EmailField {...form.getInputProps('email')} />
           <PasswordInput
             label="Password"
             autoComplete="new-password"
