@@ -30,6 +30,18 @@ try {
     for (const item of bootup?.items ?? []) {
       console.log(`  bootup ${Math.round(item.total)} ms (scripting ${Math.round(item.scripting)} ms) ${item.url}`);
     }
+    const longTasks = audits['long-tasks']?.details as {
+      items?: { url: string; startTime: number; duration: number }[];
+    };
+    for (const task of longTasks?.items ?? []) {
+      console.log(`  long task at ${Math.round(task.startTime)} ms: ${Math.round(task.duration)} ms ${task.url}`);
+    }
+    // How each metric weighs in the performance score.
+    for (const ref of categories.performance?.auditRefs ?? []) {
+      if (!ref.weight) continue;
+      const audit = audits[ref.id];
+      console.log(`  ${ref.id}: ${audit?.displayValue} score ${audit?.score} weight ${ref.weight}`);
+    }
   }
   console.log('Lighthouse (mobile, simulated throttling) of /:');
   console.log(

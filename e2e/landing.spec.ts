@@ -149,3 +149,57 @@ test.describe('legal and error pages', () => {
     await expectNoSeriousA11yViolations(page);
   });
 });
+
+test.describe('server rendering', () => {
+  test.describe('without JavaScript', () => {
+    test.use({ javaScriptEnabled: false });
+
+    test('the landing page shows its content, live prices and working links', async ({ page, request }) => {
+      const api = await (await request.get('/api/pricing')).json();
+      await page.goto('/');
+      await expect(page.getByRole('heading', { level: 1 })).toContainText('Proxies built for');
+      for (const plan of api.plans as { id: string; stock: number }[]) {
+        await expect(page.getByTestId(`plan-${plan.id}`).getByTestId('plan-stock')).toContainText(
+          plan.stock.toLocaleString('en-US'),
+        );
+      }
+      await page.getByRole('link', { name: 'Purchase / Sign In' }).click();
+      await expect(page).toHaveURL(/\/login$/);
+    });
+
+    test('the legal and 404 pages are readable and styled', async ({ page }) => {
+      await page.goto('/privacy');
+      await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
+      await expect(page).toHaveTitle(/^Privacy Policy \| /);
+      // The page's own styles (not the landing's) are linked by the server: Mantine's Anchor colour, not the browser's.
+      const policyLink = page.locator('footer').getByRole('link', { name: 'Privacy Policy' });
+      expect(await policyLink.evaluate((link) => getComputedStyle(link).color)).toBe('rgb(25, 113, 194)');
+      const response = await page.goto('/no-such-page');
+      expect(response?.status()).toBe(404);
+      await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    });
+  });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`the public pages hydrate without an error in the ${scheme} scheme`, async ({ page }) => {
+      await page.addInitScript((value) => localStorage.setItem('mantine-color-scheme-value', value), scheme);
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      page.on('console', (message) => {
+        // The 404 page's own status is reported as a failed resource; anything else is a fault.
+        if (message.type() === 'error' && !message.text().includes('status of 404')) errors.push(message.text());
+      });
+      for (const path of ['/', '/privacy', '/terms', '/no-such-page']) {
+        await page.goto(path);
+        await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+        await page.waitForLoadState('networkidle');
+      }
+      expect(errors).toEqual([]);
+      // The colour switch rendered by the server names the other scheme once the browser has taken over.
+      const other = scheme === 'dark' ? 'light' : 'dark';
+      await page.getByRole('button', { name: `Switch to ${other} colour scheme` }).click();
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', other);
+      await expect(page.getByRole('button', { name: `Switch to ${scheme} colour scheme` })).toBeVisible();
+    });
+  }
+});

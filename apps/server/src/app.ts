@@ -6,7 +6,7 @@ import { createMailer, type Mailer } from './lib/mailer.ts';
 import { createAuth, resolveAuthSecret } from './modules/auth/auth.ts';
 import { createGuards } from './modules/auth/guards.ts';
 import { authRoutes } from './modules/auth/routes.ts';
-import { catalogueRoutes } from './modules/catalogue/routes.ts';
+import { catalogueRoutes, createPricingReader } from './modules/catalogue/routes.ts';
 import { checkoutRoutes } from './modules/checkout/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { inventoryRoutes } from './modules/inventory/routes.ts';
@@ -59,7 +59,8 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
-  const webApp = loadWebAppBuild(config.webDistDir, config.site);
+  const webApp = await loadWebAppBuild(config.webDistDir, config.site);
+  const pricing = createPricingReader(database.db, config.pricingCacheMs);
   await registerSecurity(app, { scriptHashes: webApp.scriptHashes });
   await registerApiDocs(app, config);
 
@@ -87,7 +88,7 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { database });
-      await api.register(catalogueRoutes, { db: database.db, pricingCacheMs: config.pricingCacheMs });
+      await api.register(catalogueRoutes, { db: database.db, pricing });
       await api.register(authRoutes, { auth, config });
       await api.register(userRoutes, { auth, db: database.db, guards });
       await api.register(orderRoutes, { db: database.db, guards, gatewayEndpoint: config.gatewayEndpoint, provider });
@@ -107,6 +108,6 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
     { prefix: '/api' },
   );
 
-  await registerWebApp(app, { distDir: config.webDistDir, build: webApp });
+  await registerWebApp(app, { distDir: config.webDistDir, build: webApp, site: config.site, pricing });
   return app;
 }

@@ -95,8 +95,16 @@ export function shortId(id: string, length: number): string {
 }
 
 /** Formats an amount in cents of a currency: 1125, 'usd' → $11.25. */
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
 export function formatMoney(cents: number, currency: string): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
+  const code = currency.toUpperCase();
+  let format = moneyFormats.get(code);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', { style: 'currency', currency: code });
+    moneyFormats.set(code, format);
+  }
+  return format.format(cents / 100);
 }
 
 /** The sandbox provider's hosted payment page (GET /api/sandbox/checkout/{id}). */

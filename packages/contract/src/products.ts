@@ -65,14 +65,18 @@ export function productOfPlanName(name: string): ProductId | undefined {
 }
 
 /** Formats a dollar amount the way the storefront shows prices: $2.50, $5, $1,250.00. */
+// Formatters are made once: constructing an Intl.NumberFormat costs far more than formatting with one.
+const usdWhole = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
+const usdCents = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+const plainNumber = new Intl.NumberFormat('en-US');
+
 export function formatUsd(amount: number): string {
-  const whole = Number.isInteger(amount);
-  return new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency: 'USD',
-    minimumFractionDigits: whole ? 0 : 2,
-    maximumFractionDigits: 2,
-  }).format(amount);
+  return (Number.isInteger(amount) ? usdWhole : usdCents).format(amount);
 }
 
 /** The plan of a product among the served plans, matched by name as spec section 3 says (or by id). */
@@ -90,6 +94,6 @@ export function unitLabel(productId: ProductId): string {
 /** How live stock reads on the storefront. */
 export function stockLabel(productId: ProductId, stock: number): string {
   if (stock <= 0) return 'Restocking: new orders are delivered within 24 hours';
-  const amount = new Intl.NumberFormat('en-US').format(stock);
+  const amount = plainNumber.format(stock);
   return PRODUCTS[productId].unit === 'gb' ? `${amount} GB available` : `${amount} IPs in stock`;
 }

@@ -1,3 +1,5 @@
+import type { PricingResponse } from './catalogue.ts';
+
 /** The operator's settings the browser needs; the server embeds them in index.html (no secrets here). */
 export interface SiteConfig {
   brandName: string;
@@ -19,3 +21,14 @@ export const DEFAULT_SITE_CONFIG: SiteConfig = {
 
 /** The id of the JSON data block in index.html that carries the site config. */
 export const SITE_CONFIG_ELEMENT_ID = 'site-config';
+
+/** The id of the JSON data block in server-rendered pages that carries the data the page was rendered with. */
+export const SERVER_STATE_ELEMENT_ID = 'server-state';
+
+/** What the server rendered a page with, so the browser's first render (hydration) shows exactly the same. */
+export interface ServerRenderState {
+  /** `GET /api/pricing`'s answer, on pages that show prices. */
+  pricing?: PricingResponse;
+  /** When it was read (epoch milliseconds): the browser refreshes it once it is older than its usual freshness. */
+  readAt: number;
+}

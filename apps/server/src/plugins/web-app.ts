@@ -1,20 +1,57 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import { isKnownPagePath, messages, SITE_CONFIG_ELEMENT_ID, type SiteConfig } from '@storefront/contract';
+import {
+  isKnownPagePath,
+  messages,
+  type PricingResponse,
+  SERVER_STATE_ELEMENT_ID,
+  type ServerRenderState,
+  SITE_CONFIG_ELEMENT_ID,
+  type SiteConfig,
+} from '@storefront/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 const ONE_YEAR_SECONDS = 31_536_000;
 
-/** Embeds the site config as a JSON data block (never executed, so the CSP needs no exception) and the brand name. */
+const escapeHtml = (text: string) =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+
+/** A JSON data block: never executed, so the CSP needs no exception, and `<` escaped so it cannot close the tag. */
+const jsonBlock = (id: string, value: unknown) =>
+  `<script type="application/json" id="${id}">${JSON.stringify(value).replaceAll('<', '\\u003c')}</script>`;
+
+/** Embeds the site config and the brand name; the app's marker stays for `renderPageHtml`. */
 export function renderIndexHtml(template: string, site: SiteConfig): string {
-  const json = JSON.stringify(site).replaceAll('<', '\\u003c');
-  const escapeHtml = (text: string) =>
-    text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
   return template
-    .replace('<!--site-config-->', `<script type="application/json" id="${SITE_CONFIG_ELEMENT_ID}">${json}</script>`)
+    .replace('<!--site-config-->', jsonBlock(SITE_CONFIG_ELEMENT_ID, site))
     .replaceAll('%BRAND_NAME%', escapeHtml(site.brandName));
+}
+
+/** What goes into one page: the server-rendered app (empty for pages the browser renders alone) and its head. */
+export interface PageParts {
+  appHtml: string;
+  title?: string;
+  state?: ServerRenderState;
+  /** Stylesheets and module scripts of the page's split-off chunk. */
+  styles?: string[];
+  scripts?: string[];
+}
+
+export function renderPageHtml(indexHtml: string, parts: PageParts): string {
+  const head = [
+    ...(parts.styles ?? []).map((href) => `<link rel="stylesheet" crossorigin href="/${href}">`),
+    ...(parts.scripts ?? []).map((href) => `<link rel="modulepreload" crossorigin href="/${href}">`),
+    ...(parts.state ? [jsonBlock(SERVER_STATE_ELEMENT_ID, parts.state)] : []),
+  ].join('');
+  // After the entry's own tags (Vite puts them last in <head>), so the page's styles come after the landing's.
+  let html = indexHtml.replace('</head>', () => `${head}</head>`).replace('<!--app-html-->', () => parts.appHtml);
+  if (parts.title !== undefined) {
+    html = html.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(parts.title ?? '')}</title>`);
+  }
+  return html;
 }
 
 /** CSP source expressions ('sha256-...') of the executable inline scripts of a page (JSON data blocks excluded). */
@@ -29,29 +66,100 @@ export function inlineScriptHashes(html: string): string[] {
   return hashes;
 }
 
+/** The server renderer built from apps/web/src/entry-server.tsx (its exports, as the server uses them). */
+export interface PageRenderer {
+  serverPage(pathname: string): { needsPricing: boolean; module: string | undefined; status: 200 | 404 } | undefined;
+  renderPage(
+    url: string,
+    site: SiteConfig,
+    pricing?: PricingResponse,
+    readAt?: number,
+  ): { html: string; title: string; state: ServerRenderState };
+}
+
+/** Vite's build manifest: source module → chunk, its styles and the chunks it imports. */
+type BuildManifest = Record<string, { file: string; css?: string[]; imports?: string[]; isEntry?: boolean }>;
+
 export interface WebAppBuild {
   /** index.html with the site config embedded, or undefined when the app is not built. */
   indexHtml: string | undefined;
   scriptHashes: string[];
+  /** Renders the public pages; undefined when the server renderer is not built (the browser then renders alone). */
+  renderer: PageRenderer | undefined;
+  /** The styles and scripts a split-off module needs beyond what index.html loads. */
+  chunkAssets(module: string): { styles: string[]; scripts: string[] };
 }
 
-export function loadWebAppBuild(distDir: string, site: SiteConfig): WebAppBuild {
+/** Collects what `module` loads up front, leaving out the entry chunk and what it imports itself. */
+export function chunkAssetsFrom(manifest: BuildManifest, module: string): { styles: string[]; scripts: string[] } {
+  const loadedByEntry = new Set<string>();
+  const markEntry = (key: string) => {
+    if (loadedByEntry.has(key)) return;
+    loadedByEntry.add(key);
+    for (const imported of manifest[key]?.imports ?? []) markEntry(imported);
+  };
+  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) markEntry(key);
+
+  const styles = new Set<string>();
+  const scripts = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || seen.has(key) || loadedByEntry.has(key)) return;
+    seen.add(key);
+    scripts.add(chunk.file);
+    for (const css of chunk.css ?? []) styles.add(css);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  visit(module);
+  return { styles: [...styles], scripts: [...scripts] };
+}
+
+/** Reads the built app: index.html, the build manifest and the server renderer beside it (`<dist>/../dist-ssr`). */
+export async function loadWebAppBuild(distDir: string, site: SiteConfig): Promise<WebAppBuild> {
   const indexFile = path.join(distDir, 'index.html');
-  if (!existsSync(indexFile)) return { indexHtml: undefined, scriptHashes: [] };
+  if (!existsSync(indexFile)) {
+    return {
+      indexHtml: undefined,
+      scriptHashes: [],
+      renderer: undefined,
+      chunkAssets: () => ({ styles: [], scripts: [] }),
+    };
+  }
   const indexHtml = renderIndexHtml(readFileSync(indexFile, 'utf8'), site);
-  return { indexHtml, scriptHashes: inlineScriptHashes(indexHtml) };
+  const manifestFile = path.join(distDir, '.vite', 'manifest.json');
+  const manifest: BuildManifest = existsSync(manifestFile) ? JSON.parse(readFileSync(manifestFile, 'utf8')) : {};
+  const rendererFile = path.join(path.dirname(distDir), 'dist-ssr', 'entry-server.js');
+  const renderer = existsSync(rendererFile)
+    ? ((await import(pathToFileURL(rendererFile).href)) as PageRenderer)
+    : undefined;
+  return {
+    indexHtml,
+    scriptHashes: inlineScriptHashes(indexHtml),
+    renderer,
+    chunkAssets: (module) => chunkAssetsFrom(manifest, module),
+  };
 }
 
 function isApiPath(url: string): boolean {
   return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 }
 
+export interface WebAppOptions {
+  distDir: string;
+  build: WebAppBuild;
+  site: SiteConfig;
+  /** The live pricing (the same short-lived cache as `GET /api/pricing`). */
+  pricing: () => Promise<PricingResponse>;
+}
+
 /**
- * Serves the built single-page app: hashed assets cached for a year, index.html never cached, known page paths
- * answered with the app, unknown ones with the app and status 404 (the app renders its 404 page), API paths with JSON.
+ * Serves the built app: hashed assets cached for a year, pages never cached. The public pages (landing with live
+ * prices, privacy, terms, 404) are rendered here and hydrated by the browser; the others are the app's shell, which
+ * the browser renders. Unknown page paths answer 404 with the 404 page; API paths answer JSON.
  */
-export async function registerWebApp(app: FastifyInstance, options: { distDir: string; build: WebAppBuild }) {
-  const { indexHtml } = options.build;
+export async function registerWebApp(app: FastifyInstance, options: WebAppOptions) {
+  const { indexHtml, renderer } = options.build;
 
   if (indexHtml) {
     await app.register(fastifyStatic, {
@@ -60,6 +168,8 @@ export async function registerWebApp(app: FastifyInstance, options: { distDir: s
       preCompressed: true,
       wildcard: true,
       cacheControl: false,
+      // The build manifest (.vite/) is for the server only.
+      dotfiles: 'ignore',
       setHeaders: (reply, filePath) => {
         const isHashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);
         reply.header(
@@ -70,7 +180,36 @@ export async function registerWebApp(app: FastifyInstance, options: { distDir: s
     });
   }
 
-  const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
+  // The last rendering of each public page, reused while what it was rendered with (the prices) is the same.
+  const rendered = new Map<string, { key: string; html: string }>();
+
+  const renderPage = async (request: FastifyRequest, pathname: string, template: string): Promise<string> => {
+    const page = renderer?.serverPage(pathname);
+    if (!renderer || !page) return renderPageHtml(template, { appHtml: '' });
+    try {
+      const pricing = page.needsPricing ? await options.pricing().catch(() => undefined) : undefined;
+      // The 404 page names the path it was asked for, so it is rendered each time.
+      const cacheKey = page.status === 404 ? undefined : JSON.stringify(pricing?.plans ?? null);
+      const cached = cacheKey === undefined ? undefined : rendered.get(pathname);
+      if (cached && cached.key === cacheKey) return cached.html;
+
+      const result = renderer.renderPage(pathname, options.site, pricing);
+      const html = renderPageHtml(template, {
+        appHtml: result.html,
+        title: result.title,
+        state: result.state,
+        ...(page.module ? options.build.chunkAssets(page.module) : {}),
+      });
+      if (cacheKey !== undefined) rendered.set(pathname, { key: cacheKey, html });
+      return html;
+    } catch (error) {
+      // The browser can still render the page itself.
+      request.log.error({ err: error, pathname }, 'server rendering failed; sending the app shell');
+      return renderPageHtml(template, { appHtml: '' });
+    }
+  };
+
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     const status = isKnownPagePath(pathname) ? 200 : 404;
     if (!indexHtml) {
@@ -79,7 +218,8 @@ export async function registerWebApp(app: FastifyInstance, options: { distDir: s
         .type('text/plain; charset=utf-8')
         .send('The web app is not built yet. Run `npm run build`, then start the server again.');
     }
-    return reply.status(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+    const html = await renderPage(request, pathname, indexHtml);
+    return reply.status(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
   };
 
   app.get('/', sendPage);

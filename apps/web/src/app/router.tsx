@@ -1,5 +1,5 @@
 import { paths } from '@storefront/contract';
-import { lazy, Suspense } from 'react';
+import { type ComponentType, lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { LandingPage } from '../features/landing/components/landing-page.tsx';
 
@@ -7,13 +7,22 @@ import { LandingPage } from '../features/landing/components/landing-page.tsx';
 const page = <K extends string>(load: () => Promise<Record<K, React.ComponentType>>, name: K) =>
   lazy(async () => ({ default: (await load())[name] }));
 
-const PrivacyPage = page(() => import('../features/legal/components/privacy-page.tsx'), 'PrivacyPage');
-const TermsPage = page(() => import('../features/legal/components/terms-page.tsx'), 'TermsPage');
+/** The public pages besides the landing: split off in the browser, imported directly by the server renderer. */
+export interface PublicPages {
+  PrivacyPage: ComponentType;
+  TermsPage: ComponentType;
+  NotFoundPage: ComponentType;
+}
+
+const lazyPublicPages: PublicPages = {
+  PrivacyPage: page(() => import('../features/legal/components/privacy-page.tsx'), 'PrivacyPage'),
+  TermsPage: page(() => import('../features/legal/components/terms-page.tsx'), 'TermsPage'),
+  NotFoundPage: page(() => import('../features/errors/not-found-page.tsx'), 'NotFoundPage'),
+};
 const SandboxBillingPage = page(
   () => import('../features/sandbox/components/sandbox-billing-page.tsx'),
   'SandboxBillingPage',
 );
-const NotFoundPage = page(() => import('../features/errors/not-found-page.tsx'), 'NotFoundPage');
 const LoginPage = page(() => import('../features/auth/components/login-page.tsx'), 'LoginPage');
 const SignupPage = page(() => import('../features/auth/components/signup-page.tsx'), 'SignupPage');
 const ForgotPasswordPage = page(
@@ -44,34 +53,42 @@ const SandboxInvoicePage = page(
 );
 const ProxiesPage = page(() => import('../features/proxies/components/proxies-page.tsx'), 'ProxiesPage');
 
+/** Every page of the app; the server renders the public ones itself (../entry-server.tsx) and the browser hydrates them. */
+export function AppRoutes({ publicPages = lazyPublicPages }: { publicPages?: PublicPages }) {
+  const { PrivacyPage, TermsPage, NotFoundPage } = publicPages;
+  return (
+    <Suspense fallback={null}>
+      <Routes>
+        <Route path={paths.home} element={<LandingPage />} />
+        <Route path={paths.privacy} element={<PrivacyPage />} />
+        <Route path={paths.terms} element={<TermsPage />} />
+        <Route path={paths.login} element={<LoginPage />} />
+        <Route path={paths.signup} element={<SignupPage />} />
+        <Route path={paths.forgotPassword} element={<ForgotPasswordPage />} />
+        <Route path={paths.resetPassword} element={<ResetPasswordPage />} />
+        <Route path={paths.authCallback} element={<AuthCallbackPage />} />
+        <Route path={paths.dashboard} element={<DashboardLayout />}>
+          <Route index element={<Navigate to={paths.overview} replace />} />
+          <Route path={paths.overview} element={<OverviewPage />} />
+          <Route path={paths.settings} element={<SettingsPage />} />
+          <Route path={paths.admin} element={<AdminPage />} />
+          <Route path={paths.proxies} element={<ProxiesPage />} />
+          <Route path={paths.purchase} element={<PurchasePage />} />
+          <Route path={paths.orderHistory} element={<OrderHistoryPage />} />
+        </Route>
+        <Route path={paths.sandboxCheckout} element={<SandboxCheckoutPage />} />
+        <Route path={paths.sandboxInvoice} element={<SandboxInvoicePage />} />
+        <Route path={paths.sandboxBilling} element={<SandboxBillingPage />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Routes>
+    </Suspense>
+  );
+}
+
 export function AppRouter() {
   return (
     <BrowserRouter>
-      <Suspense fallback={null}>
-        <Routes>
-          <Route path={paths.home} element={<LandingPage />} />
-          <Route path={paths.privacy} element={<PrivacyPage />} />
-          <Route path={paths.terms} element={<TermsPage />} />
-          <Route path={paths.login} element={<LoginPage />} />
-          <Route path={paths.signup} element={<SignupPage />} />
-          <Route path={paths.forgotPassword} element={<ForgotPasswordPage />} />
-          <Route path={paths.resetPassword} element={<ResetPasswordPage />} />
-          <Route path={paths.authCallback} element={<AuthCallbackPage />} />
-          <Route path={paths.dashboard} element={<DashboardLayout />}>
-            <Route index element={<Navigate to={paths.overview} replace />} />
-            <Route path={paths.overview} element={<OverviewPage />} />
-            <Route path={paths.settings} element={<SettingsPage />} />
-            <Route path={paths.admin} element={<AdminPage />} />
-            <Route path={paths.proxies} element={<ProxiesPage />} />
-            <Route path={paths.purchase} element={<PurchasePage />} />
-            <Route path={paths.orderHistory} element={<OrderHistoryPage />} />
-          </Route>
-          <Route path={paths.sandboxCheckout} element={<SandboxCheckoutPage />} />
-          <Route path={paths.sandboxInvoice} element={<SandboxInvoicePage />} />
-          <Route path={paths.sandboxBilling} element={<SandboxBillingPage />} />
-          <Route path="*" element={<NotFoundPage />} />
-        </Routes>
-      </Suspense>
+      <AppRoutes />
     </BrowserRouter>
   );
 }

@@ -30,3 +30,11 @@ function readSiteConfig(): SiteConfig {
 }
 
 export const site: SiteConfig = readSiteConfig();
+
+/**
+ * For the server renderer (entry-server.tsx): one process serves one operator, whose settings replace the defaults
+ * before each synchronous render.
+ */
+export function applySiteConfig(config: SiteConfig): void {
+  Object.assign(site, config);
+}

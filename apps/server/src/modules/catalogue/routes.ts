@@ -1,17 +1,23 @@
-import { featureListSchema, pricingResponseSchema } from '@storefront/contract';
+import { featureListSchema, type PricingResponse, pricingResponseSchema } from '@storefront/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { shortLivedCache } from '../../lib/short-lived-cache.ts';
 import { getPricing } from './get-pricing.ts';
 import { listFeatures } from './list-features.ts';
 
-export const catalogueRoutes: FastifyPluginAsyncZod<{ db: Db; pricingCacheMs: number }> = async (
-  app,
-  { db, pricingCacheMs },
-) => {
-  // Public and hit by every landing visit: stock may be up to a second old here; checkout checks it for real.
-  const pricing = shortLivedCache(pricingCacheMs, () => getPricing(db));
+/**
+ * The answer of `GET /api/pricing`, shared with the landing page's server rendering. Public and read by every
+ * landing visit: stock may be up to `ttlMs` old here; checkout checks it for real.
+ */
+export function createPricingReader(db: Db, ttlMs: number): () => Promise<PricingResponse> {
+  const plans = shortLivedCache(ttlMs, () => getPricing(db));
+  return async () => ({ success: true, plans: await plans.get(), message: 'Pricing retrieved' });
+}
 
+export const catalogueRoutes: FastifyPluginAsyncZod<{ db: Db; pricing: () => Promise<PricingResponse> }> = async (
+  app,
+  { db, pricing },
+) => {
   app.get(
     '/pricing',
     {
@@ -22,9 +28,8 @@ export const catalogueRoutes: FastifyPluginAsyncZod<{ db: Db; pricingCacheMs: nu
       },
     },
     async (_request, reply) => {
-      const plans = await pricing.get();
       reply.header('cache-control', 'no-store');
-      return { success: true, plans, message: 'Pricing retrieved' };
+      return pricing();
     },
   );
 

@@ -1,15 +1,13 @@
 import { Button, Container, Group, Text, Title } from '@mantine/core';
 import { paths } from '@storefront/contract';
-import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
 import { SimplePageLayout } from '../../components/simple-page-layout.tsx';
 import { site } from '../../config/site.ts';
+import { usePageTitle } from '../../lib/use-page-title.ts';
 
 export function NotFoundPage() {
   const location = useLocation();
-  useEffect(() => {
-    document.title = `Page not found | ${site.brandName}`;
-  }, []);
+  usePageTitle('Page not found');
 
   return (
     <SimplePageLayout>

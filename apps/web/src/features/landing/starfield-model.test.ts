@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { advanceStars, createStars, MAX_PARTICLES, MIN_PARTICLES, particleCount } from './starfield-model.ts';
+import {
+  advanceStars,
+  BRIGHTNESS_LEVELS,
+  brightnessLevel,
+  createStars,
+  MAX_PARTICLES,
+  MIN_PARTICLES,
+  particleCount,
+} from './starfield-model.ts';
 
 describe('starfield', () => {
   it('keeps the particle count between 200 and 2500', () => {
@@ -16,5 +24,13 @@ describe('starfield', () => {
       expect(star.y).toBeGreaterThanOrEqual(0);
       expect(star.y).toBeLessThanOrEqual(100);
     }
+  });
+
+  it('puts every opacity in one of the brightness steps', () => {
+    expect(brightnessLevel(0)).toBe(0);
+    expect(brightnessLevel(0.2 * 0.5)).toBe(1);
+    expect(brightnessLevel(0.999)).toBe(BRIGHTNESS_LEVELS - 1);
+    expect(brightnessLevel(1)).toBe(BRIGHTNESS_LEVELS - 1);
+    expect(brightnessLevel(-0.1)).toBe(0);
   });
 });

@@ -32,3 +32,11 @@ export function advanceStars(stars: Star[], elapsed: number, height: number): vo
     if (star.y > height) star.y %= height;
   }
 }
+
+/** Brightness steps a frame is drawn with: one fill per step instead of one state change per star. */
+export const BRIGHTNESS_LEVELS = 12;
+
+/** The brightness step (0 to BRIGHTNESS_LEVELS - 1) of an opacity between 0 and 1. */
+export function brightnessLevel(alpha: number): number {
+  return Math.min(BRIGHTNESS_LEVELS - 1, Math.max(0, Math.floor(alpha * BRIGHTNESS_LEVELS)));
+}

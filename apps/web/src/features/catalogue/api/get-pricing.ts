@@ -18,21 +18,32 @@ function isPlan(value: unknown): value is PricingPlan {
   );
 }
 
+/** The answer of `GET /api/pricing` when it has the contract's shape, else undefined. */
+export function parsePricing(value: unknown): PricingResponse | undefined {
+  const body = value as Partial<PricingResponse> | null;
+  if (typeof body !== 'object' || body === null) return undefined;
+  if (body.success !== true || !Array.isArray(body.plans) || !body.plans.every(isPlan)) return undefined;
+  return { success: true, plans: body.plans, message: typeof body.message === 'string' ? body.message : '' };
+}
+
 export async function getPricing(signal?: AbortSignal): Promise<PricingResponse> {
   const body = await apiRequest<Partial<PricingResponse>>('/pricing', {
     fallbackMessage: messages.pricingFetchFailed,
     signal,
   });
-  if (body.success !== true || !Array.isArray(body.plans) || !body.plans.every(isPlan)) {
+  const pricing = parsePricing(body);
+  if (!pricing) {
     throw new ApiError(
       200,
       typeof body.message === 'string' && body.message ? body.message : messages.pricingFetchFailed,
     );
   }
-  return { success: true, plans: body.plans, message: body.message ?? '' };
+  return pricing;
 }
 
+export const pricingQueryKey = ['pricing'] as const;
+
 export const pricingQueryOptions = () =>
-  queryOptions({ queryKey: ['pricing'], queryFn: ({ signal }) => getPricing(signal) });
+  queryOptions({ queryKey: pricingQueryKey, queryFn: ({ signal }) => getPricing(signal) });
 
 export const usePricing = () => useQuery(pricingQueryOptions());

@@ -1,5 +1,4 @@
-import { useEffect } from 'react';
-import { site } from '../../../config/site.ts';
+import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { Hero } from './hero.tsx';
 import classes from './landing.module.css';
 import { LandingFooter } from './landing-footer.tsx';
@@ -11,9 +10,7 @@ import { SupportedSites } from './supported-sites.tsx';
 import { WhyChooseUs } from './why-choose-us.tsx';
 
 export function LandingPage() {
-  useEffect(() => {
-    document.title = `${site.brandName} | Elite ISP, PK1 and residential proxies`;
-  }, []);
+  usePageTitle();
 
   return (
     <div className={classes.page}>

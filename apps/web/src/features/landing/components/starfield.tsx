@@ -1,5 +1,12 @@
 import { useEffect, useRef } from 'react';
-import { advanceStars, createStars, particleCount, type Star } from '../starfield-model.ts';
+import {
+  advanceStars,
+  BRIGHTNESS_LEVELS,
+  brightnessLevel,
+  createStars,
+  particleCount,
+  type Star,
+} from '../starfield-model.ts';
 import classes from './landing.module.css';
 
 /**
@@ -32,15 +39,20 @@ export function Starfield() {
       draw(0);
     };
 
+    // Stars are grouped by brightness step and each group filled at once: a few draw calls a frame, not thousands.
     const draw = (time: number) => {
       context.clearRect(0, 0, width, height);
+      const levels = Array.from({ length: BRIGHTNESS_LEVELS }, () => new Path2D());
       for (const star of stars) {
         const twinkle = reducedMotion.matches ? 1 : 0.75 + 0.25 * Math.sin(time / 600 + star.twinklePhase);
-        context.globalAlpha = star.depth * twinkle;
-        context.fillStyle = '#ffffff';
         const size = star.depth * 1.6;
-        context.fillRect(star.x, star.y, size, size);
+        levels[brightnessLevel(star.depth * twinkle)]?.rect(star.x, star.y, size, size);
       }
+      context.fillStyle = '#ffffff';
+      levels.forEach((path, level) => {
+        context.globalAlpha = (level + 0.5) / BRIGHTNESS_LEVELS;
+        context.fill(path);
+      });
       context.globalAlpha = 1;
     };
 
@@ -73,12 +85,16 @@ export function Starfield() {
       resizeTimer = setTimeout(resize, 150);
     };
 
-    resize();
-    start();
+    // The first frame waits for the browser's next paint, so it never lengthens the page's start-up work.
+    const first = requestAnimationFrame(() => {
+      resize();
+      start();
+    });
     document.addEventListener('visibilitychange', onVisibility);
     reducedMotion.addEventListener('change', onMotionChange);
     window.addEventListener('resize', onResize);
     return () => {
+      cancelAnimationFrame(first);
       stop();
       clearTimeout(resizeTimer);
       document.removeEventListener('visibilitychange', onVisibility);

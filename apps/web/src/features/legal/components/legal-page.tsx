@@ -2,13 +2,12 @@ import { Anchor, Container, List, Stack, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
 import { SimplePageLayout } from '../../../components/simple-page-layout.tsx';
 import { site } from '../../../config/site.ts';
+import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { LEGAL_LAST_UPDATED, type LegalSection } from '../legal-document.ts';
 
 export function LegalPage({ title, intro, sections }: { title: string; intro: string; sections: LegalSection[] }) {
-  useEffect(() => {
-    document.title = `${title} | ${site.brandName}`;
-    window.scrollTo(0, 0);
-  }, [title]);
+  usePageTitle(title);
+  useEffect(() => window.scrollTo(0, 0), []);
 
   return (
     <SimplePageLayout>

@@ -2,9 +2,8 @@ import { site } from '../../../config/site.ts';
 import type { LegalSection } from '../legal-document.ts';
 import { LegalPage } from './legal-page.tsx';
 
-const brand = site.brandName;
-
-const sections: LegalSection[] = [
+/** The sections for a brand name (the operator's, known at render time: the server renders this page too). */
+const sectionsFor = (brand: string): LegalSection[] => [
   {
     heading: 'What we collect',
     paragraphs: ['We collect only what we need to sell and run your proxies:'],
@@ -65,11 +64,12 @@ const sections: LegalSection[] = [
 ];
 
 export function PrivacyPage() {
+  const brand = site.brandName;
   return (
     <LegalPage
       title="Privacy Policy"
       intro={`This policy explains what personal data ${brand} collects when you use our website, dashboard and proxies, why, and the choices you have.`}
-      sections={sections}
+      sections={sectionsFor(brand)}
     />
   );
 }

@@ -2,9 +2,8 @@ import { site } from '../../../config/site.ts';
 import type { LegalSection } from '../legal-document.ts';
 import { LegalPage } from './legal-page.tsx';
 
-const brand = site.brandName;
-
-const sections: LegalSection[] = [
+/** The sections for a brand name (the operator's, known at render time: the server renders this page too). */
+const sectionsFor = (brand: string): LegalSection[] => [
   {
     heading: 'Agreement',
     paragraphs: [
@@ -90,11 +89,12 @@ const sections: LegalSection[] = [
 ];
 
 export function TermsPage() {
+  const brand = site.brandName;
   return (
     <LegalPage
       title="Terms of Service"
       intro={`Please read these terms carefully. They explain how ${brand} orders renew, how cancellation works, that all sales are final, and the rules for using our proxies.`}
-      sections={sections}
+      sections={sectionsFor(brand)}
     />
   );
 }

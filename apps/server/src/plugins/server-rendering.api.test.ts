@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { SERVER_STATE_ELEMENT_ID } from '@storefront/contract';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { proxyIps } from '../db/schema.ts';
+import { createTestApp, type TestApp } from '../test/test-app.ts';
+
+// The public pages rendered by the server from the real build (`npm test` builds first; CI must have it).
+const webDist = path.resolve(import.meta.dirname, '../../../web/dist');
+const built = existsSync(path.join(webDist, 'index.html')) && existsSync(path.join(webDist, '../dist-ssr/entry-server.js'));
+
+const rootOf = (html: string) => html.slice(html.indexOf('<div id="root">'), html.lastIndexOf('</body>'));
+const stateOf = (html: string) => {
+  const match = html.match(new RegExp(`<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">(.*?)</script>`));
+  return match?.[1] ? JSON.parse(match[1]) : undefined;
+};
+
+describe.runIf(built || process.env.CI)('server-rendered pages', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ WEB_DIST_DIR: webDist, BRAND_NAME: 'Nova & <Sons>' });
+  });
+  afterAll(() => t.close());
+
+  it('renders the landing page with the live prices and stock, and the data it used for hydration', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    const root = rootOf(response.body);
+    for (const text of ['Proxies built for', 'Why Choose Us?', 'Our Products', 'Simple, Transparent Pricing']) {
+      expect(root).toContain(text);
+    }
+    const pricing = await t.app.inject({ method: 'GET', url: '/api/pricing' });
+    const isp = pricing.json().plans.find((plan: { id: string }) => plan.id === 'isp_proxies');
+    expect(root).toContain(`${isp.stock} IPs in stock`);
+    expect(stateOf(response.body).pricing.plans).toEqual(pricing.json().plans);
+    // The brand comes from configuration, escaped in the title and the page.
+    expect(response.body).toContain('<title>Nova &amp; &lt;Sons&gt; | Elite ISP, PK1 and residential proxies</title>');
+    expect(root).toContain('Nova &amp; &lt;Sons&gt;');
+    expect(response.body).not.toContain('<Sons>');
+  });
+
+  it('shows a stock change on the next visit', async () => {
+    await t.database.db.update(proxyIps).set({ needRotated: true }).where(eq(proxyIps.productId, 'isp_proxies'));
+    const root = rootOf((await t.app.inject({ method: 'GET', url: '/?ref=ad' })).body);
+    expect(root).toContain('Restocking: new orders are delivered within 24 hours');
+  });
+
+  it('renders the privacy and terms pages with their own title and the styles of their split-off code', async () => {
+    for (const [url, title] of [
+      ['/privacy', 'Privacy Policy'],
+      ['/terms', 'Terms of Service'],
+    ] as const) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toContain(`<title>${title} | Nova &amp; &lt;Sons&gt;</title>`);
+      expect(rootOf(response.body)).toMatch(/Last updated: (<!-- -->)?2 September 2025/);
+      expect(rootOf(response.body)).toContain('Nova &amp; &lt;Sons&gt;');
+      const stylesheets = response.body.match(/<link rel="stylesheet"[^>]*>/g) ?? [];
+      expect(stylesheets.length).toBeGreaterThan(1);
+      expect(response.body).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/[\w-]+\.js">/);
+    }
+  });
+
+  it('answers unknown paths 404 with the rendered 404 page, the path shown as text', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/no-such-page"><img src=x onerror=alert(1)>' });
+    expect(response.statusCode).toBe(404);
+    const root = rootOf(response.body);
+    expect(root).toContain('Page not found');
+    expect(root).not.toContain('<img src=x');
+  });
+
+  it('leaves the pages that depend on the session to the browser', async () => {
+    for (const url of ['/login', '/dashboard/proxies', '/sandbox/checkout/abc']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toContain('<div id="root"></div>');
+      expect(stateOf(response.body)).toBeUndefined();
+    }
+  });
+
+  it('keeps the build manifest private', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/.vite/manifest.json' });
+    expect(response.statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,25 @@
+import { SERVER_STATE_ELEMENT_ID, type ServerRenderState } from '@storefront/contract';
+import type { QueryClient } from '@tanstack/react-query';
+import { parsePricing, pricingQueryKey } from '../features/catalogue/api/get-pricing.ts';
+
+/**
+ * Puts the data a page was rendered with into the query cache, on the server before rendering and in the browser
+ * before hydrating, so both first renders agree. Anything malformed is left out (the page then loads it itself).
+ */
+export function seedQueryClient(queryClient: QueryClient, state: ServerRenderState): void {
+  const pricing = parsePricing(state.pricing);
+  if (pricing) queryClient.setQueryData(pricingQueryKey, pricing, { updatedAt: state.readAt });
+}
+
+/** The state block the server embedded in a page it rendered, or undefined (a page the browser renders alone). */
+export function readServerState(): ServerRenderState | undefined {
+  const element = document.getElementById(SERVER_STATE_ELEMENT_ID);
+  if (!element?.textContent) return undefined;
+  try {
+    const value = JSON.parse(element.textContent) as Partial<ServerRenderState>;
+    if (typeof value.readAt !== 'number') return undefined;
+    return { readAt: value.readAt, pricing: value.pricing };
+  } catch {
+    return undefined;
+  }
+}
