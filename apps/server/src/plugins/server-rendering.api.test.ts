@@ -8,11 +8,14 @@ import { createTestApp, type TestApp } from '../test/test-app.ts';
 
 // The public pages rendered by the server from the real build (`npm test` builds first; CI must have it).
 const webDist = path.resolve(import.meta.dirname, '../../../web/dist');
-const built = existsSync(path.join(webDist, 'index.html')) && existsSync(path.join(webDist, '../dist-ssr/entry-server.js'));
+const built =
+  existsSync(path.join(webDist, 'index.html')) && existsSync(path.join(webDist, '../dist-ssr/entry-server.js'));
 
 const rootOf = (html: string) => html.slice(html.indexOf('<div id="root">'), html.lastIndexOf('</body>'));
 const stateOf = (html: string) => {
-  const match = html.match(new RegExp(`<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">(.*?)</script>`));
+  const match = html.match(
+    new RegExp(`<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">(.*?)</script>`),
+  );
   return match?.[1] ? JSON.parse(match[1]) : undefined;
 };
 
