@@ -1,8 +1,11 @@
 // Prints the gzipped bytes of the JavaScript and CSS the landing route loads up front (index.html's scripts,
-// module preloads and stylesheets), and of the lazy chunks for comparison. Needs `npm run build`.
+// module preloads and stylesheets), and of the lazy chunks for comparison; then the server-rendered HTML and its cost.
+// Needs `npm run build`.
 import { readdirSync, readFileSync } from 'node:fs';
+import { get } from 'node:http';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { startServer } from './start-server.ts';
 
 const dist = path.resolve(import.meta.dirname, '../apps/web/dist');
 const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
@@ -23,3 +26,33 @@ console.log('landing route, loaded up front (gzip -9):');
 for (const f of initial) console.log(`  ${f.padEnd(44)} ${kb(gz(f))}`);
 console.log(`  JavaScript ${kb(jsBytes)} (budget 150 KB)  CSS ${kb(cssBytes)}`);
 console.log(`lazy chunks: ${lazy.length}, ${kb(lazyBytes)} in all`);
+
+// The server-rendered page itself, as the server sends it (brotli), and what a rendering costs on this machine.
+const port = 3305;
+const server = await startServer(port);
+try {
+  const rawPage = (url: string) =>
+    new Promise<{ bytes: number; status: number }>((resolve, reject) => {
+      get(`http://127.0.0.1:${port}${url}`, { headers: { 'accept-encoding': 'br' } }, (response) => {
+        let bytes = 0;
+        response.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+        });
+        response.on('end', () => resolve({ bytes, status: response.statusCode ?? 0 }));
+      }).on('error', reject);
+    });
+  const plain = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+  console.log(
+    `landing HTML (server-rendered): ${kb(Buffer.byteLength(plain))}, ${kb((await rawPage('/')).bytes)} as sent (br)`,
+  );
+  const timeOf = async (label: string, url: (i: number) => string) => {
+    const runs = 200;
+    const started = performance.now();
+    for (let i = 0; i < runs; i++) await rawPage(url(i));
+    console.log(`  ${label}: ${((performance.now() - started) / runs).toFixed(2)} ms a request (${runs} in a row)`);
+  };
+  await timeOf('GET / (kept rendering while prices are unchanged)', () => '/');
+  await timeOf('GET /<unknown> (one 404 rendering, each path written in)', (i) => `/missing-${i}`);
+} finally {
+  server.kill('SIGTERM');
+}

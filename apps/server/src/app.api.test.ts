@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './test/test-app.ts';
 
@@ -38,6 +39,20 @@ describe('app shell', () => {
     expect(response.headers['content-security-policy']).toContain("default-src 'self'");
     expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(response.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('compresses answers over 1 KB for clients that accept it, and only those', async () => {
+    const plain = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const brotli = await t.app.inject({ method: 'GET', url: '/api/docs/json', headers: { 'accept-encoding': 'br' } });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(plain.body);
+    expect(brotli.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    const gzip = await t.app.inject({ method: 'GET', url: '/api/docs/json', headers: { 'accept-encoding': 'gzip' } });
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+    // Small answers are not worth it.
+    const small = await t.app.inject({ method: 'GET', url: '/api/pricing', headers: { 'accept-encoding': 'br' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
   });
 
   it('publishes the OpenAPI document and the reference page at /api/docs', async () => {

@@ -1,3 +1,4 @@
+import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
@@ -58,6 +59,8 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  // Pages and API answers over 1 KB go out compressed (built assets are compressed ahead of time, see web-app.ts).
+  await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
 
   const webApp = await loadWebAppBuild(config.webDistDir, config.site);
   const pricing = createPricingReader(database.db, config.pricingCacheMs);

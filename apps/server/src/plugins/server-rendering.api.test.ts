@@ -72,6 +72,12 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
     const root = rootOf(response.body);
     expect(root).toContain('Page not found');
     expect(root).not.toContain('<img src=x');
+    expect(root).toMatch(/<code>\/no-such-page(&quot;|%22)(&gt;|%3E)(&lt;|%3C)img/);
+    // Each unknown path gets its own path in the page (the rendering is shared, the path is not).
+    const other = await t.app.inject({ method: 'GET', url: "/another/missing-page?x=1'" });
+    expect(other.statusCode).toBe(404);
+    expect(rootOf(other.body)).toContain('<code>/another/missing-page</code>');
+    expect(other.body).not.toContain('__storefront-unknown-path__');
   });
 
   it('leaves the pages that depend on the session to the browser', async () => {

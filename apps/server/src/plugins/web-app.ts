@@ -141,6 +141,12 @@ export async function loadWebAppBuild(distDir: string, site: SiteConfig): Promis
   };
 }
 
+/** The path the 404 page is rendered for; each answer carries the path asked for in its place. */
+const NOT_FOUND_STAND_IN = '/__storefront-unknown-path__';
+
+/** Text escaped as React escapes it, so the browser's first render reads the same text (no hydration mismatch). */
+const escapeText = (text: string) => escapeHtml(text).replaceAll("'", '&#x27;');
+
 function isApiPath(url: string): boolean {
   return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 }
@@ -180,7 +186,8 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     });
   }
 
-  // The last rendering of each public page, reused while what it was rendered with (the prices) is the same.
+  // The last rendering of each public page, reused while what it was rendered with (the prices) is the same. The 404
+  // page is rendered once for a stand-in path and the asked path written into it, so unknown paths cost no rendering.
   const rendered = new Map<string, { key: string; html: string }>();
 
   const renderPage = async (request: FastifyRequest, pathname: string, template: string): Promise<string> => {
@@ -188,20 +195,20 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     if (!renderer || !page) return renderPageHtml(template, { appHtml: '' });
     try {
       const pricing = page.needsPricing ? await options.pricing().catch(() => undefined) : undefined;
-      // The 404 page names the path it was asked for, so it is rendered each time.
-      const cacheKey = page.status === 404 ? undefined : JSON.stringify(pricing?.plans ?? null);
-      const cached = cacheKey === undefined ? undefined : rendered.get(pathname);
-      if (cached && cached.key === cacheKey) return cached.html;
-
-      const result = renderer.renderPage(pathname, options.site, pricing);
-      const html = renderPageHtml(template, {
-        appHtml: result.html,
-        title: result.title,
-        state: result.state,
-        ...(page.module ? options.build.chunkAssets(page.module) : {}),
-      });
-      if (cacheKey !== undefined) rendered.set(pathname, { key: cacheKey, html });
-      return html;
+      const renderedPath = page.status === 404 ? NOT_FOUND_STAND_IN : pathname;
+      const cacheKey = JSON.stringify(pricing?.plans ?? null);
+      let html = rendered.get(renderedPath)?.key === cacheKey ? rendered.get(renderedPath)?.html : undefined;
+      if (html === undefined) {
+        const result = renderer.renderPage(renderedPath, options.site, pricing);
+        html = renderPageHtml(template, {
+          appHtml: result.html,
+          title: result.title,
+          state: result.state,
+          ...(page.module ? options.build.chunkAssets(page.module) : {}),
+        });
+        rendered.set(renderedPath, { key: cacheKey, html });
+      }
+      return page.status === 404 ? html.replaceAll(NOT_FOUND_STAND_IN, () => escapeText(pathname)) : html;
     } catch (error) {
       // The browser can still render the page itself.
       request.log.error({ err: error, pathname }, 'server rendering failed; sending the app shell');
