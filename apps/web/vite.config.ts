@@ -10,7 +10,13 @@ export default defineConfig(({ isSsrBuild }) => ({
     sourcemap: false,
     reportCompressedSize: false,
     manifest: !isSsrBuild,
-    ...(isSsrBuild && { outDir: 'dist-ssr', emptyOutDir: true, copyPublicDir: false }),
+    ...(isSsrBuild && {
+      outDir: 'dist-ssr',
+      emptyOutDir: true,
+      copyPublicDir: false,
+      // The renderer imports the split-off public pages directly on purpose (the browser build still splits them).
+      rolldownOptions: { checks: { ineffectiveDynamicImport: false } },
+    }),
   },
   ssr: { noExternal: true },
   server: {
