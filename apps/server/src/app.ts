@@ -4,6 +4,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
+import { createRateLimitStore } from './lib/rate-limit-store.ts';
 import { createAuth, resolveAuthSecret } from './modules/auth/auth.ts';
 import { createGuards } from './modules/auth/guards.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -79,6 +80,9 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
     secret: authSecret,
   });
   const guards = createGuards(auth, config);
+  const rateLimitStore = await createRateLimitStore(config.redis, app.log);
+  app.addHook('onClose', async () => rateLimitStore.close());
+  const rateLimit = rateLimitStore.pluginOptions;
   const jobs = createJobRunner({ db: database.db, brand, mailer: appMailer, log: app.log, provider });
   app.decorate('jobs', jobs);
   app.addHook('onReady', async () => jobs.start(config.jobsIntervalSeconds));
@@ -92,7 +96,7 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
     async (api) => {
       await api.register(healthRoutes, { database });
       await api.register(catalogueRoutes, { db: database.db, pricing });
-      await api.register(authRoutes, { auth, config });
+      await api.register(authRoutes, { auth, config, rateLimit });
       await api.register(userRoutes, { auth, db: database.db, guards });
       await api.register(orderRoutes, { db: database.db, guards, gatewayEndpoint: config.gatewayEndpoint, provider });
       await api.register(checkoutRoutes, {
@@ -101,6 +105,7 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
         provider,
         appUrl: config.appUrl,
         payments: config.payments,
+        rateLimit,
       });
       await api.register(webhookRoutes, { db: database.db, provider, brand, jobs });
       await api.register(inventoryRoutes, { db: database.db, guards, brand });

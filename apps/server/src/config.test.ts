@@ -23,12 +23,20 @@ describe('loadConfig', () => {
 
   it('names every bad variable', () => {
     try {
-      loadConfig({ PORT: 'abc', DATABASE_URL: 'mysql://x', SEED_DEMO: 'maybe', PRICE_ISP_PROXIES: '-1' });
+      loadConfig({
+        PORT: 'abc',
+        DATABASE_URL: 'mysql://x',
+        SEED_DEMO: 'maybe',
+        PRICE_ISP_PROXIES: '-1',
+        REDIS_URL: 'localhost:6379',
+      });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
       const message = (error as ConfigError).message;
-      for (const name of ['PORT', 'DATABASE_URL', 'SEED_DEMO', 'PRICE_ISP_PROXIES']) expect(message).toContain(name);
+      for (const name of ['PORT', 'DATABASE_URL', 'SEED_DEMO', 'PRICE_ISP_PROXIES', 'REDIS_URL']) {
+        expect(message).toContain(name);
+      }
     }
   });
 

@@ -57,6 +57,11 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).max(1_000_000).default(8),
   JOBS_INTERVAL_S: z.coerce.number().int().min(0).max(86_400).default(60),
   CHECKOUT_RATE_LIMIT_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  REDIS_URL: z
+    .string()
+    .refine((value) => /^rediss?:\/\/.+/.test(value), 'must be a redis:// or rediss:// URL')
+    .optional(),
+  REDIS_KEY_PREFIX: z.string().trim().min(1).max(100).default('storefront:'),
   STRIPE_SECRET_KEY: z
     .string()
     .trim()
@@ -94,6 +99,8 @@ export interface Config {
   auth: AuthConfig;
   mail: { smtpUrl: string | undefined; from: string };
   payments: PaymentsConfig;
+  /** Shared store of the rate-limit counters (sign-in, checkout) when several instances run; else each keeps its own. */
+  redis: { url: string; keyPrefix: string } | undefined;
   /** How often the periodic job runs in the server process (renewals, expiries, reminders, e-mails); 0 = never. */
   jobsIntervalSeconds: number;
 }
@@ -227,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     payments,
     jobsIntervalSeconds: e.JOBS_INTERVAL_S,
+    redis: e.REDIS_URL ? { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX } : undefined,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `"${e.BRAND_NAME}" <no-reply@${new URL(appUrlOf(e)).hostname}>` },
   };
 }

@@ -24,8 +24,8 @@ const emailOf = (request: FastifyRequest): string | undefined => {
 };
 
 /**
- * A per-IP and a per-e-mail window on each sensitive auth call (fixed windows of @fastify/rate-limit, in this process's
- * memory). Returns a check that answers 429 `{ message }` with Retry-After, or lets the request through.
+ * A per-IP and a per-e-mail window on each sensitive auth call (fixed windows of @fastify/rate-limit, counted in Redis
+ * when REDIS_URL is set, else in this process's memory). Returns a check that answers 429 `{ message }` with Retry-After, or lets the request through.
  */
 export function authRateLimiter(app: FastifyInstance, limits: AuthConfig['rateLimit']) {
   const timeWindow = limits.windowSeconds * 1000;

@@ -1,4 +1,4 @@
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Auth } from './auth.ts';
@@ -29,8 +29,13 @@ async function sendWebResponse(reply: FastifyReply, response: Response) {
 }
 
 /** better-auth's handler at /api/auth/*, behind the per-IP and per-e-mail limits. */
-export const authRoutes: FastifyPluginAsync<{ auth: Auth; config: Config }> = async (app, { auth, config }) => {
-  await app.register(rateLimit, { global: false });
+export const authRoutes: FastifyPluginAsync<{
+  auth: Auth;
+  config: Config;
+  /** Where the counters live (../../lib/rate-limit-store.ts). */
+  rateLimit: RateLimitPluginOptions;
+}> = async (app, { auth, config, rateLimit: rateLimitOptions }) => {
+  await app.register(rateLimit, rateLimitOptions);
   const checkRateLimit = authRateLimiter(app, config.auth.rateLimit);
   const appOrigin = new URL(config.appUrl).origin;
   app.route({

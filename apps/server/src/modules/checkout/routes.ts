@@ -1,4 +1,4 @@
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
 import { checkoutRequestSchema, checkoutResponseSchema } from '@storefront/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -17,13 +17,15 @@ export interface CheckoutRoutesOptions {
   provider: PaymentProvider;
   appUrl: string;
   payments: PaymentsConfig;
+  /** Where the counters live (../../lib/rate-limit-store.ts). */
+  rateLimit: RateLimitPluginOptions;
 }
 
 const failure = z.object({ success: z.literal(false), error: z.object({ message: z.string() }) });
 
 /** POST /api/checkout: `{ success: true, checkoutUrl }`, or `{ success: false, error: { message } }` with its status. */
 export const checkoutRoutes: FastifyPluginAsync<CheckoutRoutesOptions> = async (app, options) => {
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, options.rateLimit);
   const perUser = app.createRateLimit({
     max: options.payments.checkoutRateLimitPerUser,
     timeWindow: 10 * 60 * 1000,

@@ -1,0 +1,46 @@
+import type { RateLimitPluginOptions } from '@fastify/rate-limit';
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Config } from '../config.ts';
+
+export interface RateLimitStore {
+  /** Options for each registration of @fastify/rate-limit (sign-in, checkout). */
+  pluginOptions: RateLimitPluginOptions;
+  close(): Promise<void>;
+}
+
+const UNREACHABLE_LOG_INTERVAL_MS = 30_000;
+
+/**
+ * Where the rate-limit counters live: in Redis when REDIS_URL is set, so every instance behind a load balancer counts
+ * the same attempts; otherwise in this process's memory. While Redis is unreachable the limits let requests through
+ * (sign-in and checkout keep working) and the outage is logged every 30 seconds; the client keeps reconnecting.
+ */
+export async function createRateLimitStore(redis: Config['redis'], log: FastifyBaseLogger): Promise<RateLimitStore> {
+  if (!redis) return { pluginOptions: { global: false }, close: async () => {} };
+
+  const client = new Redis(redis.url, {
+    lazyConnect: true,
+    connectTimeout: 2_000,
+    // A request never waits for Redis to come back: its command fails at once and the limit is skipped.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+  });
+  let lastLogged = 0;
+  client.on('error', (error: Error) => {
+    if (Date.now() - lastLogged < UNREACHABLE_LOG_INTERVAL_MS) return;
+    lastLogged = Date.now();
+    log.error({ err: error }, 'Redis (the rate-limit store) is unreachable; limits are not applied until it is back');
+  });
+  try {
+    await client.connect();
+  } catch {
+    // Logged above; the client reconnects on its own.
+  }
+  return {
+    pluginOptions: { global: false, redis: client, nameSpace: `${redis.keyPrefix}rate-limit:`, skipOnError: true },
+    close: async () => {
+      await client.quit().catch(() => client.disconnect());
+    },
+  };
+}
