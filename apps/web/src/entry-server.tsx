@@ -2,8 +2,11 @@
 // The browser hydrates what it renders (main.tsx), so the first paint needs no JavaScript.
 import {
   isKnownPagePath,
+  type PageRenderer,
   type PricingResponse,
   paths,
+  type RenderedPage,
+  type ServerPage,
   type ServerRenderState,
   type SiteConfig,
 } from '@storefront/contract';
@@ -32,38 +35,24 @@ const splitPageModules: Record<string, string> = {
 };
 const notFoundModule = 'src/features/errors/not-found-page.tsx';
 
-export interface ServerPage {
-  /** Whether it shows prices (the server then reads them first). */
-  needsPricing: boolean;
-  /** The build manifest key of its split-off chunk, if it has one. */
-  module: string | undefined;
-  status: 200 | 404;
-}
-
 /**
  * The pages rendered on the server: the public ones (landing, privacy, terms) and the 404 page. Pages behind
  * sign-in, the sign-in screens and the sandbox pages depend on the browser's session and are rendered there.
  */
-export function serverPage(pathname: string): ServerPage | undefined {
+export const serverPage: PageRenderer['serverPage'] = (pathname: string): ServerPage | undefined => {
   if (pathname === paths.home) return { needsPricing: true, module: undefined, status: 200 };
   if (pathname in splitPageModules) return { needsPricing: false, module: splitPageModules[pathname], status: 200 };
   if (!isKnownPagePath(pathname)) return { needsPricing: false, module: notFoundModule, status: 404 };
   return undefined;
-}
-
-export interface RenderedPage {
-  html: string;
-  title: string;
-  state: ServerRenderState;
-}
+};
 
 /** Renders one page (`url`: path and query) for `site`, with the pricing read at `readAt`. Synchronous. */
-export function renderPage(
+export const renderPage: PageRenderer['renderPage'] = (
   url: string,
   site: SiteConfig,
   pricing?: PricingResponse,
   readAt = Date.now(),
-): RenderedPage {
+): RenderedPage => {
   applySiteConfig(site);
   const state: ServerRenderState = pricing ? { pricing, readAt } : { readAt };
   const queryClient = createQueryClient();
@@ -82,4 +71,4 @@ export function renderPage(
   );
   queryClient.clear();
   return { html, title: sink.title ?? formatPageTitle(), state };
-}
+};

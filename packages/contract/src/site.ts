@@ -32,3 +32,26 @@ export interface ServerRenderState {
   /** When it was read (epoch milliseconds): the browser refreshes it once it is older than its usual freshness. */
   readAt: number;
 }
+
+/** How the server treats one page path (see apps/web/src/entry-server.tsx). */
+export interface ServerPage {
+  /** Whether it shows prices (the server then reads them first). */
+  needsPricing: boolean;
+  /** The build manifest key of its split-off chunk, if it has one. */
+  module: string | undefined;
+  status: 200 | 404;
+}
+
+export interface RenderedPage {
+  html: string;
+  title: string;
+  state: ServerRenderState;
+}
+
+/** The server renderer built from apps/web/src/entry-server.tsx, as the server loads it. */
+export interface PageRenderer {
+  /** The page the server renders at this path, or undefined for pages the browser renders alone. */
+  serverPage(pathname: string): ServerPage | undefined;
+  /** Renders one page for `site`, with the pricing read at `readAt`. Synchronous. */
+  renderPage(url: string, site: SiteConfig, pricing?: PricingResponse, readAt?: number): RenderedPage;
+}

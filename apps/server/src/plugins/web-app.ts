@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import {
   isKnownPagePath,
   messages,
+  type PageRenderer,
   type PricingResponse,
   SERVER_STATE_ELEMENT_ID,
   type ServerRenderState,
@@ -64,17 +65,6 @@ export function inlineScriptHashes(html: string): string[] {
     hashes.push(`'sha256-${createHash('sha256').update(body).digest('base64')}'`);
   }
   return hashes;
-}
-
-/** The server renderer built from apps/web/src/entry-server.tsx (its exports, as the server uses them). */
-export interface PageRenderer {
-  serverPage(pathname: string): { needsPricing: boolean; module: string | undefined; status: 200 | 404 } | undefined;
-  renderPage(
-    url: string,
-    site: SiteConfig,
-    pricing?: PricingResponse,
-    readAt?: number,
-  ): { html: string; title: string; state: ServerRenderState };
 }
 
 /** Vite's build manifest: source module → chunk, its styles and the chunks it imports. */
@@ -197,7 +187,8 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       const pricing = page.needsPricing ? await options.pricing().catch(() => undefined) : undefined;
       const renderedPath = page.status === 404 ? NOT_FOUND_STAND_IN : pathname;
       const cacheKey = JSON.stringify(pricing?.plans ?? null);
-      let html = rendered.get(renderedPath)?.key === cacheKey ? rendered.get(renderedPath)?.html : undefined;
+      const kept = rendered.get(renderedPath);
+      let html = kept?.key === cacheKey ? kept.html : undefined;
       if (html === undefined) {
         const result = renderer.renderPage(renderedPath, options.site, pricing);
         html = renderPageHtml(template, {
