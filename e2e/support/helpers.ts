@@ -52,6 +52,9 @@ export async function signUp(page: Page, email: string, password = STRONG_PASSWO
   await passwordField(page).fill(password);
   await confirmField(page).fill(password);
   await page.getByRole('button', { name: 'Create Account' }).click();
+  await expect(page.getByRole('heading', { name: 'Check Your Email' })).toBeVisible();
+  // No session before the address is confirmed: the mailed link signs the customer in through /auth/callback.
+  await page.goto(await linkFromMail(email, /verify-email/));
   await expect(page).toHaveURL(/\/dashboard\/overview$/);
 }
 

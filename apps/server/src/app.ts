@@ -96,7 +96,7 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
     async (api) => {
       await api.register(healthRoutes, { database });
       await api.register(catalogueRoutes, { db: database.db, pricing });
-      await api.register(authRoutes, { auth, config, rateLimit });
+      await api.register(authRoutes, { auth, config, rateLimit, secret: authSecret });
       await api.register(userRoutes, { auth, db: database.db, guards });
       await api.register(orderRoutes, { db: database.db, guards, gatewayEndpoint: config.gatewayEndpoint, provider });
       await api.register(checkoutRoutes, {

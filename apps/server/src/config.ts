@@ -55,6 +55,7 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT_WINDOW_S: z.coerce.number().int().min(1).max(86_400).default(600),
   AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(30),
   AUTH_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).max(1_000_000).default(8),
+  AUTH_RATE_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(100),
   JOBS_INTERVAL_S: z.coerce.number().int().min(0).max(86_400).default(60),
   CHECKOUT_RATE_LIMIT_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(20),
   REDIS_URL: z
@@ -133,7 +134,14 @@ export interface AuthConfig {
   adminEmails: string[];
   google: (OAuthClient & { discoveryUrl: string }) | undefined;
   discord: OAuthClient | undefined;
-  rateLimit: { windowSeconds: number; perIp: number; perEmail: number };
+  rateLimit: {
+    windowSeconds: number;
+    perIp: number;
+    /** Per e-mail address and IP (and per device cookie, and per session for password checks). */
+    perEmail: number;
+    /** Per e-mail address from every IP together. */
+    perAccount: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -230,6 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         windowSeconds: e.AUTH_RATE_LIMIT_WINDOW_S,
         perIp: e.AUTH_RATE_LIMIT_PER_IP,
         perEmail: e.AUTH_RATE_LIMIT_PER_EMAIL,
+        perAccount: e.AUTH_RATE_LIMIT_PER_ACCOUNT,
       },
     },
     payments,

@@ -17,13 +17,16 @@ export async function prepareApp(config: Config, options: { logger?: boolean | o
   try {
     await database.migrate();
     const seed = await seedDatabase(database.db, config);
-    const promoted = await applyAdminEmails(database.db, config.auth.adminEmails);
+    const admins = await applyAdminEmails(database.db, config.auth.adminEmails);
     const app = await buildApp({ config, database, logger: options.logger });
     if (config.payments.provider === 'sandbox') {
       const log = config.env === 'production' ? app.log.warn.bind(app.log) : app.log.info.bind(app.log);
       log('payments go to the sandbox provider: no real money moves; set STRIPE_SECRET_KEY to take real payments');
     }
-    if (promoted > 0) app.log.info({ promoted }, 'users named in ADMIN_EMAILS were given the admin role');
+    if (admins.promoted > 0)
+      app.log.info({ promoted: admins.promoted }, 'users named in ADMIN_EMAILS were given the admin role');
+    if (admins.demoted > 0)
+      app.log.warn({ demoted: admins.demoted }, 'admins whose e-mail address is not confirmed lost the admin role');
     if (seed.seeded)
       app.log.info({ demoIps: seed.demoIps }, 'new database seeded with the catalogue and feature flags');
     return {

@@ -55,10 +55,16 @@ export const authCheckResponseSchema = z.object({
 });
 export type AuthCheckResponse = z.infer<typeof authCheckResponseSchema>;
 
-/** POST /api/user/password: the Settings dialog's new password (spec section 2 'Settings'). */
+/**
+ * POST /api/user/password: the Settings dialog's new password (spec section 2 'Settings'). The server holds every new
+ * password to the sign-up rules, whatever the form's own 6-character check lets through.
+ */
 export const changePasswordRequestSchema = z.object({
   newPassword: z
     .string()
-    .min(PASSWORD_MIN, authMessages.passwordTooShort)
-    .max(128, 'Password must be at most 128 characters'),
+    .max(128, 'Password must be at most 128 characters')
+    .superRefine((value, ctx) => {
+      const problem = passwordStrengthProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
 });

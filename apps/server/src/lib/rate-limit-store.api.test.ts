@@ -18,7 +18,7 @@ const signIn = (t: TestApp, email: string, ip: string) =>
 
 describe.runIf(redisUrl)('rate limits shared through Redis', () => {
   const prefix = `storefront-test-${randomBytes(6).toString('hex')}:`;
-  const env = { REDIS_URL: redisUrl ?? '', REDIS_KEY_PREFIX: prefix, AUTH_RATE_LIMIT_PER_EMAIL: '3' };
+  const env = { REDIS_URL: redisUrl ?? '', REDIS_KEY_PREFIX: prefix, AUTH_RATE_LIMIT_PER_ACCOUNT: '3' };
   let first: TestApp;
   let second: TestApp;
   let redis: Redis;

@@ -78,16 +78,38 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
 /** Headers of a same-site JSON request from the app's own pages. */
 export const jsonHeaders = { 'content-type': 'application/json', origin: 'http://localhost:3000' };
 
-/** Signs a new customer up through the API; answers their session cookie and id. */
+/** The session cookie(s) of an answer, as a Cookie header. */
+export function cookieOf(setCookie: string | string[] | undefined): string {
+  const list = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
+  return list.map((cookie) => cookie.split(';')[0]).join('; ');
+}
+
+/** The newest confirmation link mailed to `email`, as a path the app answers. */
+export function confirmationLinkOf(t: TestApp, email: string): string {
+  const mail = t.mails.findLast((m) => m.to === email && /Confirm your e-mail/.test(m.subject));
+  const link = /(http\S+verify-email\S+)/.exec(mail?.text ?? '')?.[1];
+  if (!link) throw new Error(`no confirmation e-mail to ${email}`);
+  const url = new URL(link);
+  return url.pathname + url.search;
+}
+
+/**
+ * Signs a new customer up through the API and confirms the address with the mailed link, as a customer does (there is
+ * no session before the confirmation); answers their session cookie and id.
+ */
 export async function signUpCustomer(t: TestApp, email: string): Promise<{ cookie: string; id: string }> {
   const response = await t.app.inject({
     method: 'POST',
     url: '/api/auth/sign-up/email',
     headers: jsonHeaders,
-    payload: { email, password: 'Str0ng!pass', name: email.split('@')[0] },
+    payload: { email, password: 'Str0ng!pass', name: email.split('@')[0], callbackURL: '/auth/callback' },
   });
   if (response.statusCode !== 200) throw new Error(`sign-up failed: ${response.body}`);
-  const cookie = String(response.headers['set-cookie']).split(';')[0] ?? '';
-  const body = response.json() as { user: { id: string } };
-  return { cookie, id: body.user.id };
+  const confirmed = await t.app.inject({ method: 'GET', url: confirmationLinkOf(t, email) });
+  const cookie = cookieOf(confirmed.headers['set-cookie']);
+  if (!cookie.includes('session_token=')) throw new Error(`confirmation did not sign in: ${confirmed.statusCode}`);
+  const me = await t.app.inject({ method: 'GET', url: '/api/user/auth', headers: { cookie } });
+  const id = (me.json() as { user: { id: string } | null }).user?.id;
+  if (!id) throw new Error('no user after the confirmation');
+  return { cookie, id };
 }

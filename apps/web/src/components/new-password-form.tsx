@@ -1,9 +1,13 @@
 import { Button, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { authMessages, PASSWORD_MIN } from '@storefront/contract';
-import type { ReactNode } from 'react';
+import { type ReactNode, useId } from 'react';
+import { PasswordRequirements } from './password-requirements.tsx';
 
-/** New password and its confirmation with the reset/change rules of spec section 5 (6 characters, must match). */
+/**
+ * New password and its confirmation with the reset/change rules of spec section 5 (6 characters, must match). The
+ * server holds every new password to the sign-up rules, so the form shows the same hint as sign-up.
+ */
 export function NewPasswordForm({
   submitLabel,
   onSubmit,
@@ -14,6 +18,7 @@ export function NewPasswordForm({
   /** Shown above the fields (an error alert, say). */
   children?: ReactNode;
 }) {
+  const hintId = useId();
   const form = useForm({
     initialValues: { password: '', confirmPassword: '' },
     validate: {
@@ -30,8 +35,10 @@ export function NewPasswordForm({
           autoComplete="new-password"
           withAsterisk
           data-autofocus
+          aria-describedby={hintId}
           {...form.getInputProps('password')}
         />
+        <PasswordRequirements id={hintId} value={form.values.password} />
         <PasswordInput
           label="Confirm new password"
           autoComplete="new-password"

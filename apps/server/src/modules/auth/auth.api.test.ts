@@ -1,15 +1,11 @@
 import { authMessages } from '@storefront/contract';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { users } from '../../db/schema.ts';
+import { confirmationLinkOf, cookieOf, createTestApp, signUpCustomer, type TestApp } from '../../test/test-app.ts';
 
 const ORIGIN = 'http://localhost:3000';
 const json = { 'content-type': 'application/json', origin: ORIGIN };
-
-/** The session cookie(s) of a better-auth answer, as a Cookie header. */
-function cookieOf(setCookie: string | string[] | undefined): string {
-  const list = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
-  return list.map((cookie) => cookie.split(';')[0]).join('; ');
-}
 
 describe('accounts', () => {
   let t: TestApp;
@@ -37,27 +33,42 @@ describe('accounts', () => {
       payload: { email, password },
     });
 
-  it('signs up, sends a confirmation link to /auth/callback, and knows the user by cookie and by bearer token', async () => {
+  it('signs up without a session, mails a confirmation link to /auth/callback, and refuses sign-in until confirmed', async () => {
     const response = await signUp('ann@example.com');
     expect(response.statusCode).toBe(200);
-    const cookie = cookieOf(response.headers['set-cookie']);
-    expect(cookie).toContain('storefront.session_token=');
-    const setCookie = String(response.headers['set-cookie']);
-    expect(setCookie).toMatch(/HttpOnly/i);
-    expect(setCookie).toMatch(/SameSite=Lax/i);
+    expect(response.json()).toMatchObject({ token: null, user: { email: 'ann@example.com', emailVerified: false } });
+    expect(cookieOf(response.headers['set-cookie'])).not.toContain('session_token=');
 
     const mail = t.mails.find((m) => m.to === 'ann@example.com');
     expect(mail?.subject).toMatch(/Confirm your e-mail/);
     expect(mail?.text).toMatch(/\/api\/auth\/verify-email\?token=[^\s]+callbackURL=%2Fauth%2Fcallback/);
     expect(mail?.html).toContain('Confirm e-mail address');
 
-    const byCookie = await t.app.inject({ method: 'GET', url: '/api/user/auth', headers: { cookie } });
-    expect(byCookie.json()).toMatchObject({
+    const mailsBefore = t.mails.length;
+    const early = await signIn('ann@example.com', 'Str0ng!pass');
+    expect(early.statusCode).toBe(403);
+    expect(early.json().code).toBe('EMAIL_NOT_VERIFIED');
+    expect(cookieOf(early.headers['set-cookie'])).not.toContain('session_token=');
+    expect(t.mails.slice(mailsBefore).map((m) => m.subject)).toEqual([expect.stringMatching(/Confirm your e-mail/)]);
+  });
+
+  it('confirms the e-mail address through the link, lands on /auth/callback signed in, and knows the user by cookie and by bearer token', async () => {
+    const response = await t.app.inject({ method: 'GET', url: confirmationLinkOf(t, 'ann@example.com') });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/auth/callback');
+    const cookie = cookieOf(response.headers['set-cookie']);
+    const setCookie = String(response.headers['set-cookie']);
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+    const me = await t.app.inject({ method: 'GET', url: '/api/user/auth', headers: { cookie } });
+    expect(me.json()).toMatchObject({
       authenticated: true,
-      user: { email: 'ann@example.com', role: 'user', emailVerified: false },
+      user: { email: 'ann@example.com', role: 'user', emailVerified: true },
     });
 
-    const token = response.headers['set-auth-token'];
+    const signedIn = await signIn('ann@example.com', 'Str0ng!pass');
+    expect(signedIn.statusCode).toBe(200);
+    const token = signedIn.headers['set-auth-token'];
     expect(typeof token).toBe('string');
     const byBearer = await t.app.inject({
       method: 'GET',
@@ -67,15 +78,38 @@ describe('accounts', () => {
     expect(byBearer.json().user.email).toBe('ann@example.com');
   });
 
-  it('confirms the e-mail address through the link and lands on /auth/callback', async () => {
-    const mail = t.mails.find((m) => m.to === 'ann@example.com');
-    const link = new URL(/(http\S+verify-email\S+)/.exec(mail?.text ?? '')?.[1] ?? '');
-    const response = await t.app.inject({ method: 'GET', url: link.pathname + link.search });
-    expect(response.statusCode).toBe(302);
-    expect(response.headers.location).toBe('/auth/callback');
-    const cookie = cookieOf(response.headers['set-cookie']);
-    const me = await t.app.inject({ method: 'GET', url: '/api/user/auth', headers: { cookie } });
-    expect(me.json().user.emailVerified).toBe(true);
+  it('answers a sign-up with a known address as it answers a new one, and mails the owner instead', async () => {
+    const mailsBefore = t.mails.length;
+    const fresh = await signUp('fresh-twin@example.com');
+    const known = await signUp('ann@example.com', 'Diff3rent!pass');
+    expect(known.statusCode).toBe(fresh.statusCode);
+    const shape = (body: { token: unknown; user: Record<string, unknown> }) => ({
+      token: body.token,
+      keys: Object.keys(body.user).sort(),
+      emailVerified: body.user.emailVerified,
+    });
+    expect(shape(known.json())).toEqual(shape(fresh.json()));
+    expect(cookieOf(known.headers['set-cookie'])).toBe(cookieOf(fresh.headers['set-cookie']));
+    const sent = t.mails.slice(mailsBefore);
+    expect(sent.find((m) => m.to === 'ann@example.com')?.subject).toMatch(/You already have a .* account/);
+    // The known account is untouched: its own password still signs in.
+    expect((await signIn('ann@example.com', 'Str0ng!pass')).statusCode).toBe(200);
+    expect((await signIn('ann@example.com', 'Diff3rent!pass')).statusCode).toBe(401);
+  });
+
+  it('caps the e-mail address at 254 and the name at 100 characters', async () => {
+    const longEmail = `${'a'.repeat(250)}@example.com`;
+    const tooLong = await signUp(longEmail);
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().message).toBe('Email must be at most 254 characters');
+    const longName = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-up/email',
+      headers: json,
+      payload: { email: 'named@example.com', password: 'Str0ng!pass', name: 'n'.repeat(100_000) },
+    });
+    expect(longName.statusCode).toBe(400);
+    expect(longName.json().message).toBe('Name must be at most 100 characters');
   });
 
   it('answers authenticated false without a session', async () => {
@@ -98,12 +132,18 @@ describe('accounts', () => {
     }
   });
 
-  it('gives the admin role to an address in ADMIN_EMAILS at sign-up', async () => {
+  it('gives the admin role to an address in ADMIN_EMAILS only once it is confirmed', async () => {
     const response = await signUp('Boss@Example.com');
+    expect(response.statusCode).toBe(200);
+    const [unconfirmed] = await t.database.db.select().from(users).where(eq(users.email, 'boss@example.com'));
+    expect(unconfirmed?.role).toBe('user');
+    expect((await signIn('boss@example.com', 'Str0ng!pass')).statusCode).toBe(403);
+
+    const confirmed = await t.app.inject({ method: 'GET', url: confirmationLinkOf(t, 'boss@example.com') });
     const me = await t.app.inject({
       method: 'GET',
       url: '/api/user/auth',
-      headers: { cookie: cookieOf(response.headers['set-cookie']) },
+      headers: { cookie: cookieOf(confirmed.headers['set-cookie']) },
     });
     expect(me.json().user.role).toBe('admin');
   });
@@ -148,11 +188,27 @@ describe('accounts', () => {
       headers: json,
       payload: { newPassword: 'newpass', token },
     });
-    expect(reset.statusCode).toBe(200);
+    // The sign-up rules hold for a reset too.
+    expect(reset.statusCode).toBe(400);
+    expect(reset.json().message).toBe(authMessages.signupPasswordTooShort);
+    const weak = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      headers: json,
+      payload: { newPassword: 'abcdefgh', token },
+    });
+    expect(weak.json().message).toBe(authMessages.needsUppercase);
+    const strong = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      headers: json,
+      payload: { newPassword: 'N3wpass!', token },
+    });
+    expect(strong.statusCode).toBe(200);
     const me = await t.app.inject({ method: 'GET', url: '/api/user/auth', headers: { cookie: oldSession } });
     expect(me.json().authenticated).toBe(false);
     expect((await signIn('ann@example.com', 'Str0ng!pass')).statusCode).toBe(401);
-    expect((await signIn('ann@example.com', 'newpass')).statusCode).toBe(200);
+    expect((await signIn('ann@example.com', 'N3wpass!')).statusCode).toBe(200);
   });
 
   it('shows the auth service message for a wrong password', async () => {
@@ -162,8 +218,8 @@ describe('accounts', () => {
   });
 
   it('changes the password from Settings and signs out the other sessions, not this one', async () => {
-    const first = cookieOf((await signIn('ann@example.com', 'newpass')).headers['set-cookie']);
-    const second = cookieOf((await signIn('ann@example.com', 'newpass')).headers['set-cookie']);
+    const first = cookieOf((await signIn('ann@example.com', 'N3wpass!')).headers['set-cookie']);
+    const second = cookieOf((await signIn('ann@example.com', 'N3wpass!')).headers['set-cookie']);
     const tooShort = await t.app.inject({
       method: 'POST',
       url: '/api/user/password',
@@ -171,13 +227,21 @@ describe('accounts', () => {
       payload: { newPassword: '12345' },
     });
     expect(tooShort.statusCode).toBe(400);
-    expect(tooShort.json().message).toContain(authMessages.passwordTooShort);
+    expect(tooShort.json().message).toContain(authMessages.signupPasswordTooShort);
+    const weak = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/password',
+      headers: { ...json, cookie: second },
+      payload: { newPassword: 'abcdef' },
+    });
+    expect(weak.statusCode).toBe(400);
+    expect(weak.json().message).toContain(authMessages.signupPasswordTooShort);
 
     const changed = await t.app.inject({
       method: 'POST',
       url: '/api/user/password',
       headers: { ...json, cookie: second },
-      payload: { newPassword: 'another1' },
+      payload: { newPassword: 'An0ther!pass' },
     });
     expect(changed.statusCode).toBe(200);
     expect((await t.app.inject({ url: '/api/user/auth', headers: { cookie: first } })).json().authenticated).toBe(
@@ -186,16 +250,16 @@ describe('accounts', () => {
     expect((await t.app.inject({ url: '/api/user/auth', headers: { cookie: second } })).json().authenticated).toBe(
       true,
     );
-    expect((await signIn('ann@example.com', 'another1')).statusCode).toBe(200);
+    expect((await signIn('ann@example.com', 'An0ther!pass')).statusCode).toBe(200);
   });
 
   it('refuses a cookie-carried password change from another site', async () => {
-    const cookie = cookieOf((await signIn('ann@example.com', 'another1')).headers['set-cookie']);
+    const cookie = cookieOf((await signIn('ann@example.com', 'An0ther!pass')).headers['set-cookie']);
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/user/password',
       headers: { 'content-type': 'application/json', origin: 'https://evil.example', cookie },
-      payload: { newPassword: 'hacked1' },
+      payload: { newPassword: 'Hacked1!pass' },
     });
     expect(response.statusCode).toBe(403);
   });
@@ -205,7 +269,7 @@ describe('accounts', () => {
       method: 'POST',
       url: '/api/user/password',
       headers: json,
-      payload: { newPassword: 'whatever1' },
+      payload: { newPassword: 'Whatever1!' },
     });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({ message: authMessages.authRequired });
@@ -220,27 +284,89 @@ describe('accounts', () => {
 describe('auth rate limits', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ AUTH_RATE_LIMIT_PER_EMAIL: '3', AUTH_RATE_LIMIT_PER_IP: '5' });
+    t = await createTestApp({
+      AUTH_RATE_LIMIT_PER_EMAIL: '3',
+      AUTH_RATE_LIMIT_PER_ACCOUNT: '6',
+      AUTH_RATE_LIMIT_PER_IP: '5',
+    });
   });
   afterAll(() => t.close());
 
-  const attempt = (email: string, ip: string) =>
+  const attempt = (email: string, ip: string, password = 'whatever', cookie?: string) =>
     t.app.inject({
       method: 'POST',
       url: '/api/auth/sign-in/email',
-      headers: json,
+      headers: cookie ? { ...json, cookie } : json,
       remoteAddress: ip,
-      payload: { email, password: 'whatever' },
+      payload: { email, password },
     });
 
-  it('limits sign-in per e-mail address whatever the IP, with a message and Retry-After', async () => {
-    for (const ip of ['10.0.0.1', '10.0.0.2', '10.0.0.3'])
-      expect((await attempt('target@example.com', ip)).statusCode).toBe(401);
-    const blocked = await attempt('target@example.com', '10.0.0.4');
+  it('limits sign-in per e-mail address and IP, with a message and Retry-After', async () => {
+    for (let i = 0; i < 3; i++) expect((await attempt('target@example.com', '10.0.0.1')).statusCode).toBe(401);
+    const blocked = await attempt('target@example.com', '10.0.0.1');
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toMatch(/^Too many attempts\. Please wait \d+ minutes? and try again\.$/);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await attempt('other@example.com', '10.0.0.4')).statusCode).toBe(401);
+    // The same address from elsewhere, and another address from here, are still heard.
+    expect((await attempt('target@example.com', '10.0.0.2')).statusCode).toBe(401);
+    expect((await attempt('other@example.com', '10.0.0.1')).statusCode).toBe(401);
+  });
+
+  it('stops a guesser spread over many IPs at the higher per-address ceiling, but never the browser the customer signed in with', async () => {
+    await signUpCustomer(t, 'victim@example.com');
+    const mine = await attempt('victim@example.com', '10.3.0.1', 'Str0ng!pass');
+    expect(mine.statusCode).toBe(200);
+    const setCookies = ([] as string[]).concat(mine.headers['set-cookie'] ?? []);
+    const device = setCookies.find((c) => c.startsWith('storefront.device='));
+    expect(device).toMatch(/HttpOnly/i);
+    const deviceCookie = device?.split(';')[0] ?? '';
+
+    // Six attempts per address from every IP together; the customer's own sign-in above was the first.
+    for (let i = 0; i < 5; i++) expect((await attempt('victim@example.com', `10.4.0.${i + 1}`)).statusCode).toBe(401);
+    expect((await attempt('victim@example.com', '10.4.1.1')).statusCode).toBe(429);
+    // The customer's own browser, from a new address even, is not locked out.
+    expect((await attempt('victim@example.com', '10.3.0.9', 'Str0ng!pass', deviceCookie)).statusCode).toBe(200);
+    // A device cookie is bound to its address and cannot be forged.
+    expect((await attempt('someone@example.com', '10.4.2.1', 'x', deviceCookie)).statusCode).toBe(401);
+    expect(
+      (
+        await attempt(
+          'victim@example.com',
+          '10.4.2.2',
+          'x',
+          deviceCookie.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a')),
+        )
+      ).statusCode,
+    ).toBe(429);
+    // The device is counted on its own: a guesser holding it gets the per-address number of tries.
+    for (let i = 0; i < 2; i++)
+      expect((await attempt('victim@example.com', '10.3.0.9', 'wrong', deviceCookie)).statusCode).toBe(401);
+    expect((await attempt('victim@example.com', '10.3.0.9', 'wrong', deviceCookie)).statusCode).toBe(429);
+  });
+
+  it('limits password checks behind a session: change-password and the two-factor set-up', async () => {
+    const { cookie } = await signUpCustomer(t, 'session-guess@example.com');
+    const call = (url: string, payload: object, remoteAddress: string) =>
+      t.app.inject({ method: 'POST', url, headers: { ...json, cookie }, remoteAddress, payload });
+    for (let i = 0; i < 3; i++) {
+      const wrong = await call(
+        '/api/auth/change-password',
+        { currentPassword: `Wrong${i}!pass`, newPassword: 'N3wer!pass' },
+        `10.6.0.${i + 1}`,
+      );
+      expect(wrong.statusCode).toBe(400);
+    }
+    expect(
+      (await call('/api/auth/change-password', { currentPassword: 'x', newPassword: 'N3wer!pass' }, '10.6.1.1'))
+        .statusCode,
+    ).toBe(429);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await call('/api/auth/two-factor/get-totp-uri', { password: 'Wrong1!x' }, '10.7.0.1')).statusCode,
+      ).not.toBe(429);
+    expect((await call('/api/auth/two-factor/get-totp-uri', { password: 'Wrong1!x' }, '10.7.0.2')).statusCode).toBe(
+      429,
+    );
   });
 
   it('limits sign-in per IP whatever the address', async () => {

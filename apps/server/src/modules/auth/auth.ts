@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { passwordStrengthProblem } from '@storefront/contract';
+import { passwordStrengthProblem, paths, SIGNUP_PASSWORD_MIN } from '@storefront/contract';
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
@@ -11,12 +11,49 @@ import type { AuthConfig, Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { accounts, sessions, twoFactors, users, verifications } from '../../db/schema.ts';
 import type { Mailer } from '../../lib/mailer.ts';
-import { confirmationEmail, passwordResetEmail } from './emails.ts';
+import { promoteIfAdmin } from '../users/admins.ts';
+import { accountExistsEmail, confirmationEmail, passwordResetEmail } from './emails.ts';
 
 export const AUTH_BASE_PATH = '/api/auth';
 /** A session lasts a week of inactivity; any use after a day extends it (the "refresh before it expires"). */
 const SESSION_SECONDS = 7 * 24 * 60 * 60;
 const SESSION_REFRESH_SECONDS = 24 * 60 * 60;
+export const MAX_EMAIL_LENGTH = 254;
+export const MAX_NAME_LENGTH = 100;
+
+/** Every call that sets a password, and the body field that carries it: all of them keep the sign-up rules. */
+const PASSWORD_FIELDS: Record<string, string> = {
+  '/sign-up/email': 'password',
+  '/reset-password': 'newPassword',
+  '/change-password': 'newPassword',
+  '/admin/create-user': 'password',
+  '/admin/set-user-password': 'newPassword',
+};
+/** Length caps of the fields a customer types, by call (RFC 5321 for addresses). */
+const LENGTH_CAPS: Record<string, { field: string; max: number; message: string }[]> = {
+  '/sign-up/email': [
+    { field: 'email', max: MAX_EMAIL_LENGTH, message: `Email must be at most ${MAX_EMAIL_LENGTH} characters` },
+    { field: 'name', max: MAX_NAME_LENGTH, message: `Name must be at most ${MAX_NAME_LENGTH} characters` },
+  ],
+  '/change-email': [
+    { field: 'newEmail', max: MAX_EMAIL_LENGTH, message: `Email must be at most ${MAX_EMAIL_LENGTH} characters` },
+  ],
+  '/update-user': [
+    { field: 'name', max: MAX_NAME_LENGTH, message: `Name must be at most ${MAX_NAME_LENGTH} characters` },
+  ],
+};
+
+/** The first problem with a body sent to an auth call, in words a person understands, or null. */
+export function authBodyProblem(path: string, body: Record<string, unknown> | undefined): string | null {
+  for (const cap of LENGTH_CAPS[path] ?? []) {
+    const value = body?.[cap.field];
+    if (typeof value === 'string' && value.length > cap.max) return cap.message;
+  }
+  const passwordField = PASSWORD_FIELDS[path];
+  if (!passwordField) return null;
+  const password = body?.[passwordField];
+  return typeof password === 'string' ? passwordStrengthProblem(password) : 'Password is required';
+}
 
 export interface AuthDeps {
   config: Config;
@@ -73,6 +110,11 @@ export function createAuth({ config, db, mailer, logger, secret }: AuthDeps) {
     mailer.send(mail).catch((error: unknown) => logger.error({ err: error, to: mail.to }, 'e-mail could not be sent'));
   };
 
+  const promoteAdmin = async (userId: string) => {
+    if (await promoteIfAdmin(db, adminEmails, userId))
+      logger.info({ userId }, 'confirmed address in ADMIN_EMAILS: admin role given');
+  };
+
   return betterAuth({
     appName: config.site.brandName,
     baseURL: config.appUrl,
@@ -88,16 +130,23 @@ export function createAuth({ config, db, mailer, logger, secret }: AuthDeps) {
     session: { expiresIn: SESSION_SECONDS, updateAge: SESSION_REFRESH_SECONDS },
     emailAndPassword: {
       enabled: true,
-      minPasswordLength: 6,
+      minPasswordLength: SIGNUP_PASSWORD_MIN,
       maxPasswordLength: 128,
-      requireEmailVerification: false,
+      // No session before the address is confirmed: sign-up answers alike for a new and a known address (better-auth
+      // then returns its generic answer for a known one), and nobody holds an account, or a role, for an address they
+      // have not proven to own. The known address is told by e-mail instead.
+      requireEmailVerification: true,
+      onExistingUserSignUp: async ({ user }) => sendInBackground(accountExistsEmail(brand, user.email)),
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
       sendResetPassword: async ({ user, url }) => sendInBackground(passwordResetEmail(brand, user.email, url)),
     },
     emailVerification: {
       sendOnSignUp: true,
+      // A sign-in before confirming is refused (403) and sends a fresh link.
+      sendOnSignIn: true,
       autoSignInAfterVerification: true,
+      afterEmailVerification: async (user) => promoteAdmin(user.id),
       expiresIn: 24 * 60 * 60,
       sendVerificationEmail: async ({ user, url }) => sendInBackground(confirmationEmail(brand, user.email, url)),
     },
@@ -112,19 +161,32 @@ export function createAuth({ config, db, mailer, logger, secret }: AuthDeps) {
     databaseHooks: {
       user: {
         create: {
+          // Only an address already proven (a social provider's verified e-mail) can be an admin from the start.
           before: async (user) => ({
-            data: { ...user, role: adminEmails.has(user.email.toLowerCase()) ? 'admin' : 'user' },
+            data: {
+              ...user,
+              role: user.emailVerified === true && adminEmails.has(user.email.toLowerCase()) ? 'admin' : 'user',
+            },
           }),
+        },
+      },
+      session: {
+        create: {
+          // An address added to ADMIN_EMAILS after it was confirmed gets the role at its next sign-in.
+          after: async (session) => promoteAdmin(session.userId),
         },
       },
     },
     hooks: {
-      // The sign-up rules of spec section 5 hold on the server too: 8 characters, lower, upper, digit, special.
+      // The sign-up rules of spec section 5 hold on the server for every way of setting a password: 8 characters,
+      // lower, upper, digit, special; and the typed fields have length caps.
       before: createAuthMiddleware(async (ctx) => {
-        if (ctx.path !== '/sign-up/email') return;
-        const password = (ctx.body as { password?: unknown } | undefined)?.password;
-        const problem = typeof password === 'string' ? passwordStrengthProblem(password) : 'Password is required';
+        const body = ctx.body as Record<string, unknown> | undefined;
+        const problem = authBodyProblem(ctx.path, body);
         if (problem) throw new APIError('BAD_REQUEST', { message: problem });
+        // The fresh confirmation link a sign-in before confirming sends finishes at /auth/callback, not at '/'.
+        if (ctx.path === '/sign-in/email' && body && body.callbackURL === undefined)
+          body.callbackURL = paths.authCallback;
       }),
     },
     plugins: [

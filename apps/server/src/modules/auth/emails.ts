@@ -22,3 +22,15 @@ export function passwordResetEmail(brand: Branding, to: string, url: string): Ma
     footnote: 'If you did not ask for this, ignore this message: your password stays as it is.',
   });
 }
+
+/** Sent instead of an error when someone signs up with an address that has an account (no account enumeration). */
+export function accountExistsEmail(brand: Branding, to: string): Mail {
+  return actionEmail(brand, to, {
+    subject: `You already have a ${brand.brandName} account`,
+    heading: 'You already have an account',
+    body: `Someone, perhaps you, tried to create a new ${brand.brandName} account with ${to}. This address already has an account: sign in, or reset your password if you have forgotten it.`,
+    action: 'Sign in',
+    url: `${brand.appUrl}/login`,
+    footnote: 'If this was not you, you can ignore this message: nothing has changed on your account.',
+  });
+}

@@ -1,16 +1,27 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthConfig } from '../../config.ts';
+import type { DeviceCookies } from './device-cookie.ts';
 
-/** The auth calls a guesser or a spammer would hammer, and whether the body names an e-mail to count per address. */
-const LIMITED_PATHS: Record<string, { perEmail: boolean }> = {
-  '/sign-in/email': { perEmail: true },
-  '/sign-up/email': { perEmail: true },
-  '/request-password-reset': { perEmail: true },
-  '/send-verification-email': { perEmail: true },
-  '/reset-password': { perEmail: false },
-  '/two-factor/verify-totp': { perEmail: false },
-  '/two-factor/verify-backup-code': { perEmail: false },
-  '/two-factor/enable': { perEmail: false },
+/**
+ * The auth calls a guesser or a spammer would hammer, and what each is counted by besides the IP: the e-mail address
+ * in the body, or the session that makes the call (password checks behind a session).
+ */
+const LIMITED_PATHS: Record<string, { by: 'email' | 'session' | 'ip' }> = {
+  '/sign-in/email': { by: 'email' },
+  '/sign-up/email': { by: 'email' },
+  '/request-password-reset': { by: 'email' },
+  '/send-verification-email': { by: 'email' },
+  '/reset-password': { by: 'ip' },
+  '/two-factor/verify-totp': { by: 'ip' },
+  '/two-factor/verify-backup-code': { by: 'ip' },
+  '/two-factor/enable': { by: 'session' },
+  '/two-factor/disable': { by: 'session' },
+  '/two-factor/get-totp-uri': { by: 'session' },
+  '/two-factor/generate-backup-codes': { by: 'session' },
+  '/change-password': { by: 'session' },
+  '/change-email': { by: 'session' },
+  '/delete-user': { by: 'session' },
 };
 
 export function tooManyAttemptsMessage(ttlSeconds: number): string {
@@ -23,29 +34,47 @@ const emailOf = (request: FastifyRequest): string | undefined => {
   return typeof email === 'string' && email.trim() !== '' ? email.trim().toLowerCase() : undefined;
 };
 
+/** The session that makes the call (cookie or bearer), hashed: the key never holds a usable token. */
+const sessionKeyOf = (request: FastifyRequest): string => {
+  const bearer = request.headers.authorization?.replace(/^Bearer\s+/i, '');
+  const cookie = /(?:^|;\s*)(?:__Secure-)?storefront\.session_token=([^;]+)/.exec(request.headers.cookie ?? '')?.[1];
+  const token = bearer ?? cookie ?? `ip:${request.ip}`;
+  return createHash('sha256').update(token).digest('base64url').slice(0, 22);
+};
+
 /**
- * A per-IP and a per-e-mail window on each sensitive auth call (fixed windows of @fastify/rate-limit, counted in Redis
- * when REDIS_URL is set, else in this process's memory). Returns a check that answers 429 `{ message }` with Retry-After, or lets the request through.
+ * Fixed windows of @fastify/rate-limit on each sensitive auth call, counted in Redis when REDIS_URL is set, else in this
+ * process's memory:
+ * - per IP and call (`perIp`);
+ * - per e-mail address and IP (`perEmail`), so that a guesser is stopped at once;
+ * - per e-mail address from every IP (`perAccount`, higher), so that a spread-out guesser is stopped too;
+ * - a browser holding a device cookie of this address (it signed in with it before) is counted on its own
+ *   (`perEmail` per device) instead of by address, so that nobody can lock a customer out of their own browser;
+ * - password checks behind a session are counted per session (`perEmail`).
+ * Returns a check that answers 429 `{ message }` with Retry-After, or lets the request through.
  */
-export function authRateLimiter(app: FastifyInstance, limits: AuthConfig['rateLimit']) {
+export function authRateLimiter(app: FastifyInstance, limits: AuthConfig['rateLimit'], devices: DeviceCookies) {
   const timeWindow = limits.windowSeconds * 1000;
-  const perIp = app.createRateLimit({
-    max: limits.perIp,
-    timeWindow,
-    keyGenerator: (request) => `auth-ip:${request.ip}:${authPath(request)}`,
-  });
-  const perEmail = app.createRateLimit({
-    max: limits.perEmail,
-    timeWindow,
-    keyGenerator: (request) => `auth-email:${emailOf(request)}:${authPath(request)}`,
-  });
+  const keyed = (max: number, key: (request: FastifyRequest) => string) =>
+    app.createRateLimit({ max, timeWindow, keyGenerator: (request) => `${key(request)}:${authPath(request)}` });
+  const perIp = keyed(limits.perIp, (request) => `auth-ip:${request.ip}`);
+  const perEmailAndIp = keyed(limits.perEmail, (request) => `auth-email-ip:${emailOf(request)}:${request.ip}`);
+  const perAccount = keyed(limits.perAccount, (request) => `auth-email:${emailOf(request)}`);
+  const perDevice = keyed(limits.perEmail, (request) => `auth-device:${devices.read(request, emailOf(request))}`);
+  const perSession = keyed(limits.perEmail, (request) => `auth-session:${sessionKeyOf(request)}`);
 
   return async function checkAuthRateLimit(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const rule = LIMITED_PATHS[authPath(request)];
     if (!rule || request.method !== 'POST') return true;
-    const results = [await perIp(request)];
-    if (rule.perEmail && emailOf(request)) results.push(await perEmail(request));
-    for (const result of results) {
+    const checks = [perIp];
+    const email = emailOf(request);
+    if (rule.by === 'email' && email) {
+      if (devices.read(request, email)) checks.push(perDevice);
+      else checks.push(perEmailAndIp, perAccount);
+    }
+    if (rule.by === 'session') checks.push(perSession);
+    for (const check of checks) {
+      const result = await check(request);
       if (!result.isAllowed && result.isExceeded) {
         request.log.warn({ path: authPath(request) }, 'auth rate limit reached');
         await reply
@@ -59,7 +88,7 @@ export function authRateLimiter(app: FastifyInstance, limits: AuthConfig['rateLi
   };
 }
 
-function authPath(request: FastifyRequest): string {
+export function authPath(request: FastifyRequest): string {
   const wildcard = (request.params as { '*'?: string } | undefined)?.['*'] ?? '';
   return `/${wildcard.split('?')[0]?.replace(/\/+$/, '') ?? ''}`;
 }

@@ -2,8 +2,9 @@ import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Auth } from './auth.ts';
+import { createDeviceCookies } from './device-cookie.ts';
 import { headersOf } from './guards.ts';
-import { authRateLimiter } from './rate-limit.ts';
+import { authPath, authRateLimiter } from './rate-limit.ts';
 
 /** Node's request as the Fetch API request better-auth expects; the URL is built on APP_URL, never on the Host header. */
 export function toWebRequest(request: FastifyRequest, appUrl: string): Request {
@@ -18,12 +19,12 @@ export function toWebRequest(request: FastifyRequest, appUrl: string): Request {
   });
 }
 
-async function sendWebResponse(reply: FastifyReply, response: Response) {
+async function sendWebResponse(reply: FastifyReply, response: Response, extraCookies: string[] = []) {
   reply.status(response.status);
   for (const [name, value] of response.headers) {
     if (name !== 'set-cookie' && name !== 'content-length') reply.header(name, value);
   }
-  const cookies = response.headers.getSetCookie();
+  const cookies = [...response.headers.getSetCookie(), ...extraCookies];
   if (cookies.length > 0) reply.header('set-cookie', cookies);
   return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
 }
@@ -34,9 +35,12 @@ export const authRoutes: FastifyPluginAsync<{
   config: Config;
   /** Where the counters live (../../lib/rate-limit-store.ts). */
   rateLimit: RateLimitPluginOptions;
-}> = async (app, { auth, config, rateLimit: rateLimitOptions }) => {
+  /** AUTH_SECRET, which also signs the device cookies. */
+  secret: string;
+}> = async (app, { auth, config, rateLimit: rateLimitOptions, secret }) => {
   await app.register(rateLimit, rateLimitOptions);
-  const checkRateLimit = authRateLimiter(app, config.auth.rateLimit);
+  const devices = createDeviceCookies(secret, config.appUrl.startsWith('https://'));
+  const checkRateLimit = authRateLimiter(app, config.auth.rateLimit, devices);
   const appOrigin = new URL(config.appUrl).origin;
   app.route({
     method: ['GET', 'POST'],
@@ -50,7 +54,10 @@ export const authRoutes: FastifyPluginAsync<{
       }
       if (!(await checkRateLimit(request, reply))) return reply;
       const response = await auth.handler(toWebRequest(request, config.appUrl));
-      return sendWebResponse(reply, response);
+      // A right password marks this browser as one of the customer's own (see device-cookie.ts).
+      const email = (request.body as { email?: unknown } | undefined)?.email;
+      const signedIn = authPath(request) === '/sign-in/email' && response.status === 200 && typeof email === 'string';
+      return sendWebResponse(reply, response, signedIn ? [devices.issue(email.trim())] : []);
     },
   });
 };

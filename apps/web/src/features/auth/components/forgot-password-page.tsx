@@ -1,13 +1,13 @@
-import { Anchor, Button, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { authMessages, isValidEmail, paths } from '@storefront/contract';
-import { IconMailCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { FormError } from '../../../components/form-error.tsx';
 import { authClient, authErrorMessage } from '../../../lib/auth-client.ts';
 import { AuthLayout } from './auth-layout.tsx';
+import { CheckEmail } from './check-email.tsx';
 import { EmailField } from './email-field.tsx';
 
 export function ForgotPasswordPage() {
@@ -33,26 +33,10 @@ export function ForgotPasswordPage() {
 
   if (sentTo) {
     return (
-      <AuthLayout title="Check Your Email">
-        <Stack gap="md" align="stretch">
-          <ThemeIcon size={48} radius="xl" color="green" variant="light" mx="auto">
-            <IconMailCheck size={28} aria-hidden />
-          </ThemeIcon>
-          <Text ta="center">
-            If an account exists for <strong>{sentTo}</strong>, we have sent it a link to reset the password. The link
-            works once and expires in one hour.
-          </Text>
-          <Text size="sm" c="dimmed" ta="center">
-            Nothing arrived? Check your spam folder, or try again.
-          </Text>
-          <Button variant="default" onClick={() => setSentTo(null)}>
-            Try Again
-          </Button>
-          <Button component={Link} to={paths.login}>
-            Back to Login
-          </Button>
-        </Stack>
-      </AuthLayout>
+      <CheckEmail onTryAgain={() => setSentTo(null)}>
+        If an account exists for <strong>{sentTo}</strong>, we have sent it a link to reset the password. The link works
+        once and expires in one hour.
+      </CheckEmail>
     );
   }
 

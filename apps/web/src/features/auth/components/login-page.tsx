@@ -12,6 +12,8 @@ import { EmailField } from './email-field.tsx';
 import { SocialButtons } from './social-buttons.tsx';
 import { TwoFactorStep } from './two-factor-step.tsx';
 
+const notVerifiedHint = 'We have sent you a new confirmation link: open it to finish signing in.';
+
 export function LoginPage() {
   const navigate = useNavigate();
   const refreshAuth = useRefreshAfterAuthChange();
@@ -38,7 +40,15 @@ export function LoginPage() {
 
   const submit = form.onSubmit(async ({ email, password }) => {
     setError(null);
-    const { data, error: signInError } = await authClient.signIn.email({ email: email.trim(), password });
+    const { data, error: signInError } = await authClient.signIn.email({
+      email: email.trim(),
+      password,
+      // An address not confirmed yet is refused and sent a new link, which comes back here.
+      callbackURL: paths.authCallback,
+    });
+    if (signInError?.code === 'EMAIL_NOT_VERIFIED') {
+      return setError(`${signInError.message ?? 'Email not verified'}. ${notVerifiedHint}`);
+    }
     if (signInError) return setError(authErrorMessage(signInError, 'Sign-in failed. Please try again.'));
     if (data && 'twoFactorRedirect' in data && data.twoFactorRedirect) return setNeedsSecondFactor(true);
     await finish();

@@ -70,7 +70,7 @@ export function ResetPasswordPage() {
   };
 
   return (
-    <AuthLayout title="Set a new password" subtitle="Choose a password of at least 6 characters.">
+    <AuthLayout title="Set a new password" subtitle="Choose a new password for your account.">
       <NewPasswordForm submitLabel="Update Password" onSubmit={submit}>
         <FormError message={error} onClose={() => setError(null)} />
       </NewPasswordForm>

@@ -3,22 +3,20 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { authMessages, isValidEmail, passwordStrengthProblem, paths } from '@storefront/contract';
 import { useState } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router';
+import { Link, Navigate } from 'react-router';
 import { FormError } from '../../../components/form-error.tsx';
+import { PasswordRequirements } from '../../../components/password-requirements.tsx';
 import { authClient, authErrorMessage } from '../../../lib/auth-client.ts';
-import { useAuth, useRefreshAfterAuthChange } from '../../../lib/use-auth.ts';
+import { useAuth } from '../../../lib/use-auth.ts';
 import { AuthLayout } from './auth-layout.tsx';
+import { CheckEmail } from './check-email.tsx';
 import { EmailField } from './email-field.tsx';
-import { PasswordRequirements } from './password-requirements.tsx';
 import { SocialButtons } from './social-buttons.tsx';
 
 export function SignupPage() {
-  const navigate = useNavigate();
-  const refreshAuth = useRefreshAfterAuthChange();
   const { user } = useAuth();
   const [error, setError] = useState<string | null>(null);
-  // Set once this page signs the user in, so that only finish() navigates (not also the already-signed-in redirect).
-  const [signedInHere, setSignedInHere] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
   const form = useForm({
     initialValues: { email: '', password: '', confirmPassword: '' },
     validate: {
@@ -38,17 +36,26 @@ export function SignupPage() {
       callbackURL: paths.authCallback,
     });
     if (signUpError) return setError(authErrorMessage(signUpError, 'Sign-up failed. Please try again.'));
-    setSignedInHere(true);
-    await refreshAuth();
+    // The same answer whether or not the address already has an account: the e-mail tells the difference, and the
+    // confirmation link signs the new customer in (/auth/callback, then the dashboard).
+    setSentTo(address);
     notifications.show({
       color: 'green',
       title: 'Welcome aboard!',
-      message: `Your account is ready. We sent a link to ${address} to confirm your address.`,
+      message: `Confirm your address with the link we sent to ${address} to open your dashboard.`,
     });
-    navigate(paths.dashboard);
   });
 
-  if (user && !signedInHere) return <Navigate to={paths.dashboard} replace />;
+  if (user) return <Navigate to={paths.dashboard} replace />;
+
+  if (sentTo) {
+    return (
+      <CheckEmail onTryAgain={() => setSentTo(null)}>
+        We have sent a link to <strong>{sentTo}</strong>. Open it to confirm your address and sign in; it expires in 24
+        hours.
+      </CheckEmail>
+    );
+  }
 
   return (
     <AuthLayout title="Create your account" subtitle="Buy ISP and residential proxies in minutes.">

@@ -1,0 +1,29 @@
+import { Button, Stack, Text, ThemeIcon } from '@mantine/core';
+import { paths } from '@storefront/contract';
+import { IconMailCheck } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { AuthLayout } from './auth-layout.tsx';
+
+/** 'Check Your Email' after a form that mails a link (password reset, sign-up confirmation). */
+export function CheckEmail({ children, onTryAgain }: { children: ReactNode; onTryAgain: () => void }) {
+  return (
+    <AuthLayout title="Check Your Email">
+      <Stack gap="md" align="stretch">
+        <ThemeIcon size={48} radius="xl" color="green" variant="light" mx="auto">
+          <IconMailCheck size={28} aria-hidden />
+        </ThemeIcon>
+        <Text ta="center">{children}</Text>
+        <Text size="sm" c="dimmed" ta="center">
+          Nothing arrived? Check your spam folder, or try again.
+        </Text>
+        <Button variant="default" onClick={onTryAgain}>
+          Try Again
+        </Button>
+        <Button component={Link} to={paths.login}>
+          Back to Login
+        </Button>
+      </Stack>
+    </AuthLayout>
+  );
+}
