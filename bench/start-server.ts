@@ -16,6 +16,8 @@ export async function startServer(port: number, databaseUrl = 'memory://'): Prom
       DATABASE_URL: databaseUrl,
       AUTH_SECRET: process.env.AUTH_SECRET ?? randomBytes(32).toString('base64'),
       LOG_LEVEL: 'warn',
+      // No mail leaves a benchmark; PostgreSQL in production would otherwise want SMTP_URL.
+      LOG_EMAILS: 'true',
     },
     stdio: 'inherit',
   });

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { serializeRequest } from './lib/log-redaction.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { createRateLimitStore } from './lib/rate-limit-store.ts';
 import { createAuth, resolveAuthSecret } from './modules/auth/auth.ts';
@@ -41,19 +42,22 @@ export interface BuildAppOptions {
 
 /** Builds the whole app without listening: external plugins, then app services, then routes. */
 export async function buildApp({ config, database, logger, mailer }: BuildAppOptions): Promise<FastifyInstance> {
-  const app = Fastify({
-    logger: logger ?? {
-      level: config.logLevel,
-      redact: {
-        paths: [
-          'req.headers.authorization',
-          'req.headers.cookie',
-          'res.headers["set-cookie"]',
-          'res.headers["set-auth-token"]',
-        ],
-        remove: true,
-      },
+  const loggerOptions = {
+    level: config.logLevel,
+    // Reset and confirmation tokens, OAuth codes and invoice ids never reach the log (see log-redaction.ts).
+    serializers: { req: serializeRequest },
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'res.headers["set-cookie"]',
+        'res.headers["set-auth-token"]',
+      ],
+      remove: true,
     },
+  };
+  const app = Fastify({
+    logger: logger === false ? false : { ...loggerOptions, ...(typeof logger === 'object' ? logger : {}) },
     trustProxy: config.trustProxy,
     bodyLimit: 1_048_576,
   });

@@ -47,6 +47,7 @@ const envSchema = z.object({
     .refine((value) => /^smtps?:\/\/.+/.test(value), 'must be an smtp:// or smtps:// URL')
     .optional(),
   MAIL_FROM: z.string().trim().min(3).optional(),
+  LOG_EMAILS: booleanString.default(false),
   GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().trim().min(1).optional(),
   GOOGLE_DISCOVERY_URL: z.url().default('https://accounts.google.com/.well-known/openid-configuration'),
@@ -185,6 +186,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     .filter((email) => email !== '');
   for (const email of adminEmails) {
     if (!z.email().safeParse(email).success) problems.push(`ADMIN_EMAILS: "${email}" is not an e-mail address`);
+  }
+  if (database.kind === 'postgres' && e.NODE_ENV === 'production' && !e.SMTP_URL && !e.LOG_EMAILS) {
+    problems.push(
+      'SMTP_URL: is required in production with PostgreSQL: without it e-mails, with their sign-in and reset links, ' +
+        'are written to the log instead of sent (set LOG_EMAILS=true to do that on purpose)',
+    );
   }
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
     problems.push('STRIPE_WEBHOOK_SECRET: is required with STRIPE_SECRET_KEY, or paid orders would never be delivered');

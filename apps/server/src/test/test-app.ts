@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../app.ts';
@@ -21,7 +22,10 @@ export interface TestApp {
  * The real app on a fresh database: in-memory PGlite, or, when the project runs with TEST_DB=postgres, a new database
  * created on TEST_DATABASE_URL's server and dropped afterwards.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { /** Where the app's info log goes (else nothing is logged). */ log?: Writable } = {},
+): Promise<TestApp> {
   const adminUrl = process.env.TEST_DB === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
   let databaseUrl = 'memory://';
   let dropDatabase = async () => {};
@@ -61,7 +65,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       mails.push(mail);
     },
   };
-  const app = await buildApp({ config, database, logger: false, mailer });
+  const logger = options.log ? { level: 'info', stream: options.log } : false;
+  const app = await buildApp({ config, database, logger, mailer });
   return {
     app,
     database,

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema.ts';
 import { confirmationLinkOf, cookieOf, createTestApp, signUpCustomer, type TestApp } from '../../test/test-app.ts';
+import { applyAdminEmails } from '../users/admins.ts';
 
 const ORIGIN = 'http://localhost:3000';
 const json = { 'content-type': 'application/json', origin: ORIGIN };
@@ -146,6 +147,23 @@ describe('accounts', () => {
       headers: { cookie: cookieOf(confirmed.headers['set-cookie']) },
     });
     expect(me.json().user.role).toBe('admin');
+  });
+
+  it('at start-up promotes only confirmed listed users and demotes admins whose address is not confirmed', async () => {
+    const db = t.database.db;
+    await signUp('chief@example.com');
+    await signUp('squatter@example.com');
+    await db.update(users).set({ emailVerified: true }).where(eq(users.email, 'chief@example.com'));
+    // An admin row left from before (an unconfirmed sign-up that had been given the role).
+    await db.update(users).set({ role: 'admin' }).where(eq(users.email, 'squatter@example.com'));
+
+    const result = await applyAdminEmails(db, ['chief@example.com', 'squatter@example.com', 'nobody@example.com']);
+    expect(result).toEqual({ promoted: 1, demoted: 1 });
+    const roles = await db.select({ email: users.email, role: users.role }).from(users);
+    const roleOf = (email: string) => roles.find((row) => row.email === email)?.role;
+    expect(roleOf('chief@example.com')).toBe('admin');
+    expect(roleOf('squatter@example.com')).toBe('user');
+    expect(await applyAdminEmails(db, ['chief@example.com'])).toEqual({ promoted: 0, demoted: 0 });
   });
 
   it('says the same thing for a reset of a known and of an unknown address, and mails only the known one', async () => {
