@@ -13,7 +13,9 @@ describe('loadConfig', () => {
 
   it('reads postgres:// URLs, memory:// and pglite:<dir>', () => {
     const secret = 'x'.repeat(32);
-    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db', AUTH_SECRET: secret, SMTP_URL: 'smtp://m' }).database).toEqual({
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://u@h/db', AUTH_SECRET: secret, SMTP_URL: 'smtp://m' }).database,
+    ).toEqual({
       kind: 'postgres',
       connectionString: 'postgres://u@h/db',
     });
@@ -49,7 +51,9 @@ describe('loadConfig', () => {
   it('refuses to log e-mails in production with PostgreSQL unless told to on purpose', () => {
     const production = { DATABASE_URL: 'postgres://u@h/db', AUTH_SECRET: 'x'.repeat(32) };
     expect(() => loadConfig(production)).toThrow(/SMTP_URL: is required in production with PostgreSQL/);
-    expect(loadConfig({ ...production, SMTP_URL: 'smtp://mail.example.com' }).mail.smtpUrl).toBe('smtp://mail.example.com');
+    expect(loadConfig({ ...production, SMTP_URL: 'smtp://mail.example.com' }).mail.smtpUrl).toBe(
+      'smtp://mail.example.com',
+    );
     expect(loadConfig({ ...production, LOG_EMAILS: 'true' }).mail.smtpUrl).toBeUndefined();
     expect(loadConfig({ ...production, NODE_ENV: 'development' }).mail.smtpUrl).toBeUndefined();
     expect(loadConfig({}).mail.smtpUrl).toBeUndefined();

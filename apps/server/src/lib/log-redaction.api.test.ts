@@ -48,7 +48,9 @@ describe('the log of a full flow', () => {
 
     const signedIn = await post('/api/auth/sign-in/email', { email, password: 'N3wpass!' });
     const session = cookieOf(signedIn.headers.getSetCookie()) || cookie;
-    const started = (await (await post('/api/checkout', { productId: 'isp_proxies', quantity: 1 }, session)).json()) as {
+    const started = (await (
+      await post('/api/checkout', { productId: 'isp_proxies', quantity: 1 }, session)
+    ).json()) as {
       checkoutUrl: string;
     };
     const checkoutId = started.checkoutUrl.split('/sandbox/checkout/')[1] ?? '';
