@@ -1,5 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tooDeepMessage } from './plugins/json-body.ts';
 import { createTestApp, type TestApp } from './test/test-app.ts';
 
 describe('app shell', () => {
@@ -32,6 +33,30 @@ describe('app shell', () => {
     const body = response.json();
     expect(typeof body.message).toBe('string');
     expect(JSON.stringify(body)).not.toMatch(/at .*\.ts:\d+/);
+  });
+
+  it('refuses JSON nested 5,000 levels deep with a 400, on the auth routes and everywhere else', async () => {
+    const deep = `{"email":${'['.repeat(5000)}${']'.repeat(5000)},"password":"x"}`;
+    for (const url of ['/api/auth/sign-in/email', '/api/auth/sign-up/email', '/api/checkout', '/api/user/password']) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json', origin: 'http://localhost:3000' },
+        payload: deep,
+      });
+      expect(response.statusCode, url).toBe(400);
+      const body = response.json();
+      // Checkout answers in the spec's { success, error: { message } } shape.
+      expect(body.message ?? body.error?.message, url).toBe(tooDeepMessage);
+    }
+    // 32 levels still parse (and are then judged by the route's own rules).
+    const fine = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      headers: { 'content-type': 'application/json', origin: 'http://localhost:3000' },
+      payload: `{"email":"a@example.com","password":"x","extra":${'['.repeat(31)}${']'.repeat(31)}}`,
+    });
+    expect(fine.statusCode).toBe(401);
   });
 
   it('sends security headers with a Content-Security-Policy', async () => {

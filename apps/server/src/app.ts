@@ -21,6 +21,7 @@ import { sandboxRoutes } from './modules/payments/sandbox-routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { registerApiDocs } from './plugins/api-docs.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerJsonBodyParser } from './plugins/json-body.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { loadWebAppBuild, registerWebApp } from './plugins/web-app.ts';
 
@@ -64,6 +65,7 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerJsonBodyParser(app);
   // Pages and API answers over 1 KB go out compressed (built assets are compressed ahead of time, see web-app.ts).
   await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
 

@@ -1,10 +1,12 @@
 import { authMessages, checkoutMessages } from '@storefront/contract';
 import { and, eq, isNull } from 'drizzle-orm';
 import fc from 'fast-check';
+import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { couponRedemptions, featureFlags, orders, promoCodes, proxyIps } from '../../db/schema.ts';
 import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../../test/test-app.ts';
 import { createCoupon } from '../coupons/coupons.ts';
+import { sandboxWebhookSecret } from '../payments/sandbox-provider.ts';
 
 describe('checkout through the sandbox provider', () => {
   let t: TestApp;
@@ -32,7 +34,11 @@ describe('checkout through the sandbox provider', () => {
     });
 
   beforeAll(async () => {
-    t = await createTestApp({ AUTH_RATE_LIMIT_PER_IP: '1000', CHECKOUT_RATE_LIMIT_PER_USER: '1000' });
+    t = await createTestApp({
+      AUTH_RATE_LIMIT_PER_IP: '1000',
+      CHECKOUT_RATE_LIMIT_PER_USER: '1000',
+      AUTH_SECRET: 'checkout-tests-secret-of-32-characters!',
+    });
     ann = await signUpCustomer(t, 'ann@example.com');
     bob = await signUpCustomer(t, 'bob@example.com');
     const now = Date.now();
@@ -287,6 +293,41 @@ describe('checkout through the sandbox provider', () => {
       expect(response.json()).toEqual({ message: 'The webhook signature is not valid.' });
     }
     expect(await t.database.db.select({ id: orders.id }).from(orders)).toHaveLength(before.length);
+  });
+
+  it('refuses a rightly signed event dated more than 5 minutes ahead or behind', async () => {
+    const secret = sandboxWebhookSecret(t.config.auth.secret ?? '');
+    const payload = JSON.stringify({ id: 'evt_dated', type: 'sandbox.checkout.unknown', data: {} });
+    const now = Math.floor(Date.now() / 1000);
+    const send = (timestamp: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/webhooks/sandbox',
+        headers: {
+          'content-type': 'application/json',
+          'sandbox-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp }),
+        },
+        payload,
+      });
+    for (const timestamp of [now + 86_400, now + 301, now - 86_400]) {
+      expect((await send(timestamp)).statusCode, `signed at now${timestamp - now}`).toBe(400);
+    }
+    expect((await send(now + 60)).json()).toEqual({ received: true, outcome: 'ignored' });
+  });
+
+  it('answers 400, not 500, to ids that are not sandbox ids', async () => {
+    for (const id of ['%00', 'cs_sandbox_%00', "cs_sandbox_'or'1'='1", 'x'.repeat(90)]) {
+      const checkoutPage = await t.app.inject({ url: `/api/sandbox/checkout/${id}`, headers: { cookie: ann.cookie } });
+      expect(checkoutPage.statusCode, id).toBe(400);
+      expect(checkoutPage.json().message).toMatch(/not a sandbox checkout id/);
+      const payment = await pay(ann.cookie, id, 'ok');
+      expect(payment.statusCode, id).toBe(400);
+      const invoice = await t.app.inject({ url: `/api/sandbox/invoices/${id.replace('cs_', 'in_')}` });
+      expect(invoice.statusCode, id).toBe(400);
+      expect(invoice.json().message).toMatch(/not a sandbox invoice id/);
+    }
+    const unknown = await t.app.inject({ url: `/api/sandbox/invoices/in_sandbox_${'A'.repeat(24)}` });
+    expect(unknown.statusCode).toBe(404);
   });
 
   it('limits checkouts per customer', async () => {

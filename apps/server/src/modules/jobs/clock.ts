@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { sandboxClock } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -10,20 +10,39 @@ export async function jobTime(db: Db, sandbox: boolean, realNow: Date = new Date
   return row && row.now > realNow ? row.now : realNow;
 }
 
-/** Moves the sandbox's test clock forward (never back); answers the new time. */
-export async function moveSandboxClock(db: Db, to: Date, realNow: Date = new Date()): Promise<Date> {
-  const current = await jobTime(db, true, realNow);
+/** How far ahead of the real time the sandbox's clock may go: years of monthly renewals, and dates every layer can store. */
+export const SANDBOX_CLOCK_MAX_YEARS_AHEAD = 5;
+
+/**
+ * Checks a move of the sandbox's test clock: a valid date, forward, at most SANDBOX_CLOCK_MAX_YEARS_AHEAD years past the
+ * real time. Answers the time to run the job at; `saveSandboxClock` keeps it once the run has succeeded.
+ */
+export async function checkSandboxClockMove(db: Db, to: Date, realNow: Date = new Date()): Promise<Date> {
   if (Number.isNaN(to.getTime()))
     throw new AppError('BAD_REQUEST', 'The time is not a valid date, such as 2026-12-24T00:00:00Z.');
+  const current = await jobTime(db, true, realNow);
   if (to <= current) {
     throw new AppError(
       'BAD_REQUEST',
       `The sandbox clock only moves forward: it is already at ${current.toISOString()}.`,
     );
   }
+  const latest = new Date(realNow);
+  latest.setUTCFullYear(latest.getUTCFullYear() + SANDBOX_CLOCK_MAX_YEARS_AHEAD);
+  if (to > latest) {
+    throw new AppError(
+      'BAD_REQUEST',
+      `The sandbox clock can move at most ${SANDBOX_CLOCK_MAX_YEARS_AHEAD} years ahead of the real time, ` +
+        `to ${latest.toISOString()}.`,
+    );
+  }
+  return to;
+}
+
+/** Keeps the sandbox's clock at `to` (never moving it back, should two moves cross). */
+export async function saveSandboxClock(db: Db, to: Date): Promise<void> {
   await db
     .insert(sandboxClock)
     .values({ id: 1, now: to })
-    .onConflictDoUpdate({ target: sandboxClock.id, set: { now: to } });
-  return to;
+    .onConflictDoUpdate({ target: sandboxClock.id, set: { now: sql`greatest(${sandboxClock.now}, excluded.now)` } });
 }

@@ -119,6 +119,20 @@ export class WebhookSignatureError extends Error {
   }
 }
 
+/** How far a webhook's signed time may be from ours, either way (Stripe's own default, 5 minutes). */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/**
+ * Both providers sign `t=<unix seconds>,v1=<hmac>`. Stripe's library refuses a time too far in the past but takes any
+ * time in the future, which would let a captured event be replayed for as long as its time lies ahead: refuse that too.
+ */
+export function assertWebhookNotFromFuture(signature: string | undefined, nowMs: number = Date.now()): void {
+  const signedAt = /(?:^|,)\s*t=(\d+)/.exec(signature ?? '')?.[1];
+  if (signedAt !== undefined && Number(signedAt) > nowMs / 1000 + WEBHOOK_TOLERANCE_SECONDS) {
+    throw new WebhookSignatureError('The webhook signature is dated more than 5 minutes in the future.');
+  }
+}
+
 /** ARCHITECTURE section 5: one interface, two providers. */
 export interface PaymentProvider {
   readonly name: ProviderName;

@@ -2,10 +2,16 @@ import { createHmac, randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { z } from 'zod';
 import type { CreatedCheckout, PaidInvoice, PaymentEvent, PaymentProvider } from './provider.ts';
-import { WebhookSignatureError } from './provider.ts';
+import { assertWebhookNotFromFuture, WEBHOOK_TOLERANCE_SECONDS, WebhookSignatureError } from './provider.ts';
 
 /** The sandbox signs its events the way Stripe does (timestamped HMAC-SHA256), with a secret of this server. */
 export const SANDBOX_SIGNATURE_HEADER = 'sandbox-signature';
+
+/** The sandbox's ids: a prefix and 18 random bytes in base64url, as `createSandboxProvider` makes them. */
+export const SANDBOX_ID_FORMAT = {
+  checkout: /^cs_sandbox_[A-Za-z0-9_-]{24}$/,
+  invoice: /^in_sandbox_[A-Za-z0-9_-]{24}$/,
+} as const;
 
 export const SANDBOX_EVENT_TYPES = { checkoutPaid: 'sandbox.checkout.paid' } as const;
 
@@ -34,12 +40,17 @@ export interface SandboxProvider extends PaymentProvider {
   invoiceUrl(invoiceId: string): string;
 }
 
+/** The secret the sandbox signs its events with, derived from AUTH_SECRET. */
+export function sandboxWebhookSecret(authSecret: string): string {
+  return `whsec_${createHmac('sha256', authSecret).update('sandbox-webhooks').digest('base64url')}`;
+}
+
 /**
  * The embedded default, like Stripe's test mode: a hosted payment page of our own under /sandbox, where no real money moves.
  * Its events go through the same verify, de-duplicate and handle path as Stripe's.
  */
 export function createSandboxProvider(options: { appUrl: string; authSecret: string }): SandboxProvider {
-  const secret = `whsec_${createHmac('sha256', options.authSecret).update('sandbox-webhooks').digest('base64url')}`;
+  const secret = sandboxWebhookSecret(options.authSecret);
   const token = (prefix: string) => `${prefix}_${randomBytes(18).toString('base64url')}`;
 
   return {
@@ -56,8 +67,9 @@ export function createSandboxProvider(options: { appUrl: string; authSecret: str
 
     async parseWebhook(rawBody, signature): Promise<PaymentEvent> {
       let parsed: unknown;
+      assertWebhookNotFromFuture(signature);
       try {
-        parsed = await Stripe.webhooks.constructEventAsync(rawBody, signature ?? '', secret);
+        parsed = await Stripe.webhooks.constructEventAsync(rawBody, signature ?? '', secret, WEBHOOK_TOLERANCE_SECONDS);
       } catch {
         throw new WebhookSignatureError();
       }

@@ -20,14 +20,20 @@ import { AppError } from '../../errors.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import { privateNoStore } from '../../lib/no-store.ts';
 import { type Guards, signedInOf } from '../auth/guards.ts';
-import { moveSandboxClock } from '../jobs/clock.ts';
+import { checkSandboxClockMove, saveSandboxClock } from '../jobs/clock.ts';
 import type { JobRunner } from '../jobs/runner.ts';
 import { handlePaymentEvent, handlePaymentEventIn } from './handle-event.ts';
-import { SANDBOX_EVENT_TYPES, type SandboxProvider } from './sandbox-provider.ts';
+import { SANDBOX_EVENT_TYPES, SANDBOX_ID_FORMAT, type SandboxProvider } from './sandbox-provider.ts';
 
 const checkoutNotFound = 'This checkout does not exist or belongs to another account.';
 const invoiceNotFound = 'This invoice does not exist.';
-const idParams = z.object({ id: z.string().min(1).max(100) });
+// A malformed id is refused before it reaches the database (a NUL byte, say, which PostgreSQL cannot store in text).
+const checkoutParams = z.object({
+  id: z.string().regex(SANDBOX_ID_FORMAT.checkout, 'This is not a sandbox checkout id (they look like cs_sandbox_…).'),
+});
+const invoiceParams = z.object({
+  id: z.string().regex(SANDBOX_ID_FORMAT.invoice, 'This is not a sandbox invoice id (they look like in_sandbox_…).'),
+});
 
 /**
  * The sandbox provider's hosted pages (ARCHITECTURE section 5): the payment page of a checkout, which only its customer
@@ -69,7 +75,7 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (
       schema: {
         tags: ['sandbox'],
         summary: 'A sandbox checkout as its payment page shows it',
-        params: idParams,
+        params: checkoutParams,
         response: { 200: sandboxCheckoutSchema },
       },
     },
@@ -106,7 +112,7 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (
       schema: {
         tags: ['sandbox'],
         summary: 'Pay a sandbox checkout with the test card, or simulate a declined card (no real money moves)',
-        params: idParams,
+        params: checkoutParams,
         body: sandboxPayRequestSchema,
         response: { 200: sandboxPayResponseSchema },
       },
@@ -151,7 +157,7 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (
       schema: {
         tags: ['sandbox'],
         summary: 'A sandbox invoice (printable page)',
-        params: idParams,
+        params: invoiceParams,
         response: { 200: sandboxInvoiceSchema },
       },
     },
@@ -292,8 +298,11 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (
       },
     },
     async (request) => {
-      const now = await moveSandboxClock(db, new Date(request.body.now));
-      return jobs.runOnce(now);
+      const now = await checkSandboxClockMove(db, new Date(request.body.now));
+      // The clock is kept only once the run at that time has succeeded: a failed run leaves it where it was.
+      const report = await jobs.runOnce(now);
+      await saveSandboxClock(db, now);
+      return report;
     },
   );
 };

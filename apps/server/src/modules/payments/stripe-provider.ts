@@ -1,7 +1,7 @@
 import { PRODUCT_IDS, PRODUCTS, type ProductId } from '@storefront/contract';
 import Stripe from 'stripe';
 import type { CheckoutInput, CreatedCheckout, PaidInvoice, PaymentEvent, PaymentProvider } from './provider.ts';
-import { WebhookSignatureError } from './provider.ts';
+import { assertWebhookNotFromFuture, WEBHOOK_TOLERANCE_SECONDS, WebhookSignatureError } from './provider.ts';
 
 export interface StripeProviderOptions {
   secretKey: string;
@@ -268,8 +268,14 @@ export function createStripeProvider(
 
     async parseWebhook(rawBody, signature): Promise<PaymentEvent> {
       let event: Stripe.Event;
+      assertWebhookNotFromFuture(signature);
       try {
-        event = await stripe.webhooks.constructEventAsync(rawBody, signature ?? '', options.webhookSecret);
+        event = await stripe.webhooks.constructEventAsync(
+          rawBody,
+          signature ?? '',
+          options.webhookSecret,
+          WEBHOOK_TOLERANCE_SECONDS,
+        );
       } catch {
         throw new WebhookSignatureError();
       }

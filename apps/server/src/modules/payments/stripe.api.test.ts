@@ -148,6 +148,14 @@ describe('checkout through Stripe (a local stand-in for its API)', () => {
     const tampered = await deliver(payload.replace('"quantity"', '"quantity"').replace('"paid"', '"paid" '), signature);
     expect(tampered.statusCode).toBe(400);
     expect((await deliver(payload, 't=1795300000,v1=0000')).statusCode).toBe(400);
+    // Rightly signed, but dated a day ahead: refused, as one dated a day back is.
+    const day = 86_400;
+    for (const timestamp of [Math.floor(Date.now() / 1000) + day, Math.floor(Date.now() / 1000) - day]) {
+      const dated = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp });
+      const refused = await deliver(payload, dated);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toMatch(/signature/);
+    }
     expect((await lastOrder())?.status).toBe('awaiting_payment');
 
     const outcomes: string[] = [];

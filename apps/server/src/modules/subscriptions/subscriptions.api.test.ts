@@ -54,6 +54,16 @@ describe('subscriptions over time (sandbox provider, test clock)', () => {
     expect(back.statusCode).toBe(400);
     expect(back.json().message).toMatch(/only moves forward/);
     expect((await post(admin.cookie, '/api/admin/sandbox/clock', { now: 'next tuesday' })).statusCode).toBe(400);
+
+    // Too far ahead: refused with words, and the clock is not stuck there (it stays where it was and still moves).
+    const before = await jobTime(t.database.db, true);
+    for (const far of ['9999-12-31T00:00:00Z', new Date(Date.now() + 6 * 365 * DAY).toISOString()]) {
+      const refused = await post(admin.cookie, '/api/admin/sandbox/clock', { now: far });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toMatch(/at most 5 years ahead of the real time/);
+    }
+    expect((await jobTime(t.database.db, true)).getTime()).toBeLessThan(before.getTime() + 60_000);
+    expect((await clock(new Date(before.getTime() + 1000))).statusCode).toBe(200);
   });
 
   it('a failed renewal keeps the IPs for 3 days; a new card pays and clears the flag', async () => {
