@@ -1,5 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_DOCS_CSP } from './plugins/api-docs.ts';
 import { tooDeepMessage } from './plugins/json-body.ts';
 import { createTestApp, type TestApp } from './test/test-app.ts';
 
@@ -64,6 +65,22 @@ describe('app shell', () => {
     expect(response.headers['content-security-policy']).toContain("default-src 'self'");
     expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    // Plain HTTP (APP_URL http://localhost:3000): no HSTS, which browsers ignore there anyway.
+    expect(response.headers['strict-transport-security']).toBeUndefined();
+    const docs = await t.app.inject({ method: 'GET', url: '/api/docs' });
+    expect(docs.headers['content-security-policy']).toBe(API_DOCS_CSP);
+    expect(docs.headers['content-security-policy']).not.toMatch(/https:|swagger\.io|frame-ancestors 'self'/);
+  });
+
+  it('sends HSTS when the shop is served over HTTPS', async () => {
+    const secure = await createTestApp({ APP_URL: 'https://shop.example.com' });
+    try {
+      const response = await secure.app.inject({ method: 'GET', url: '/api/pricing' });
+      expect(response.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    } finally {
+      await secure.close();
+    }
   });
 
   it('compresses answers over 1 KB for clients that accept it, and only those', async () => {

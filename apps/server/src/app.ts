@@ -71,7 +71,7 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
 
   const webApp = await loadWebAppBuild(config.webDistDir, config.site);
   const pricing = createPricingReader(database.db, config.pricingCacheMs);
-  await registerSecurity(app, { scriptHashes: webApp.scriptHashes });
+  await registerSecurity(app, { scriptHashes: webApp.scriptHashes, https: config.appUrl.startsWith('https://') });
   await registerApiDocs(app, config);
 
   const authSecret = await resolveAuthSecret(config.auth, app.log);

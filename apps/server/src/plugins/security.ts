@@ -5,7 +5,13 @@ import type { FastifyInstance } from 'fastify';
  * Security headers for every answer. The SPA loads only its own scripts; styles allow inline because Mantine sets
  * CSS variables and style props at run time (no script can be injected through a style attribute).
  */
-export async function registerSecurity(app: FastifyInstance, options: { scriptHashes: string[] }): Promise<void> {
+export async function registerSecurity(
+  app: FastifyInstance,
+  options: {
+    scriptHashes: string[] /** APP_URL is https: (HSTS is meaningless, and ignored, over plain HTTP). */;
+    https: boolean;
+  },
+): Promise<void> {
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -24,6 +30,9 @@ export async function registerSecurity(app: FastifyInstance, options: { scriptHa
       },
     },
     crossOriginEmbedderPolicy: false,
+    // The same answer as frame-ancestors 'none', for browsers that only read the older header.
+    xFrameOptions: { action: 'deny' },
+    strictTransportSecurity: options.https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
 }

@@ -128,6 +128,9 @@ export function createAuth({ config, db, mailer, logger, secret }: AuthDeps) {
     // Our own limiter in front of the handler counts per IP and per e-mail (rate-limit.ts).
     rateLimit: { enabled: false },
     session: { expiresIn: SESSION_SECONDS, updateAge: SESSION_REFRESH_SECONDS },
+    // Reset tokens, OAuth state and two-factor challenges are kept as SHA-256 hashes: a copy of the database opens
+    // nothing (docs/decisions/2026-11-23-security-probe.md; better-auth cannot do the same for sessions).
+    verification: { storeIdentifier: 'hashed' },
     emailAndPassword: {
       enabled: true,
       minPasswordLength: SIGNUP_PASSWORD_MIN,
