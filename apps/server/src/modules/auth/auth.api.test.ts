@@ -69,6 +69,8 @@ describe('accounts', () => {
 
     const signedIn = await signIn('ann@example.com', 'Str0ng!pass');
     expect(signedIn.statusCode).toBe(200);
+    // No redirect for the web client to follow: the login page greets and goes to the dashboard itself.
+    expect(signedIn.json().redirect).toBe(false);
     const token = signedIn.headers['set-auth-token'];
     expect(typeof token).toBe('string');
     const byBearer = await t.app.inject({

@@ -102,6 +102,18 @@ function socialProviders(auth: AuthConfig) {
   return providers;
 }
 
+/**
+ * A confirmation link always finishes at /auth/callback (which greets and goes to the dashboard). A sign-in before
+ * confirming mails a fresh link with better-auth's default callback '/'; passing our own callbackURL to sign-in instead
+ * would make the client follow it after every successful sign-in.
+ */
+export function finishingAtCallback(verificationUrl: string): string {
+  const url = new URL(verificationUrl);
+  const callback = url.searchParams.get('callbackURL');
+  if (callback === null || callback === '' || callback === '/') url.searchParams.set('callbackURL', paths.authCallback);
+  return url.toString();
+}
+
 export function createAuth({ config, db, mailer, logger, secret }: AuthDeps) {
   const brand = { brandName: config.site.brandName, appUrl: config.appUrl };
   const adminEmails = new Set(config.auth.adminEmails);
@@ -151,7 +163,8 @@ export function createAuth({ config, db, mailer, logger, secret }: AuthDeps) {
       autoSignInAfterVerification: true,
       afterEmailVerification: async (user) => promoteAdmin(user.id),
       expiresIn: 24 * 60 * 60,
-      sendVerificationEmail: async ({ user, url }) => sendInBackground(confirmationEmail(brand, user.email, url)),
+      sendVerificationEmail: async ({ user, url }) =>
+        sendInBackground(confirmationEmail(brand, user.email, finishingAtCallback(url))),
     },
     account: { accountLinking: { enabled: true, trustedProviders: ['google', 'discord'] } },
     advanced: {
@@ -187,9 +200,6 @@ export function createAuth({ config, db, mailer, logger, secret }: AuthDeps) {
         const body = ctx.body as Record<string, unknown> | undefined;
         const problem = authBodyProblem(ctx.path, body);
         if (problem) throw new APIError('BAD_REQUEST', { message: problem });
-        // The fresh confirmation link a sign-in before confirming sends finishes at /auth/callback, not at '/'.
-        if (ctx.path === '/sign-in/email' && body && body.callbackURL === undefined)
-          body.callbackURL = paths.authCallback;
       }),
     },
     plugins: [

@@ -13,7 +13,9 @@ export function CheckEmail({ children, onTryAgain }: { children: ReactNode; onTr
         <ThemeIcon size={48} radius="xl" color="green" variant="light" mx="auto">
           <IconMailCheck size={28} aria-hidden />
         </ThemeIcon>
-        <Text ta="center">{children}</Text>
+        <Text ta="center" style={{ overflowWrap: 'anywhere' }}>
+          {children}
+        </Text>
         <Text size="sm" c="dimmed" ta="center">
           Nothing arrived? Check your spam folder, or try again.
         </Text>

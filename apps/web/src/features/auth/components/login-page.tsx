@@ -43,8 +43,6 @@ export function LoginPage() {
     const { data, error: signInError } = await authClient.signIn.email({
       email: email.trim(),
       password,
-      // An address not confirmed yet is refused and sent a new link, which comes back here.
-      callbackURL: paths.authCallback,
     });
     if (signInError?.code === 'EMAIL_NOT_VERIFIED') {
       return setError(`${signInError.message ?? 'Email not verified'}. ${notVerifiedHint}`);
