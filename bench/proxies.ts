@@ -34,7 +34,7 @@ try {
     .insert(orders)
     .values({
       userId: body.user.id,
-      productId: 'isp_proxies',
+      productId: 'isp_proxies' as const,
       quantity: COUNT,
       status: 'delivered',
       purchasedAt: new Date(),
@@ -44,7 +44,7 @@ try {
   const rows = Array.from({ length: COUNT }, (_, index) => {
     const ip = `10.${Math.floor(index / 62_500)}.${Math.floor(index / 250) % 250}.${(index % 250) + 1}`;
     return {
-      productId: 'isp_proxies',
+      productId: 'isp_proxies' as const,
       ip,
       port: 8000,
       username: 'user',

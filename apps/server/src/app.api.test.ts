@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_DOCS_CSP } from './plugins/api-docs.ts';
 import { tooDeepMessage } from './plugins/json-body.ts';
-import { createTestApp, type TestApp } from './test/test-app.ts';
+import { createTestApp, signUpCustomer, type TestApp } from './test/test-app.ts';
 
 describe('app shell', () => {
   let t: TestApp;
@@ -38,11 +38,13 @@ describe('app shell', () => {
 
   it('refuses JSON nested 5,000 levels deep with a 400, on the auth routes and everywhere else', async () => {
     const deep = `{"email":${'['.repeat(5000)}${']'.repeat(5000)},"password":"x"}`;
+    // A visitor is refused before the body is read; a customer's body is read, and refused.
+    const { cookie } = await signUpCustomer(t, 'deep@example.com');
     for (const url of ['/api/auth/sign-in/email', '/api/auth/sign-up/email', '/api/checkout', '/api/user/password']) {
       const response = await t.app.inject({
         method: 'POST',
         url,
-        headers: { 'content-type': 'application/json', origin: 'http://localhost:3000' },
+        headers: { 'content-type': 'application/json', origin: 'http://localhost:3000', cookie },
         payload: deep,
       });
       expect(response.statusCode, url).toBe(400);

@@ -1,19 +1,8 @@
 import { z } from 'zod';
-import { CUSTOM_AMOUNT_MAX, CUSTOM_AMOUNT_MIN, PRODUCTS, type ProductId } from './products.ts';
+import { CUSTOM_AMOUNT_MAX, CUSTOM_AMOUNT_MIN, PRODUCT_IDS, PRODUCTS, type ProductId } from './products.ts';
 
 /** The longest promo code a customer can type (spec section 9: codes of at most 15 characters). */
 export const COUPON_CODE_MAX = 15;
-
-/**
- * POST /api/checkout (spec section 7). The body is checked by the server's use case so that every refusal reads like a
- * sentence; this schema only documents its shape.
- */
-export const checkoutRequestSchema = z.object({
-  productId: z.string(),
-  quantity: z.number(),
-  coupon: z.string().optional(),
-});
-export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;
 
 export const checkoutResponseSchema = z.union([
   z.object({ success: z.literal(true), checkoutUrl: z.string() }),
@@ -183,3 +172,37 @@ export const sandboxClockReportSchema = z.object({
   abandonedRemoved: z.number().int(),
 });
 export type SandboxClockReport = z.infer<typeof sandboxClockReportSchema>;
+
+const missing = (input: unknown) => input === undefined || input === null || input === '';
+
+/**
+ * POST /api/checkout (spec section 7), with the words each refusal is answered with: a missing choice, an unknown product,
+ * a quantity that is not a whole number or not one of the product's bundles, a coupon code that cannot be one.
+ */
+export const checkoutRequestSchema = z
+  .object(
+    {
+      productId: z.enum(PRODUCT_IDS, {
+        error: (issue) => (missing(issue.input) ? checkoutMessages.selectionRequired : checkoutMessages.unknownProduct),
+      }),
+      quantity: z.number({
+        error: (issue) =>
+          missing(issue.input) ? checkoutMessages.selectionRequired : checkoutMessages.quantityNotWhole,
+      }),
+      coupon: z
+        .string({ error: checkoutMessages.couponUnknown })
+        .trim()
+        .max(COUPON_CODE_MAX, checkoutMessages.couponTooLong)
+        .nullish()
+        .transform((code) => (code ? code : undefined)),
+    },
+    { error: checkoutMessages.selectionRequired },
+  )
+  .superRefine(({ productId, quantity }, ctx) => {
+    const problem = quantityProblem(productId, quantity);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['quantity'] });
+  });
+/** What the Purchase page sends. */
+export type CheckoutRequest = z.input<typeof checkoutRequestSchema>;
+/** The same, as the server has it after the schema's check (coupon trimmed, or undefined). */
+export type CheckoutSelection = z.output<typeof checkoutRequestSchema>;

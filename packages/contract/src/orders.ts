@@ -31,7 +31,10 @@ export const processingOrderSchema = z.object({ id: z.string(), quantity: z.numb
 export type ProcessingOrder = z.infer<typeof processingOrderSchema>;
 export const processingOrderListSchema = z.array(processingOrderSchema);
 
-export const cancelOrderRequestSchema = z.object({ id: z.string() });
+/** Orders are named by UUIDs; anything else is refused before it reaches the database. */
+export const orderIdSchema = z.uuid({ error: 'The order id is not valid.' });
+
+export const cancelOrderRequestSchema = z.object({ id: orderIdSchema });
 
 export const ordersMessages = {
   fetchOrdersFailed: 'Failed to fetch orders',

@@ -42,3 +42,8 @@ export function isKnownPagePath(pathname: string): boolean {
     );
   });
 }
+
+/** The Proxies page opened at a product's tab (where a paid checkout returns, and the e-mails link to). */
+export function proxiesTabPath(productId: string): string {
+  return `${paths.proxies}?tab=${encodeURIComponent(productId)}`;
+}

@@ -1,3 +1,4 @@
+import type { ProductId } from '@storefront/contract';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -15,7 +16,7 @@ import {
 
 /** The catalogue (spec section 1). Unit prices mirror the configuration at every start. */
 export const products = pgTable('products', {
-  id: text('id').primaryKey(),
+  id: text('id').$type<ProductId>().primaryKey(),
   name: text('name').notNull(),
   unit: text('unit', { enum: ['ip_month', 'gb'] }).notNull(),
   unitPriceCents: integer('unit_price_cents').notNull(),
@@ -38,6 +39,7 @@ export const proxyIps = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     productId: text('product_id')
+      .$type<ProductId>()
       .notNull()
       .references(() => products.id),
     ip: text('ip').notNull(),
@@ -205,6 +207,7 @@ export const couponProducts = pgTable(
       .notNull()
       .references(() => coupons.id, { onDelete: 'cascade' }),
     productId: text('product_id')
+      .$type<ProductId>()
       .notNull()
       .references(() => products.id),
   },
@@ -264,6 +267,7 @@ export const orders = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
     productId: text('product_id')
+      .$type<ProductId>()
       .notNull()
       .references(() => products.id),
     quantity: integer('quantity').notNull(),

@@ -9,33 +9,56 @@ interface ValidationIssue {
   params?: { issue?: { path?: PropertyKey[]; message?: string } };
 }
 
-/** Turns schema validation issues into one sentence a person can read: "quantity: Too small: expected ...". */
+/** A message written for a person in the contract's schemas: a capital first letter and a full stop (or ! or ?). */
+const isSentence = (message: string) => /^[A-Z][\s\S]*[.!?]$/.test(message);
+
+/**
+ * Turns schema validation issues into words a person can read. The contract's own messages are sentences and are shown
+ * as written ("This coupon code does not exist."); a generic message is prefixed by its field and the whole by
+ * "Invalid request." ("Invalid request. quantity: Too small: expected number to be >=1").
+ */
 export function describeValidation(context: string | undefined, issues: ValidationIssue[]): string {
-  const parts = issues.slice(0, 5).map((issue) => {
+  const described = issues.slice(0, 5).map((issue) => {
+    const message = issue.params?.issue?.message ?? issue.message ?? 'is invalid';
+    if (isSentence(message)) return { sentence: true, text: message };
     const zodPath = issue.params?.issue?.path?.map(String).join('.');
     const where = zodPath || issue.instancePath?.replace(/^\//, '').replaceAll('/', '.') || context || 'request';
-    return `${where}: ${issue.params?.issue?.message ?? issue.message ?? 'is invalid'}`;
+    return { sentence: false, text: `${where}: ${message}` };
   });
+  const parts = [...new Set(described.map((part) => part.text))];
+  if (described.every((part) => part.sentence)) return parts.join(' ');
   return `Invalid request. ${parts.join('; ')}`;
 }
 
-/** One error handler for the whole app: always `{ message }`, the right status, never a stack trace. */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * This route's refusals when they are not `{ message }`: the checkout answers `{ success: false, error: { message } }`
+     * (spec section 7), and names its own failure.
+     */
+    errorShape?: { body: (message: string) => object; internalError: string };
+  }
+}
+
+/** One error handler for the whole app: the right status, the route's error shape, never a stack trace. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    const shape = request.routeOptions.config.errorShape;
+    const body = (message: string) => shape?.body(message) ?? { message };
     if (error instanceof AppError) {
-      return reply.status(error.status).send({ message: error.message });
+      return reply.status(error.status).send(body(error.message));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       return reply
         .status(400)
-        .send({ message: describeValidation(error.validationContext, error.validation as ValidationIssue[]) });
+        .send(body(describeValidation(error.validationContext, error.validation as ValidationIssue[])));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (malformed JSON, body too large, unsupported media type) carry readable messages.
-      return reply.status(status).send({ message: error.message });
+      return reply.status(status).send(body(error.message));
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send({ message: messages.internalError });
+    return reply.status(500).send(body(shape?.internalError ?? messages.internalError));
   });
 }

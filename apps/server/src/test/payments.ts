@@ -29,7 +29,7 @@ export function testPool(size: number) {
     const ip = `198.51.100.${(index % 250) + 1}`;
     const port = 20_000 + index;
     return {
-      productId: 'isp_proxies',
+      productId: 'isp_proxies' as const,
       ip,
       port,
       username: 'u',

@@ -19,9 +19,9 @@ export interface SignedIn {
 export interface Guards {
   /** The session of the request (cookie or `Authorization: Bearer`), or null. */
   currentSession(request: FastifyRequest): Promise<SignedIn | null>;
-  /** preHandler: 401 without a user; 403 for a cross-site write made with the session cookie. */
+  /** onRequest (before the body is read): 401 without a user; 403 for a cross-site write made with the session cookie. */
   requireUser(request: FastifyRequest): Promise<void>;
-  /** preHandler: 401 without a user, 403 for a user who is not an administrator. */
+  /** onRequest (before the body is read): 401 without a user, 403 for a user who is not an administrator. */
   requireAdmin(request: FastifyRequest): Promise<void>;
 }
 

@@ -85,6 +85,9 @@ describe('checkout through the sandbox provider', () => {
     });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({ success: false, error: { message: authMessages.authRequired } });
+    // Who is asking is checked before the body is read: a visitor learns nothing about what a good body looks like.
+    const badBody = await t.app.inject({ method: 'POST', url: '/api/checkout', headers: jsonHeaders, payload: {} });
+    expect(badBody.statusCode).toBe(401);
   });
 
   it('refuses every bad request with a message a person understands', async () => {

@@ -1,4 +1,4 @@
-import { checkoutMessages, isProductId, PRODUCTS, quantityProblem } from '@storefront/contract';
+import { type CheckoutSelection, checkoutMessages, PRODUCTS, paths, proxiesTabPath } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
@@ -7,56 +7,28 @@ import { AppError } from '../../errors.ts';
 import { discountCents, promoCodeForCheckout, promoForProvider } from '../coupons/coupons.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 
-export interface CheckoutCustomer {
-  id: string;
-  email: string;
-}
-
-export interface CheckoutContext {
+export interface CreateCheckoutOptions {
   db: Db;
   provider: PaymentProvider;
   appUrl: string;
   currency: string;
   log: FastifyBaseLogger;
+  customer: { id: string; email: string };
+  /** The body as the contract's schema has checked it. */
+  request: CheckoutSelection;
   now?: Date;
 }
 
 const providerUnavailable = 'The payment provider could not be reached. No payment was taken; please try again.';
 
-/** The body as sent; every field is checked here so that each refusal says what is wrong in words. */
-function readBody(body: unknown) {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new AppError('BAD_REQUEST', checkoutMessages.selectionRequired);
-  }
-  const { productId, quantity, coupon } = body as Record<string, unknown>;
-  if (
-    productId === undefined ||
-    productId === null ||
-    productId === '' ||
-    quantity === undefined ||
-    quantity === null
-  ) {
-    throw new AppError('BAD_REQUEST', checkoutMessages.selectionRequired);
-  }
-  if (!isProductId(productId)) throw new AppError('BAD_REQUEST', checkoutMessages.unknownProduct);
-  if (typeof quantity !== 'number') throw new AppError('BAD_REQUEST', checkoutMessages.quantityNotWhole);
-  const problem = quantityProblem(productId, quantity);
-  if (problem) throw new AppError('BAD_REQUEST', problem);
-  if (coupon !== undefined && coupon !== null && typeof coupon !== 'string') {
-    throw new AppError('BAD_REQUEST', checkoutMessages.couponUnknown);
-  }
-  const code = typeof coupon === 'string' ? coupon.trim() : '';
-  return { productId, quantity, code: code === '' ? undefined : code };
-}
-
 /**
- * POST /api/checkout (ARCHITECTURE section 4, step 1): validates, creates the order awaiting payment, asks the provider for
- * its payment page. A quantity above the stock is accepted: the paid order then waits as processing.
+ * POST /api/checkout (ARCHITECTURE section 4, step 1): creates the order awaiting payment and asks the provider for its
+ * payment page. A quantity above the stock is accepted: the paid order then waits as processing.
  */
-export async function createCheckout(ctx: CheckoutContext, customer: CheckoutCustomer, body: unknown) {
-  const { db, provider } = ctx;
-  const now = ctx.now ?? new Date();
-  const { productId, quantity, code } = readBody(body);
+export async function createCheckout(options: CreateCheckoutOptions) {
+  const { db, provider, customer } = options;
+  const now = options.now ?? new Date();
+  const { productId, quantity, coupon: code } = options.request;
   const product = PRODUCTS[productId];
 
   const [flag] = await db.select().from(featureFlags).where(eq(featureFlags.featureName, productId));
@@ -77,7 +49,7 @@ export async function createCheckout(ctx: CheckoutContext, customer: CheckoutCus
       unitPriceCents: catalogue.unitPriceCents,
       discountCents: discount,
       totalCents: subtotalCents - discount,
-      currency: ctx.currency,
+      currency: options.currency,
       promoCodeId: promo?.promo.id ?? null,
       provider: provider.name,
     })
@@ -94,14 +66,14 @@ export async function createCheckout(ctx: CheckoutContext, customer: CheckoutCus
       productName: product.label,
       quantity,
       unitPriceCents: catalogue.unitPriceCents,
-      currency: ctx.currency,
+      currency: options.currency,
       recurring: product.unit === 'ip_month',
       promoCode: promo && promoForProvider(promo),
-      successUrl: `${ctx.appUrl}/dashboard/proxies?tab=${productId}`,
-      cancelUrl: `${ctx.appUrl}/dashboard/purchase`,
+      successUrl: `${options.appUrl}${proxiesTabPath(productId)}`,
+      cancelUrl: `${options.appUrl}${paths.purchase}`,
     });
   } catch (error) {
-    ctx.log.error({ err: error, orderId: order.id }, 'payment provider refused the checkout');
+    options.log.error({ err: error, orderId: order.id }, 'payment provider refused the checkout');
     await db.delete(orders).where(eq(orders.id, order.id));
     throw new AppError('UNAVAILABLE', providerUnavailable);
   }

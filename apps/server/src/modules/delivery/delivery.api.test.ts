@@ -21,7 +21,7 @@ describe('delivery of paid orders in parallel', () => {
       .values(
         Array.from({ length: 50 }, () => ({
           userId: customer.id,
-          productId: 'isp_proxies',
+          productId: 'isp_proxies' as const,
           quantity: 5,
           totalCents: 1250,
         })),

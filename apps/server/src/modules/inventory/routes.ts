@@ -13,7 +13,7 @@ export const inventoryRoutes: FastifyPluginAsync<{ db: Db; guards: Guards; brand
   { db, guards, brand },
 ) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  api.addHook('preHandler', guards.requireAdmin);
+  api.addHook('onRequest', guards.requireAdmin);
   api.addHook('onSend', privateNoStore);
 
   api.post(

@@ -21,7 +21,7 @@ describe('the periodic job with several runners', () => {
       .values(
         Array.from({ length: 20 }, () => ({
           userId: customer.id,
-          productId: 'isp_proxies',
+          productId: 'isp_proxies' as const,
           quantity: 1,
           unitPriceCents: 250,
           totalCents: 250,

@@ -1,4 +1,4 @@
-import { PRODUCTS, productIdSchema } from '@storefront/contract';
+import { PRODUCTS } from '@storefront/contract';
 import { and, eq, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { orders } from '../../db/schema.ts';
@@ -7,27 +7,30 @@ import type { PaymentProvider } from '../payments/provider.ts';
 import { listOrders } from './list-orders.ts';
 
 export const cancelMessages = {
-  invalidId: 'The order id is not valid.',
   notFound: 'Order not found',
   residential: 'Residential data does not renew, so there is nothing to cancel.',
   alreadyCancelled: 'This order is already cancelled: it ends at the end of its billing cycle.',
   expired: 'This order has already expired.',
 } as const;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * POST /api/orders/cancel: cancel at period end, for the customer's own active, not yet cancelled subscription order.
  * The order is locked while the provider stops the renewals, so two clicks cannot both go through. Answers the order list.
  */
-export async function cancelOrder(
-  db: Db,
-  provider: PaymentProvider,
-  userId: string,
-  orderId: unknown,
+export async function cancelOrder({
+  db,
+  provider,
+  userId,
+  orderId,
   now = new Date(),
-) {
-  if (typeof orderId !== 'string' || !UUID.test(orderId)) throw new AppError('BAD_REQUEST', cancelMessages.invalidId);
+}: {
+  db: Db;
+  provider: PaymentProvider;
+  userId: string;
+  /** Checked by the contract's schema (a UUID). */
+  orderId: string;
+  now?: Date;
+}) {
   await db.transaction(async (tx) => {
     const [order] = await tx
       .select()
@@ -35,7 +38,7 @@ export async function cancelOrder(
       .where(and(eq(orders.id, orderId), eq(orders.userId, userId), ne(orders.status, 'awaiting_payment')))
       .for('update');
     if (!order) throw new AppError('NOT_FOUND', cancelMessages.notFound);
-    if (PRODUCTS[productIdSchema.parse(order.productId)].unit === 'gb') {
+    if (PRODUCTS[order.productId].unit === 'gb') {
       throw new AppError('CONFLICT', cancelMessages.residential);
     }
     if (order.cancelled) throw new AppError('CONFLICT', cancelMessages.alreadyCancelled);

@@ -1,5 +1,4 @@
 import type { Order, OrderHistoryEntry, OrderUsage, ProcessingOrder } from '@storefront/contract';
-import { productIdSchema } from '@storefront/contract';
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { orders, payments, proxyIps, residentialAccounts } from '../../db/schema.ts';
@@ -29,7 +28,7 @@ export async function listOrders(db: Db, userId: string): Promise<Order[]> {
   const proxiesByOrder = new Map(ips.map(({ orderId, endpoints }) => [orderId, endpoints]));
   return rows.map((row) => ({
     id: row.id,
-    product_id: productIdSchema.parse(row.productId),
+    product_id: row.productId,
     purchase_time: (row.purchasedAt ?? row.createdAt).toISOString(),
     expiration_time: row.expiresAt?.toISOString() ?? null,
     proxies: proxiesByOrder.get(row.id) ?? [],

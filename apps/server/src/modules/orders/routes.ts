@@ -26,7 +26,7 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
   { db, guards, gatewayEndpoint, provider },
 ) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  api.addHook('preHandler', guards.requireUser);
+  api.addHook('onRequest', guards.requireUser);
   api.addHook('onSend', privateNoStore);
 
   api.get(
@@ -90,6 +90,6 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
         response: { 200: orderListSchema },
       },
     },
-    async (request) => cancelOrder(db, provider, signedInOf(request).user.id, request.body.id),
+    async (request) => cancelOrder({ db, provider, userId: signedInOf(request).user.id, orderId: request.body.id }),
   );
 };

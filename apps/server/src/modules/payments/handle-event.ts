@@ -1,4 +1,4 @@
-import { PRODUCTS, productIdSchema } from '@storefront/contract';
+import { orderIdSchema, PRODUCTS } from '@storefront/contract';
 import { and, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { orders, payments, users, webhookEvents } from '../../db/schema.ts';
@@ -32,8 +32,6 @@ export interface EventContext {
   /** The time the event is handled at (the job's clock for the sandbox's renewals). */
   now?: Date;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The one code path after the provider. The event is recorded by its id in the same transaction as its effect, so a
@@ -87,7 +85,7 @@ export async function handlePaymentEventIn(
 
 /** The order an event names: by our order id (metadata) first, then by the provider's subscription id. Locked. */
 async function findOrder(tx: Tx, orderId: string | null, subscriptionId: string | null) {
-  if (orderId && UUID.test(orderId)) {
+  if (orderId && orderIdSchema.safeParse(orderId).success) {
     const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
     if (order) return order;
   }
@@ -108,7 +106,7 @@ async function applyCheckoutPaid(
   event: Extract<PaymentEvent, { kind: 'checkout.paid' }>,
   ctx: EventContext,
 ): Promise<EventOutcome> {
-  if (!UUID.test(event.orderId)) return 'unknown_order';
+  if (!orderIdSchema.safeParse(event.orderId).success) return 'unknown_order';
   const [order] = await tx.select().from(orders).where(eq(orders.id, event.orderId)).for('update');
   if (!order) return 'unknown_order';
 
@@ -137,7 +135,7 @@ async function applyCheckoutPaid(
   }
   if (order.status !== 'awaiting_payment') return 'already_paid';
 
-  const productId = productIdSchema.parse(order.productId);
+  const productId = order.productId;
   const paidAt = event.invoice.paidAt;
   const recurring = PRODUCTS[productId].unit === 'ip_month';
   const outcome = await deliverOrder(tx, { id: order.id, userId: order.userId, productId, quantity: order.quantity });

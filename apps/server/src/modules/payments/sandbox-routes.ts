@@ -1,6 +1,6 @@
 import {
+  orderIdSchema,
   PRODUCTS,
-  productIdSchema,
   sandboxBillingSchema,
   sandboxCheckoutSchema,
   sandboxClockReportSchema,
@@ -71,7 +71,7 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (
   api.get(
     '/sandbox/checkout/:id',
     {
-      preHandler: guards.requireUser,
+      onRequest: guards.requireUser,
       schema: {
         tags: ['sandbox'],
         summary: 'A sandbox checkout as its payment page shows it',
@@ -81,7 +81,7 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (
     },
     async (request) => {
       const { order, code, email } = await checkoutOf(request.params.id, signedInOf(request).user.id);
-      const productId = productIdSchema.parse(order.productId);
+      const productId = order.productId;
       const status =
         order.status !== 'awaiting_payment' ? 'paid' : order.sandboxCard === 'declined' ? 'declined' : 'open';
       return {
@@ -108,7 +108,7 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (
   api.post(
     '/sandbox/checkout/:id/pay',
     {
-      preHandler: guards.requireUser,
+      onRequest: guards.requireUser,
       schema: {
         tags: ['sandbox'],
         summary: 'Pay a sandbox checkout with the test card, or simulate a declined card (no real money moves)',
@@ -170,7 +170,7 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (
         .where(and(eq(payments.invoiceId, request.params.id), eq(orders.provider, 'sandbox')));
       if (!row) throw new AppError('NOT_FOUND', invoiceNotFound);
       const { payment, order } = row;
-      const productId = productIdSchema.parse(order.productId);
+      const productId = order.productId;
       const unit = PRODUCTS[productId].unit === 'gb' ? 'GB of residential data' : 'IPs for one month';
       return {
         id: payment.invoiceId,
@@ -197,7 +197,7 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (
       .where(and(eq(orders.id, orderId), eq(orders.userId, userId), eq(orders.provider, 'sandbox')));
     if (!order || order.status === 'awaiting_payment')
       throw new AppError('NOT_FOUND', 'This order does not exist or belongs to another account.');
-    const productId = productIdSchema.parse(order.productId);
+    const productId = order.productId;
     return {
       orderId: order.id,
       productLabel: PRODUCTS[productId].label,
@@ -209,12 +209,12 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (
       graceEndsAt: order.graceEndsAt?.toISOString() ?? null,
     };
   }
-  const orderParams = z.object({ id: z.uuid({ error: 'The order id is not valid.' }) });
+  const orderParams = z.object({ id: orderIdSchema });
 
   api.get(
     '/sandbox/orders/:id/billing',
     {
-      preHandler: guards.requireUser,
+      onRequest: guards.requireUser,
       schema: {
         tags: ['sandbox'],
         summary: "A sandbox subscription's card and payment state",
@@ -228,7 +228,7 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (
   api.post(
     '/sandbox/orders/:id/card',
     {
-      preHandler: guards.requireUser,
+      onRequest: guards.requireUser,
       schema: {
         tags: ['sandbox'],
         summary:
@@ -289,7 +289,7 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (
   api.post(
     '/admin/sandbox/clock',
     {
-      preHandler: guards.requireAdmin,
+      onRequest: guards.requireAdmin,
       schema: {
         tags: ['sandbox'],
         summary: "Move the sandbox's test clock forward and run the periodic job at that time (administrators)",

@@ -1,4 +1,4 @@
-import { PRODUCTS, productIdSchema } from '@storefront/contract';
+import { PRODUCTS } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { orders, payments, proxyIps, users } from '../../db/schema.ts';
@@ -19,7 +19,7 @@ export async function emailFacts(tx: Tx, order: OrderRow): Promise<{ to: string;
   const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, order.userId));
   return {
     to: user?.email ?? '',
-    facts: { orderId: order.id, productId: productIdSchema.parse(order.productId), quantity: order.quantity },
+    facts: { orderId: order.id, productId: order.productId, quantity: order.quantity },
   };
 }
 
@@ -109,7 +109,7 @@ export async function expireOrder(
   order: OrderRow,
   endedAt: Date,
 ): Promise<'expired' | 'not_active'> {
-  if (!isLive(order) || PRODUCTS[productIdSchema.parse(order.productId)].unit === 'gb') return 'not_active';
+  if (!isLive(order) || PRODUCTS[order.productId].unit === 'gb') return 'not_active';
   await tx
     .update(proxyIps)
     .set({ assignedOrderId: null, needRotated: true })

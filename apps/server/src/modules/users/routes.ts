@@ -52,7 +52,7 @@ export const userRoutes: FastifyPluginAsync<{ auth: Auth; db: Db; guards: Guards
   api.post(
     '/user/password',
     {
-      preHandler: guards.requireUser,
+      onRequest: guards.requireUser,
       schema: {
         tags: ['account'],
         summary: 'Set a new password and sign out every other session',
