@@ -20,7 +20,13 @@ try {
     for (let i = 0; i < pool.length; i += 1000) await db.insert(proxyIps).values(pool.slice(i, i + 1000));
     const created = await db
       .insert(orders)
-      .values(Array.from({ length: count }, () => ({ userId: user?.id ?? '', productId: 'isp_proxies' as const, quantity: 5 })))
+      .values(
+        Array.from({ length: count }, () => ({
+          userId: user?.id ?? '',
+          productId: 'isp_proxies' as const,
+          quantity: 5,
+        })),
+      )
       .returning({ id: orders.id });
     const started = performance.now();
     const outcomes: string[] = [];
