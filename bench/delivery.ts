@@ -1,7 +1,7 @@
 // Time to deliver paid orders on PostgreSQL: 1,000 orders of 5 IPs one after the other, then 1,000 in parallel
 // (10 connections) against a pool that holds 600 of them, then the 50-against-100 run of the tests.
 import { orders, proxyIps, users } from '../apps/server/src/db/schema.ts';
-import { handlePaymentEvent } from '../apps/server/src/modules/payments/handle-event.ts';
+import { handlePaymentEvent } from '../apps/server/src/modules/billing/handle-event.ts';
 import { paidEvent, testBrand, testPool } from '../apps/server/src/test/payments.ts';
 import { createBenchDatabase } from './bench-database.ts';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { PaymentEvent } from '../modules/payments/provider.ts';
+import type { PaymentEvent } from '../payments/provider.ts';
 
 /** A paid-checkout event for an order, as a provider would report it. */
 export function paidEvent(orderId: string): PaymentEvent {

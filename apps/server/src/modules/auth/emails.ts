@@ -1,3 +1,4 @@
+import { paths } from '@storefront/contract';
 import { actionEmail, type Branding } from '../../lib/branded-email.ts';
 import type { Mail } from '../../lib/mailer.ts';
 
@@ -30,7 +31,7 @@ export function accountExistsEmail(brand: Branding, to: string): Mail {
     heading: 'You already have an account',
     body: `Someone, perhaps you, tried to create a new ${brand.brandName} account with ${to}. This address already has an account: sign in, or reset your password if you have forgotten it.`,
     action: 'Sign in',
-    url: `${brand.appUrl}/login`,
+    url: `${brand.appUrl}${paths.login}`,
     footnote: 'If this was not you, you can ignore this message: nothing has changed on your account.',
   });
 }

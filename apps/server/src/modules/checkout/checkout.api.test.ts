@@ -4,9 +4,9 @@ import fc from 'fast-check';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { couponRedemptions, featureFlags, orders, promoCodes, proxyIps } from '../../db/schema.ts';
+import { sandboxWebhookSecret } from '../../payments/sandbox-provider.ts';
 import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../../test/test-app.ts';
 import { createCoupon } from '../coupons/coupons.ts';
-import { sandboxWebhookSecret } from '../payments/sandbox-provider.ts';
 
 describe('checkout through the sandbox provider', () => {
   let t: TestApp;

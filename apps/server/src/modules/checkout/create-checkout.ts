@@ -4,8 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { coupons, featureFlags, orders, products, promoCodes } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import type { PaymentProvider } from '../../payments/provider.ts';
 import { discountCents, promoCodeForCheckout, promoForProvider } from '../coupons/coupons.ts';
-import type { PaymentProvider } from '../payments/provider.ts';
 
 export interface CreateCheckoutOptions {
   db: Db;

@@ -6,9 +6,9 @@ import { z } from 'zod';
 import type { PaymentsConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import type { PaymentProvider } from '../../payments/provider.ts';
 import { type Guards, signedInOf } from '../auth/guards.ts';
 import { tooManyAttemptsMessage } from '../auth/rate-limit.ts';
-import type { PaymentProvider } from '../payments/provider.ts';
 import { createCheckout } from './create-checkout.ts';
 
 export interface CheckoutRoutesOptions {

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { couponProducts, couponRedemptions, coupons, promoCodes } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import type { PromoCodeForProvider } from '../payments/provider.ts';
+import type { PromoCodeForProvider } from '../../payments/provider.ts';
 
 export interface NewCoupon {
   code: string;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, proxyIps } from '../../db/schema.ts';
 import { paidEvent, testBrand, testPool } from '../../test/payments.ts';
 import { createTestApp, signUpCustomer, type TestApp } from '../../test/test-app.ts';
-import { handlePaymentEvent } from '../payments/handle-event.ts';
+import { handlePaymentEvent } from '../billing/handle-event.ts';
 
 describe('delivery of paid orders in parallel', () => {
   let t: TestApp;

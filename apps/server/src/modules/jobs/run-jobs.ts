@@ -1,15 +1,18 @@
 import type { SandboxClockReport } from '@storefront/contract';
-import { and, asc, count, eq, gt, inArray, isNotNull, lte, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client.ts';
-import { coupons, orders, payments, promoCodes } from '../../db/schema.ts';
+import { orders } from '../../db/schema.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import type { Mailer } from '../../lib/mailer.ts';
+import type { ProviderName } from '../../payments/provider.ts';
+import { createSandboxInvoices } from '../../payments/sandbox-provider.ts';
+import { expireOrder } from '../billing/expire-order.ts';
+import { emailFacts, GRACE_DAYS, type OrderRow } from '../billing/order-facts.ts';
+import { renewalAmount } from '../billing/renewal-amount.ts';
+import { chargeSandboxRenewal, failSandboxRenewal } from '../billing/sandbox-renewal.ts';
 import { reminderEmail } from '../notifications/customer-emails.ts';
 import { dispatchOutbox, enqueueEmail } from '../notifications/outbox.ts';
-import { handlePaymentEventIn } from '../payments/handle-event.ts';
-import type { ProviderName } from '../payments/provider.ts';
-import { emailFacts, expireOrder, GRACE_DAYS, type OrderRow } from '../subscriptions/lifecycle.ts';
 
 export interface JobContext {
   db: Db;
@@ -17,9 +20,6 @@ export interface JobContext {
   mailer: Mailer;
   log: FastifyBaseLogger;
   provider: ProviderName;
-  /** The sandbox's hosted invoices and billing page. */
-  sandboxInvoiceUrl?: (invoiceId: string) => string;
-  newInvoiceId?: () => string;
 }
 
 /** What one run did (the sandbox clock answers it as is). */
@@ -61,22 +61,6 @@ async function eachDue(
   return done;
 }
 
-/** What the sandbox charges at period end: the unit price, less the coupon while its duration lasts. */
-async function renewalAmount(tx: Tx, order: OrderRow): Promise<{ amountCents: number; discountCents: number }> {
-  const subtotal = order.unitPriceCents * order.quantity;
-  if (!order.promoCodeId) return { amountCents: subtotal, discountCents: 0 };
-  const [coupon] = await tx
-    .select({ duration: coupons.duration, months: coupons.durationInMonths })
-    .from(promoCodes)
-    .innerJoin(coupons, eq(coupons.id, promoCodes.couponId))
-    .where(eq(promoCodes.id, order.promoCodeId));
-  const [paid] = await tx.select({ value: count() }).from(payments).where(eq(payments.orderId, order.id));
-  const applies =
-    coupon?.duration === 'forever' || (coupon?.duration === 'repeating' && (paid?.value ?? 0) < (coupon.months ?? 0));
-  const discount = applies ? order.discountCents : 0;
-  return { amountCents: subtotal - discount, discountCents: discount };
-}
-
 /** Runs every due piece of work at `now`: sandbox renewals, the ends of grace periods and cancelled periods, reminders, e-mails. */
 export async function runJobs(ctx: JobContext, now: Date): Promise<JobReport> {
   const report: JobReport = {
@@ -91,6 +75,7 @@ export async function runJobs(ctx: JobContext, now: Date): Promise<JobReport> {
 
   // 1. The sandbox charges its subscriptions at period end with the card chosen on its pages (Stripe charges its own).
   if (ctx.provider === 'sandbox') {
+    const invoices = createSandboxInvoices(ctx.brand.appUrl);
     await eachDue(
       ctx,
       and(
@@ -102,47 +87,19 @@ export async function runJobs(ctx: JobContext, now: Date): Promise<JobReport> {
         lte(orders.expiresAt, now),
       ),
       async (tx, order) => {
-        const period = order.expiresAt?.toISOString() ?? '';
         if (order.sandboxCard === 'declined') {
-          const outcome = await handlePaymentEventIn(
-            tx,
-            'sandbox',
-            {
-              kind: 'renewal.failed',
-              eventId: `sandbox-renewal-failed:${order.id}:${period}`,
-              type: 'sandbox.renewal.failed',
-              orderId: order.id,
-              subscriptionId: null,
-              payUrl: `${ctx.brand.appUrl}/sandbox/billing/${order.id}`,
-            },
-            { brand: ctx.brand, now },
-          );
+          const outcome = await failSandboxRenewal({ tx, brand: ctx.brand, order, now });
           if (outcome === 'failed') report.failed += 1;
           return outcome === 'failed';
         }
-        const invoiceId = ctx.newInvoiceId?.() ?? `in_sandbox_${order.id}_${period}`;
-        const { amountCents, discountCents } = await renewalAmount(tx, order);
-        const outcome = await handlePaymentEventIn(
+        const outcome = await chargeSandboxRenewal({
           tx,
-          'sandbox',
-          {
-            kind: 'renewal.paid',
-            eventId: `sandbox-renewal:${order.id}:${period}`,
-            type: 'sandbox.renewal.paid',
-            orderId: order.id,
-            subscriptionId: null,
-            invoice: {
-              id: invoiceId,
-              hostedUrl: ctx.sandboxInvoiceUrl?.(invoiceId) ?? null,
-              amountCents,
-              discountCents,
-              currency: order.currency,
-              paidAt: order.expiresAt ?? now,
-            },
-            periodEnd: null,
-          },
-          { brand: ctx.brand, now },
-        );
+          brand: ctx.brand,
+          invoices,
+          order,
+          paidAt: order.expiresAt ?? now,
+          now,
+        });
         if (outcome === 'renewed') report.renewed += 1;
         return outcome === 'renewed';
       },
@@ -163,7 +120,7 @@ export async function runJobs(ctx: JobContext, now: Date): Promise<JobReport> {
         and(eq(orders.provider, 'stripe'), lte(orders.expiresAt, graceAgo)),
       ),
     ),
-    async (tx, order) => (await expireOrder(tx, ctx.brand, order, now)) === 'expired',
+    async (tx, order) => (await expireOrder({ tx, brand: ctx.brand, order, endedAt: now })) === 'expired',
   );
 
   // 3. A reminder 3 days before each renewal, once per period.

@@ -2,9 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import type { Mailer } from '../../lib/mailer.ts';
+import type { PaymentProvider } from '../../payments/provider.ts';
 import { dispatchOutbox } from '../notifications/outbox.ts';
-import type { PaymentProvider } from '../payments/provider.ts';
-import type { SandboxProvider } from '../payments/sandbox-provider.ts';
 import { jobTime } from './clock.ts';
 import { type JobReport, runJobs } from './run-jobs.ts';
 
@@ -24,21 +23,20 @@ export function createJobRunner(options: {
   log: FastifyBaseLogger;
   provider: PaymentProvider;
 }): JobRunner {
-  const sandbox = options.provider.name === 'sandbox' ? (options.provider as SandboxProvider) : undefined;
+  const sandbox = options.provider.name === 'sandbox';
   const ctx = {
     db: options.db,
     brand: options.brand,
     mailer: options.mailer,
     log: options.log,
     provider: options.provider.name,
-    ...(sandbox && { sandboxInvoiceUrl: sandbox.invoiceUrl, newInvoiceId: sandbox.newInvoiceId }),
   };
   let running: Promise<JobReport> | undefined;
   let timer: NodeJS.Timeout | undefined;
 
   async function runOnce(at?: Date): Promise<JobReport> {
     while (running) await running.catch(() => {});
-    running = (async () => runJobs(ctx, at ?? (await jobTime(options.db, sandbox !== undefined))))();
+    running = (async () => runJobs(ctx, at ?? (await jobTime(options.db, sandbox))))();
     try {
       return await running;
     } finally {

@@ -1,4 +1,4 @@
-import { formatMoney, PRODUCTS, type ProductId, shortId } from '@storefront/contract';
+import { formatMoney, PRODUCTS, type ProductId, paths, proxiesTabPath, shortId } from '@storefront/contract';
 import { actionEmail, type Branding } from '../../lib/branded-email.ts';
 import type { Mail } from '../../lib/mailer.ts';
 
@@ -13,7 +13,7 @@ export interface OrderFacts {
 
 const what = (order: OrderFacts) =>
   `${PRODUCTS[order.productId].label}, ${order.quantity} ${PRODUCTS[order.productId].unit === 'gb' ? 'GB' : 'IPs'} (order #${shortId(order.orderId, 8)})`;
-const proxiesUrl = (brand: Branding, order: OrderFacts) => `${brand.appUrl}/dashboard/proxies?tab=${order.productId}`;
+const proxiesUrl = (brand: Branding, order: OrderFacts) => `${brand.appUrl}${proxiesTabPath(order.productId)}`;
 
 export function receiptEmail(
   brand: Branding,
@@ -83,7 +83,7 @@ export function expiredEmail(brand: Branding, to: string, order: OrderFacts): Ma
     heading: 'Your order has expired',
     body: `${what(order)} has ended and its IPs were released. Your order history keeps every payment. You can buy new proxies at any time.`,
     action: 'Buy proxies',
-    url: `${brand.appUrl}/dashboard/purchase`,
+    url: `${brand.appUrl}${paths.purchase}`,
     footnote: 'Thank you for your business.',
   });
 }

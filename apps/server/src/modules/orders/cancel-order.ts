@@ -3,7 +3,7 @@ import { and, eq, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { orders } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import type { PaymentProvider } from '../payments/provider.ts';
+import type { PaymentProvider } from '../../payments/provider.ts';
 import { listOrders } from './list-orders.ts';
 
 export const cancelMessages = {

@@ -9,8 +9,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { privateNoStore } from '../../lib/no-store.ts';
+import type { PaymentProvider } from '../../payments/provider.ts';
 import { type Guards, signedInOf } from '../auth/guards.ts';
-import type { PaymentProvider } from '../payments/provider.ts';
 import { cancelOrder } from './cancel-order.ts';
 import { listOrderHistory, listOrders, listOrderUsage, listProcessingOrders } from './list-orders.ts';
 

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { paths, pathTo } from '@storefront/contract';
 import Stripe from 'stripe';
 import { z } from 'zod';
 import type { CreatedCheckout, PaidInvoice, PaymentEvent, PaymentProvider } from './provider.ts';
@@ -32,12 +33,26 @@ type CheckoutPaidData = z.infer<typeof checkoutPaidData>;
 
 const sandboxEvent = z.object({ id: z.string(), type: z.string(), data: z.unknown() });
 
-export interface SandboxProvider extends PaymentProvider {
+/** The sandbox's invoices: a new id and its printable page. */
+export interface SandboxInvoices {
+  newInvoiceId(): string;
+  invoiceUrl(invoiceId: string): string;
+}
+
+const sandboxToken = (prefix: string) => `${prefix}_${randomBytes(18).toString('base64url')}`;
+
+/** Invoice ids in SANDBOX_ID_FORMAT.invoice and their pages under APP_URL. */
+export function createSandboxInvoices(appUrl: string): SandboxInvoices {
+  return {
+    newInvoiceId: () => sandboxToken('in_sandbox'),
+    invoiceUrl: (invoiceId) => `${appUrl}${pathTo(paths.sandboxInvoice, { id: invoiceId })}`,
+  };
+}
+
+export interface SandboxProvider extends PaymentProvider, SandboxInvoices {
   readonly name: 'sandbox';
   /** A signed event, as the sandbox's payment page emits it: the raw body and its signature header. */
   signEvent(type: string, data: CheckoutPaidData): { rawBody: Buffer; signature: string };
-  newInvoiceId(): string;
-  invoiceUrl(invoiceId: string): string;
 }
 
 /** The secret the sandbox signs its events with, derived from AUTH_SECRET. */
@@ -51,15 +66,15 @@ export function sandboxWebhookSecret(authSecret: string): string {
  */
 export function createSandboxProvider(options: { appUrl: string; authSecret: string }): SandboxProvider {
   const secret = sandboxWebhookSecret(options.authSecret);
-  const token = (prefix: string) => `${prefix}_${randomBytes(18).toString('base64url')}`;
+  const invoices = createSandboxInvoices(options.appUrl);
 
   return {
     name: 'sandbox',
     async prepare() {},
 
     async createCheckout(): Promise<CreatedCheckout> {
-      const checkoutId = token('cs_sandbox');
-      return { checkoutId, url: `${options.appUrl}/sandbox/checkout/${checkoutId}` };
+      const checkoutId = sandboxToken('cs_sandbox');
+      return { checkoutId, url: `${options.appUrl}${pathTo(paths.sandboxCheckout, { id: checkoutId })}` };
     },
 
     // The sandbox's renewals are the periodic job's: a cancelled order is simply not charged again.
@@ -92,12 +107,16 @@ export function createSandboxProvider(options: { appUrl: string; authSecret: str
     },
 
     signEvent(type, data) {
-      const payload = JSON.stringify({ id: token('evt_sandbox'), type, created: Math.floor(Date.now() / 1000), data });
+      const payload = JSON.stringify({
+        id: sandboxToken('evt_sandbox'),
+        type,
+        created: Math.floor(Date.now() / 1000),
+        data,
+      });
       const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret });
       return { rawBody: Buffer.from(payload), signature };
     },
 
-    newInvoiceId: () => token('in_sandbox'),
-    invoiceUrl: (invoiceId) => `${options.appUrl}/sandbox/invoices/${invoiceId}`,
+    ...invoices,
   };
 }

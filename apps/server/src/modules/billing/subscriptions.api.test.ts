@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailOutbox, orders, payments, proxyIps } from '../../db/schema.ts';
 import { addMonths } from '../../lib/dates.ts';
 import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../../test/test-app.ts';
+import { createCoupon } from '../coupons/coupons.ts';
 import { jobTime } from '../jobs/clock.ts';
 import { runJobs } from '../jobs/run-jobs.ts';
 
@@ -197,5 +198,72 @@ describe('subscriptions over time (sandbox provider, test clock)', () => {
     expect(again.renewed).toBe(0);
     expect((await history(ann.cookie)).filter((entry) => entry.order_id === order.id)).toHaveLength(12);
     expect(t.mails.length).toBe(mailsBefore);
+  });
+});
+
+/** On an app of its own: the shared clock of the suite above is a year ahead by the end, which would renew these orders. */
+describe('renewal amounts with a lasting coupon', () => {
+  let c: TestApp;
+  let operator: { cookie: string };
+  beforeAll(async () => {
+    c = await createTestApp({
+      AUTH_RATE_LIMIT_PER_IP: '1000',
+      CHECKOUT_RATE_LIMIT_PER_USER: '1000',
+      ADMIN_EMAILS: 'ops@example.com',
+    });
+    operator = await signUpCustomer(c, 'ops@example.com');
+  });
+  afterAll(() => c.close());
+
+  const post = (cookie: string, url: string, payload: object) =>
+    c.app.inject({ method: 'POST', url, headers: { ...jsonHeaders, cookie }, payload });
+  const buy = async (customer: { cookie: string }, code: string) => {
+    const started = (
+      await post(customer.cookie, '/api/checkout', { productId: 'isp_proxies', quantity: 5, coupon: code })
+    ).json();
+    const id = String(started.checkoutUrl).split('/sandbox/checkout/')[1];
+    expect((await post(customer.cookie, `/api/sandbox/checkout/${id}/pay`, { card: 'ok' })).json().status).toBe('paid');
+    const list = (await c.app.inject({ url: '/api/orders', headers: { cookie: customer.cookie } })).json();
+    return list[0] as { id: string; expiration_time: string };
+  };
+  const moveTo = async (date: Date) =>
+    post(operator.cookie, '/api/admin/sandbox/clock', {
+      now: new Date(Math.max(date.getTime(), (await jobTime(c.database.db, true)).getTime() + 1000)).toISOString(),
+    });
+  it('a lasting coupon discounts a renewal paid from the billing page exactly as one the job charges', async () => {
+    for (const duration of ['forever', 'repeating'] as const) {
+      const code = `${duration.slice(0, 6).toUpperCase()}10`;
+      await createCoupon(c.database.db, {
+        name: `10% ${duration}`,
+        code,
+        duration,
+        durationInMonths: 3,
+        percentOff: 10,
+        productIds: ['isp_proxies'],
+      });
+      const byJob = await signUpCustomer(c, `${duration}-job@example.com`);
+      const byPage = await signUpCustomer(c, `${duration}-page@example.com`);
+      const jobOrder = await buy(byJob, code);
+      const pageOrder = await buy(byPage, code);
+      await post(byPage.cookie, `/api/sandbox/orders/${pageOrder.id}/card`, { card: 'declined' });
+      const due = Math.max(Date.parse(jobOrder.expiration_time), Date.parse(pageOrder.expiration_time));
+      await moveTo(new Date(due + 60_000));
+      expect((await c.database.db.select().from(orders).where(eq(orders.id, pageOrder.id)))[0]?.paymentFailed).toBe(
+        true,
+      );
+      await post(byPage.cookie, `/api/sandbox/orders/${pageOrder.id}/card`, { card: 'ok' });
+
+      const renewalOf = async (orderId: string) => {
+        const rows = await c.database.db
+          .select()
+          .from(payments)
+          .where(and(eq(payments.orderId, orderId), eq(payments.kind, 'renewal')));
+        expect(rows, `${duration}: one renewal of ${orderId}`).toHaveLength(1);
+        return { amountCents: rows[0]?.amountCents, discountCents: rows[0]?.discountCents };
+      };
+      const expected = { amountCents: 1125, discountCents: 125 };
+      expect(await renewalOf(jobOrder.id), `${duration}, charged by the job`).toEqual(expected);
+      expect(await renewalOf(pageOrder.id), `${duration}, paid from the billing page`).toEqual(expected);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { Config } from '../../config.ts';
+import type { Config } from '../config.ts';
 import { createSandboxProvider, type SandboxProvider } from './sandbox-provider.ts';
 import { createStripeProvider } from './stripe-provider.ts';
 

@@ -4,10 +4,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import type { Branding } from '../../lib/branded-email.ts';
+import { type PaymentProvider, WebhookSignatureError } from '../../payments/provider.ts';
+import { SANDBOX_SIGNATURE_HEADER } from '../../payments/sandbox-provider.ts';
 import type { JobRunner } from '../jobs/runner.ts';
 import { handlePaymentEvent } from './handle-event.ts';
-import { type PaymentProvider, WebhookSignatureError } from './provider.ts';
-import { SANDBOX_SIGNATURE_HEADER } from './sandbox-provider.ts';
 
 const SIGNATURE_HEADERS = { stripe: 'stripe-signature', sandbox: SANDBOX_SIGNATURE_HEADER } as const;
 

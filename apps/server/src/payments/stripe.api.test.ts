@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, payments, promoCodes, proxyIps } from '../../db/schema.ts';
-import { type FakeStripe, startFakeStripe } from '../../test/fake-stripe.ts';
-import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../../test/test-app.ts';
+import { orders, payments, promoCodes, proxyIps } from '../db/schema.ts';
+import { type FakeStripe, startFakeStripe } from '../test/fake-stripe.ts';
+import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../test/test-app.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_secret';
 

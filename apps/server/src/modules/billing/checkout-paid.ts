@@ -1,0 +1,86 @@
+import { orderIdSchema, PRODUCTS } from '@storefront/contract';
+import { and, eq } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import { orders, payments, users } from '../../db/schema.ts';
+import type { Branding } from '../../lib/branded-email.ts';
+import { addMonths } from '../../lib/dates.ts';
+import type { PaymentEvent } from '../../payments/provider.ts';
+import { recordRedemption } from '../coupons/coupons.ts';
+import { deliverOrder } from '../delivery/deliver-order.ts';
+import { receiptEmail } from '../notifications/customer-emails.ts';
+import { enqueueEmail } from '../notifications/outbox.ts';
+import { emailFacts } from './order-facts.ts';
+
+/** Payment confirmed: the order is paid, gets its history entry, its receipt and its redemption, and is delivered (or waits). */
+export async function applyCheckoutPaid({
+  tx,
+  event,
+  brand,
+}: {
+  tx: Tx;
+  event: Extract<PaymentEvent, { kind: 'checkout.paid' }>;
+  brand: Branding;
+}): Promise<'unknown_order' | 'already_paid' | 'delivered' | 'processing'> {
+  if (!orderIdSchema.safeParse(event.orderId).success) return 'unknown_order';
+  const [order] = await tx.select().from(orders).where(eq(orders.id, event.orderId)).for('update');
+  if (!order) return 'unknown_order';
+
+  // One checkout payment per order, whichever of the provider's events tells it first (and a double click in the sandbox).
+  const [earlier] = await tx
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.orderId, order.id), eq(payments.kind, 'checkout')))
+    .limit(1);
+  if (!earlier) {
+    await tx
+      .insert(payments)
+      .values({
+        orderId: order.id,
+        userId: order.userId,
+        kind: 'checkout',
+        invoiceId: event.invoice.id,
+        hostedInvoiceUrl: event.invoice.hostedUrl,
+        status: 'paid',
+        amountCents: event.invoice.amountCents,
+        discountCents: event.invoice.discountCents,
+        currency: event.invoice.currency,
+        paidAt: event.invoice.paidAt,
+      })
+      .onConflictDoNothing({ target: payments.invoiceId });
+  }
+  if (order.status !== 'awaiting_payment') return 'already_paid';
+
+  const productId = order.productId;
+  const paidAt = event.invoice.paidAt;
+  const recurring = PRODUCTS[productId].unit === 'ip_month';
+  const outcome = await deliverOrder(tx, { id: order.id, userId: order.userId, productId, quantity: order.quantity });
+  await tx
+    .update(orders)
+    .set({
+      status: outcome,
+      purchasedAt: paidAt,
+      expiresAt: recurring ? (event.periodEnd ?? addMonths(paidAt, 1)) : null,
+      providerSubscriptionId: event.subscriptionId ?? order.providerSubscriptionId,
+      providerCustomerId: event.customerId ?? order.providerCustomerId,
+      updatedAt: new Date(),
+    })
+    .where(eq(orders.id, order.id));
+
+  const { to, facts } = await emailFacts(tx, order);
+  await enqueueEmail(
+    tx,
+    `receipt:${event.invoice.id}`,
+    receiptEmail(brand, to, facts, {
+      amountCents: event.invoice.amountCents,
+      currency: event.invoice.currency,
+      invoiceUrl: event.invoice.hostedUrl,
+      renewal: false,
+    }),
+  );
+  if (order.promoCodeId) {
+    const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, order.userId));
+    const email = user?.email ?? event.customerEmail;
+    if (email) await recordRedemption(tx, { promoCodeId: order.promoCodeId, orderId: order.id, email });
+  }
+  return outcome;
+}

@@ -1,0 +1,45 @@
+import { PRODUCTS } from '@storefront/contract';
+import { eq } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import { orders, proxyIps } from '../../db/schema.ts';
+import type { Branding } from '../../lib/branded-email.ts';
+import { expiredEmail } from '../notifications/customer-emails.ts';
+import { enqueueEmail } from '../notifications/outbox.ts';
+import { emailFacts, isLive, type OrderRow } from './order-facts.ts';
+
+/**
+ * Ends an order: it keeps its history, its IPs are released and marked burnt (`need_rotated`), so they are not sold again
+ * until an administrator swaps their subnet. Residential data never expires.
+ */
+export async function expireOrder({
+  tx,
+  brand,
+  order,
+  endedAt,
+}: {
+  tx: Tx;
+  brand: Branding;
+  /** Locked by the caller. */
+  order: OrderRow;
+  endedAt: Date;
+}): Promise<'expired' | 'not_active'> {
+  if (!isLive(order) || PRODUCTS[order.productId].unit === 'gb') return 'not_active';
+  await tx
+    .update(proxyIps)
+    .set({ assignedOrderId: null, needRotated: true })
+    .where(eq(proxyIps.assignedOrderId, order.id));
+  await tx
+    .update(orders)
+    .set({
+      status: 'expired',
+      // Never in the future: customers see "Active" while expiration_time lies ahead (the sandbox clock runs early).
+      expiresAt: new Date(
+        Math.min(order.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY, endedAt.getTime(), Date.now()),
+      ),
+      updatedAt: new Date(),
+    })
+    .where(eq(orders.id, order.id));
+  const { to, facts } = await emailFacts(tx, order);
+  await enqueueEmail(tx, `expired:${order.id}`, expiredEmail(brand, to, facts));
+  return 'expired';
+}

@@ -1,0 +1,104 @@
+import { orderIdSchema, paths } from '@storefront/contract';
+import { eq } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { orders, webhookEvents } from '../../db/schema.ts';
+import type { Branding } from '../../lib/branded-email.ts';
+import type { PaymentEvent, ProviderName } from '../../payments/provider.ts';
+import { applyCheckoutPaid } from './checkout-paid.ts';
+import { expireOrder } from './expire-order.ts';
+import { recordRenewal } from './record-renewal.ts';
+import { recordRenewalFailure } from './record-renewal-failure.ts';
+export type EventOutcome =
+  | 'duplicate'
+  | 'ignored'
+  | 'unknown_order'
+  | 'delivered'
+  | 'processing'
+  | 'already_paid'
+  | 'renewed'
+  | 'already_recorded'
+  | 'failed'
+  | 'already_failed'
+  | 'cancel_scheduled'
+  | 'cancel_cleared'
+  | 'expired'
+  | 'not_active';
+
+export interface EventContext {
+  brand: Branding;
+  /** The time the event is handled at (the job's clock for the sandbox's renewals). */
+  now?: Date;
+}
+
+/**
+ * The one code path after the provider. The event is recorded by its id in the same transaction as its effect, so a
+ * repeated event does nothing; the handlers re-read the order, so the order of arrival does not matter.
+ */
+export async function handlePaymentEvent(
+  db: Db,
+  provider: ProviderName,
+  event: PaymentEvent,
+  ctx: EventContext,
+): Promise<EventOutcome> {
+  return db.transaction((tx) => handlePaymentEventIn(tx, provider, event, ctx));
+}
+
+/** The same, inside a caller's transaction (the periodic job claims the order first). */
+export async function handlePaymentEventIn(
+  tx: Tx,
+  provider: ProviderName,
+  event: PaymentEvent,
+  ctx: EventContext,
+): Promise<EventOutcome> {
+  const recorded = await tx
+    .insert(webhookEvents)
+    .values({ provider, eventId: event.eventId, type: event.type })
+    .onConflictDoNothing()
+    .returning({ eventId: webhookEvents.eventId });
+  if (recorded.length === 0) return 'duplicate';
+  if (event.kind === 'ignored') return 'ignored';
+  if (event.kind === 'checkout.paid') return applyCheckoutPaid({ tx, event, brand: ctx.brand });
+
+  const order = await findOrder(tx, event.orderId, event.subscriptionId);
+  if (!order) return 'unknown_order';
+  const now = ctx.now ?? new Date();
+  switch (event.kind) {
+    case 'renewal.paid':
+      return recordRenewal({ tx, brand: ctx.brand, order, invoice: event.invoice, periodEnd: event.periodEnd });
+    case 'renewal.failed':
+      return recordRenewalFailure({
+        tx,
+        brand: ctx.brand,
+        order,
+        now,
+        payUrl: event.payUrl ?? `${ctx.brand.appUrl}${paths.proxies}`,
+      });
+    case 'subscription.updated': {
+      if (order.status !== 'delivered' && order.status !== 'processing') return 'not_active';
+      await tx
+        .update(orders)
+        .set({ cancelled: event.cancelAtPeriodEnd, updatedAt: new Date() })
+        .where(eq(orders.id, order.id));
+      return event.cancelAtPeriodEnd ? 'cancel_scheduled' : 'cancel_cleared';
+    }
+    case 'subscription.ended':
+      return expireOrder({ tx, brand: ctx.brand, order, endedAt: event.endedAt });
+  }
+}
+
+/** The order an event names: by our order id (metadata) first, then by the provider's subscription id. Locked. */
+async function findOrder(tx: Tx, orderId: string | null, subscriptionId: string | null) {
+  if (orderId && orderIdSchema.safeParse(orderId).success) {
+    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+    if (order) return order;
+  }
+  if (subscriptionId) {
+    const [order] = await tx
+      .select()
+      .from(orders)
+      .where(eq(orders.providerSubscriptionId, subscriptionId))
+      .for('update');
+    return order;
+  }
+  return undefined;
+}

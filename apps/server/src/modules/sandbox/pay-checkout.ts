@@ -1,0 +1,57 @@
+import { proxiesTabPath, sandboxMessages } from '@storefront/contract';
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { orders } from '../../db/schema.ts';
+import type { Branding } from '../../lib/branded-email.ts';
+import { SANDBOX_EVENT_TYPES, type SandboxProvider } from '../../payments/sandbox-provider.ts';
+import { handlePaymentEvent } from '../billing/handle-event.ts';
+import { findSandboxCheckout } from './checkout-page.ts';
+
+/**
+ * POST /api/sandbox/checkout/:id/pay: the test card pays; the declining one is remembered and refused. A paid checkout
+ * emits a signed event that takes the same verify, de-duplicate and handle path as Stripe's.
+ */
+export async function paySandboxCheckout({
+  db,
+  provider,
+  brand,
+  log,
+  checkoutId,
+  userId,
+  card,
+}: {
+  db: Db;
+  provider: SandboxProvider;
+  brand: Branding;
+  log: FastifyBaseLogger;
+  checkoutId: string;
+  userId: string;
+  card: 'ok' | 'declined';
+}) {
+  const { order, email } = await findSandboxCheckout({ db, checkoutId, userId });
+  const redirectUrl = `${brand.appUrl}${proxiesTabPath(order.productId)}`;
+  if (order.status !== 'awaiting_payment') {
+    return { status: 'paid' as const, redirectUrl, message: sandboxMessages.paid };
+  }
+  await db.update(orders).set({ sandboxCard: card, updatedAt: new Date() }).where(eq(orders.id, order.id));
+  if (card === 'declined') return { status: 'declined' as const, message: sandboxMessages.declined };
+
+  const invoiceId = provider.newInvoiceId();
+  const { rawBody, signature } = provider.signEvent(SANDBOX_EVENT_TYPES.checkoutPaid, {
+    orderId: order.id,
+    customerEmail: email,
+    invoice: {
+      id: invoiceId,
+      hostedUrl: provider.invoiceUrl(invoiceId),
+      amountCents: order.totalCents,
+      discountCents: order.discountCents,
+      currency: order.currency,
+      paidAt: new Date().toISOString(),
+    },
+    periodEnd: null,
+  });
+  const outcome = await handlePaymentEvent(db, 'sandbox', await provider.parseWebhook(rawBody, signature), { brand });
+  log.info({ orderId: order.id, outcome }, 'sandbox payment');
+  return { status: 'paid' as const, redirectUrl, message: sandboxMessages.paid };
+}
