@@ -113,7 +113,7 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
         payments: config.payments,
         rateLimit,
       });
-      await api.register(webhookRoutes, { db: database.db, provider, brand, jobs });
+      await api.register(webhookRoutes, { db: database.db, provider, brand, flushEmails: () => jobs.flushEmails() });
       await api.register(inventoryRoutes, { db: database.db, guards, brand });
       if (provider.name === 'sandbox') {
         await api.register(sandboxRoutes, { db: database.db, guards, provider, brand, jobs });

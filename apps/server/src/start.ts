@@ -3,7 +3,7 @@ import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { seedDatabase } from './db/seed.ts';
-import { applyAdminEmails } from './modules/users/admins.ts';
+import { applyAdminEmails } from './modules/auth/admin-emails.ts';
 
 export interface StartedApp {
   app: FastifyInstance;

@@ -7,7 +7,7 @@ import { type Config, loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/client.ts';
 import { seedDatabase } from '../db/seed.ts';
 import type { Mail, Mailer } from '../lib/mailer.ts';
-import { applyAdminEmails } from '../modules/users/admins.ts';
+import { applyAdminEmails } from '../modules/auth/admin-emails.ts';
 
 export interface TestApp {
   app: FastifyInstance;

@@ -36,7 +36,7 @@ const ResetPasswordPage = page(
 const AuthCallbackPage = page(() => import('../features/auth/components/auth-callback-page.tsx'), 'AuthCallbackPage');
 const DashboardLayout = page(() => import('../features/dashboard/components/dashboard-layout.tsx'), 'DashboardLayout');
 const OverviewPage = page(() => import('../features/dashboard/components/overview-page.tsx'), 'OverviewPage');
-const AdminPage = page(() => import('../features/dashboard/components/admin-page.tsx'), 'AdminPage');
+const AdminPage = page(() => import('../features/admin/components/admin-page.tsx'), 'AdminPage');
 const SettingsPage = page(() => import('../features/account/components/settings-page.tsx'), 'SettingsPage');
 const PurchasePage = page(() => import('../features/purchase/components/purchase-page.tsx'), 'PurchasePage');
 const OrderHistoryPage = page(

@@ -1,6 +1,6 @@
 import { SERVER_STATE_ELEMENT_ID, type ServerRenderState } from '@storefront/contract';
 import type { QueryClient } from '@tanstack/react-query';
-import { parsePricing, pricingQueryKey } from '../features/catalogue/api/get-pricing.ts';
+import { parsePricing, pricingQueryKey } from '../lib/queries/pricing.ts';
 
 /**
  * Puts the data a page was rendered with into the query cache, on the server before rendering and in the browser

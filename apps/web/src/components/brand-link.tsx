@@ -2,7 +2,7 @@ import { Anchor, Group } from '@mantine/core';
 import { paths } from '@storefront/contract';
 import { Link } from 'react-router';
 import { site } from '../config/site.ts';
-import { BrandMark } from '../features/landing/components/brand-mark.tsx';
+import { BrandMark } from './brand-mark.tsx';
 
 /** The shop's mark and name, linking home: the header of the plain and the sign-in pages. */
 export function BrandLink() {

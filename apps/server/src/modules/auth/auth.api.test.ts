@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users, verifications } from '../../db/schema.ts';
 import { confirmationLinkOf, cookieOf, createTestApp, signUpCustomer, type TestApp } from '../../test/test-app.ts';
-import { applyAdminEmails } from '../users/admins.ts';
+import { applyAdminEmails } from './admin-emails.ts';
 
 const ORIGIN = 'http://localhost:3000';
 const json = { 'content-type': 'application/json', origin: ORIGIN };

@@ -11,7 +11,7 @@ import type { AuthConfig, Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { accounts, sessions, twoFactors, users, verifications } from '../../db/schema.ts';
 import type { Mailer } from '../../lib/mailer.ts';
-import { promoteIfAdmin } from '../users/admins.ts';
+import { promoteIfAdmin } from './admin-emails.ts';
 import { accountExistsEmail, confirmationEmail, passwordResetEmail } from './emails.ts';
 
 export const AUTH_BASE_PATH = '/api/auth';

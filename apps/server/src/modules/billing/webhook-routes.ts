@@ -6,7 +6,6 @@ import type { Db } from '../../db/client.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import { type PaymentProvider, WebhookSignatureError } from '../../payments/provider.ts';
 import { SANDBOX_SIGNATURE_HEADER } from '../../payments/sandbox-provider.ts';
-import type { JobRunner } from '../jobs/runner.ts';
 import { handlePaymentEvent } from './handle-event.ts';
 
 const SIGNATURE_HEADERS = { stripe: 'stripe-signature', sandbox: SANDBOX_SIGNATURE_HEADER } as const;
@@ -19,8 +18,9 @@ export const webhookRoutes: FastifyPluginAsync<{
   db: Db;
   provider: PaymentProvider;
   brand: Branding;
-  jobs: JobRunner;
-}> = async (app, { db, provider, brand, jobs }) => {
+  /** Sends the e-mails the event queued (the job runner's), in the background. */
+  flushEmails: () => void;
+}> = async (app, { db, provider, brand, flushEmails }) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1_048_576 }, (_request, body, done) =>
     done(null, body),
@@ -43,7 +43,7 @@ export const webhookRoutes: FastifyPluginAsync<{
         const event = await provider.parseWebhook(rawBody, typeof signature === 'string' ? signature : undefined);
         const outcome = await handlePaymentEvent(db, provider.name, event, { brand });
         request.log.info({ eventId: event.eventId, type: event.type, outcome }, 'payment event');
-        jobs.flushEmails();
+        flushEmails();
         return { received: true as const, outcome };
       } catch (error) {
         if (error instanceof WebhookSignatureError) {

@@ -1,9 +1,4 @@
-import { isOrderActive, type Order, type OrderUsage, ordersMessages } from '@storefront/contract';
-import { useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
-
-export const ordersQueryKey = ['orders'] as const;
-export const usageQueryKey = ['orders', 'usage'] as const;
+import { isOrderActive, type Order, type OrderUsage } from '@storefront/contract';
 
 export interface OverviewFigures {
   activeIsp: number;
@@ -25,25 +20,4 @@ export function overviewFigures(orders: Order[], usage: OrderUsage[], now: Date 
     activePk1: activeProxies('pk1_isp_proxies'),
     residentialUsagePercent: total > 0 ? Math.min(100, (used / total) * 100) : null,
   };
-}
-
-/** Spec section 9: the order list refreshes every 5 seconds while any order is processing. */
-export const PROCESSING_REFRESH_MS = 5000;
-
-export function useOrders({ refreshWhileProcessing = false } = {}) {
-  return useQuery({
-    queryKey: ordersQueryKey,
-    queryFn: ({ signal }) =>
-      apiRequest<Order[]>('/orders', { fallbackMessage: ordersMessages.fetchOrdersFailed, signal }),
-    refetchInterval: (query) =>
-      refreshWhileProcessing && query.state.data?.some((order) => order.processing) ? PROCESSING_REFRESH_MS : false,
-  });
-}
-
-export function useOrderUsage() {
-  return useQuery({
-    queryKey: usageQueryKey,
-    queryFn: ({ signal }) =>
-      apiRequest<OrderUsage[]>('/orders/usage', { fallbackMessage: ordersMessages.fetchUsageFailed, signal }),
-  });
 }

@@ -16,11 +16,11 @@ import {
 } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Navigate, Outlet, NavLink as RouterNavLink, useLocation, useNavigate } from 'react-router';
+import { BrandMark } from '../../../components/brand-mark.tsx';
 import { ColorSchemeToggle } from '../../../components/color-scheme-toggle.tsx';
 import { site } from '../../../config/site.ts';
 import { authClient } from '../../../lib/auth-client.ts';
 import { useAuth, useRefreshAfterAuthChange } from '../../../lib/use-auth.ts';
-import { BrandMark } from '../../landing/components/brand-mark.tsx';
 import classes from './dashboard.module.css';
 
 /** Spec section 9: the auth loading state is forced off after 2000 ms. */

@@ -3,9 +3,10 @@ import { paths } from '@storefront/contract';
 import { IconBuildingStore, IconChartPie, IconServer, IconShoppingCart } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { useOrders, useOrderUsage } from '../../../lib/queries/orders.ts';
 import { useAuth } from '../../../lib/use-auth.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
-import { overviewFigures, useOrders, useOrderUsage } from '../api/overview-data.ts';
+import { overviewFigures } from '../api/overview-data.ts';
 
 function StatCard({
   label,

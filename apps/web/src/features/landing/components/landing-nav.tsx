@@ -4,9 +4,9 @@ import { paths } from '@storefront/contract';
 import { IconExternalLink } from '@tabler/icons-react';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { BrandMark } from '../../../components/brand-mark.tsx';
 import { site } from '../../../config/site.ts';
 import { scrollToSection, sectionIds } from '../scroll-to-section.ts';
-import { BrandMark } from './brand-mark.tsx';
 import classes from './landing.module.css';
 import { ProductsTrigger } from './products-trigger.tsx';
 

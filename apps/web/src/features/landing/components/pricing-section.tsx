@@ -11,7 +11,7 @@ import {
   unitLabel,
 } from '@storefront/contract';
 import { Link } from 'react-router';
-import { usePricing } from '../../catalogue/api/get-pricing.ts';
+import { usePricing } from '../../../lib/queries/pricing.ts';
 import { sectionIds } from '../scroll-to-section.ts';
 import classes from './landing.module.css';
 import { LandingSection } from './landing-section.tsx';

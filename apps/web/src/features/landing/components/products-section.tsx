@@ -2,7 +2,7 @@ import { Badge, Button, List, SimpleGrid, Text, Title } from '@mantine/core';
 import { formatUsd, PRODUCT_IDS, PRODUCTS, type ProductId, paths, planForProduct } from '@storefront/contract';
 import { IconCheck } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { usePricing } from '../../catalogue/api/get-pricing.ts';
+import { usePricing } from '../../../lib/queries/pricing.ts';
 import { sectionIds } from '../scroll-to-section.ts';
 import classes from './landing.module.css';
 import { LandingSection } from './landing-section.tsx';

@@ -1,7 +1,7 @@
 import { type Order, ordersMessages, type ProcessingOrder } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { ordersQueryKey, PROCESSING_REFRESH_MS } from '../../dashboard/api/overview-data.ts';
+import { ordersQueryKey, PROCESSING_REFRESH_MS } from '../../../lib/queries/orders.ts';
 
 export function useProcessingOrders() {
   return useQuery({

@@ -10,8 +10,8 @@ import {
 } from '@storefront/contract';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState } from 'react';
+import { usePricing } from '../../../lib/queries/pricing.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
-import { usePricing } from '../../catalogue/api/get-pricing.ts';
 import { useFeatures, useStartCheckout } from '../api/purchase-api.ts';
 import { type BundleChoice, couponToSend, parseCustomAmount, productOffer, visibleBundles } from '../purchase-model.ts';
 import { BundleGrid } from './bundle-grid.tsx';

@@ -1,4 +1,4 @@
-import type { SandboxBilling, SandboxCheckout, SandboxClockReport, SandboxInvoice } from '@storefront/contract';
+import type { SandboxBilling, SandboxCheckout, SandboxInvoice } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
 
@@ -74,19 +74,5 @@ export function useUpdateSandboxCard(orderId: string) {
       queryClient.setQueryData(billingKey(orderId), billing);
       void queryClient.invalidateQueries({ queryKey: ['orders'] });
     },
-  });
-}
-
-/** POST /api/admin/sandbox/clock (administrators). */
-export function useMoveSandboxClock() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (now: string) =>
-      apiRequest<SandboxClockReport>('/admin/sandbox/clock', {
-        method: 'POST',
-        body: { now },
-        fallbackMessage: 'The sandbox clock could not be moved.',
-      }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['orders'] }),
   });
 }

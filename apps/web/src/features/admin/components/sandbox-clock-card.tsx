@@ -1,7 +1,7 @@
 import { Alert, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconClockPlay } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useMoveSandboxClock } from '../../sandbox/api/sandbox-api.ts';
+import { useMoveSandboxClock } from '../api/admin-api.ts';
 
 const inputValue = (date: Date) => date.toISOString().slice(0, 16);
 

@@ -1,6 +1,6 @@
 import { messages, type PricingPlan, type PricingResponse } from '@storefront/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { ApiError, apiRequest } from '../api-client.ts';
 
 /**
  * A structural check instead of the contract's zod schema: the landing page loads this, and zod would add
