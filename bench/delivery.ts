@@ -33,12 +33,16 @@ try {
     if (parallel)
       outcomes.push(
         ...(await Promise.all(
-          created.map((order) => handlePaymentEvent(db, 'sandbox', paidEvent(order.id), { brand: testBrand })),
+          created.map((order) =>
+            handlePaymentEvent({ db, provider: 'sandbox', event: paidEvent(order.id), brand: testBrand }),
+          ),
         )),
       );
     else
       for (const order of created)
-        outcomes.push(await handlePaymentEvent(db, 'sandbox', paidEvent(order.id), { brand: testBrand }));
+        outcomes.push(
+          await handlePaymentEvent({ db, provider: 'sandbox', event: paidEvent(order.id), brand: testBrand }),
+        );
     const ms = performance.now() - started;
     const delivered = outcomes.filter((outcome) => outcome === 'delivered').length;
     const held = await db.$count(proxyIps, undefined);

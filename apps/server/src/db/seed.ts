@@ -64,7 +64,7 @@ export async function seedDatabase(db: Db, config: Pick<Config, 'pricesCents' | 
         await tx.insert(proxyIps).values(rows).onConflictDoNothing();
         demoIps += rows.length;
       }
-      await createCoupon(tx, DEMO_COUPON);
+      await createCoupon({ db: tx, ...DEMO_COUPON });
     }
     return { seeded: true, demoIps };
   });

@@ -53,7 +53,10 @@ export async function applyCheckoutPaid({
   const productId = order.productId;
   const paidAt = event.invoice.paidAt;
   const recurring = PRODUCTS[productId].unit === 'ip_month';
-  const outcome = await deliverOrder(tx, { id: order.id, userId: order.userId, productId, quantity: order.quantity });
+  const outcome = await deliverOrder({
+    tx,
+    order: { id: order.id, userId: order.userId, productId, quantity: order.quantity },
+  });
   await tx
     .update(orders)
     .set({
@@ -80,7 +83,7 @@ export async function applyCheckoutPaid({
   if (order.promoCodeId) {
     const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, order.userId));
     const email = user?.email ?? event.customerEmail;
-    if (email) await recordRedemption(tx, { promoCodeId: order.promoCodeId, orderId: order.id, email });
+    if (email) await recordRedemption({ tx, promoCodeId: order.promoCodeId, orderId: order.id, email });
   }
   return outcome;
 }

@@ -24,7 +24,9 @@ export type EventOutcome =
   | 'expired'
   | 'not_active';
 
-export interface EventContext {
+export interface HandleEventOptions {
+  provider: ProviderName;
+  event: PaymentEvent;
   brand: Branding;
   /** The time the event is handled at (the job's clock for the sandbox's renewals). */
   now?: Date;
@@ -34,22 +36,18 @@ export interface EventContext {
  * The one code path after the provider. The event is recorded by its id in the same transaction as its effect, so a
  * repeated event does nothing; the handlers re-read the order, so the order of arrival does not matter.
  */
-export async function handlePaymentEvent(
-  db: Db,
-  provider: ProviderName,
-  event: PaymentEvent,
-  ctx: EventContext,
-): Promise<EventOutcome> {
-  return db.transaction((tx) => handlePaymentEventIn(tx, provider, event, ctx));
+export async function handlePaymentEvent({ db, ...options }: HandleEventOptions & { db: Db }): Promise<EventOutcome> {
+  return db.transaction((tx) => handlePaymentEventIn({ tx, ...options }));
 }
 
 /** The same, inside a caller's transaction (the periodic job claims the order first). */
-export async function handlePaymentEventIn(
-  tx: Tx,
-  provider: ProviderName,
-  event: PaymentEvent,
-  ctx: EventContext,
-): Promise<EventOutcome> {
+export async function handlePaymentEventIn({
+  tx,
+  provider,
+  event,
+  brand,
+  now = new Date(),
+}: HandleEventOptions & { tx: Tx }): Promise<EventOutcome> {
   const recorded = await tx
     .insert(webhookEvents)
     .values({ provider, eventId: event.eventId, type: event.type })
@@ -57,21 +55,20 @@ export async function handlePaymentEventIn(
     .returning({ eventId: webhookEvents.eventId });
   if (recorded.length === 0) return 'duplicate';
   if (event.kind === 'ignored') return 'ignored';
-  if (event.kind === 'checkout.paid') return applyCheckoutPaid({ tx, event, brand: ctx.brand });
+  if (event.kind === 'checkout.paid') return applyCheckoutPaid({ tx, event, brand });
 
   const order = await findOrder(tx, event.orderId, event.subscriptionId);
   if (!order) return 'unknown_order';
-  const now = ctx.now ?? new Date();
   switch (event.kind) {
     case 'renewal.paid':
-      return recordRenewal({ tx, brand: ctx.brand, order, invoice: event.invoice, periodEnd: event.periodEnd });
+      return recordRenewal({ tx, brand, order, invoice: event.invoice, periodEnd: event.periodEnd });
     case 'renewal.failed':
       return recordRenewalFailure({
         tx,
-        brand: ctx.brand,
+        brand,
         order,
         now,
-        payUrl: event.payUrl ?? `${ctx.brand.appUrl}${paths.proxies}`,
+        payUrl: event.payUrl ?? `${brand.appUrl}${paths.proxies}`,
       });
     case 'subscription.updated': {
       if (order.status !== 'delivered' && order.status !== 'processing') return 'not_active';
@@ -82,7 +79,7 @@ export async function handlePaymentEventIn(
       return event.cancelAtPeriodEnd ? 'cancel_scheduled' : 'cancel_cleared';
     }
     case 'subscription.ended':
-      return expireOrder({ tx, brand: ctx.brand, order, endedAt: event.endedAt });
+      return expireOrder({ tx, brand, order, endedAt: event.endedAt });
   }
 }
 

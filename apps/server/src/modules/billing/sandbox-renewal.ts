@@ -32,10 +32,10 @@ export async function chargeSandboxRenewal({
 }) {
   const invoiceId = invoices.newInvoiceId();
   const { amountCents, discountCents } = await renewalAmount(tx, order);
-  return handlePaymentEventIn(
+  return handlePaymentEventIn({
     tx,
-    'sandbox',
-    {
+    provider: 'sandbox',
+    event: {
       kind: 'renewal.paid',
       eventId: renewalEventId(order),
       type: 'sandbox.renewal.paid',
@@ -51,8 +51,9 @@ export async function chargeSandboxRenewal({
       },
       periodEnd: null,
     },
-    { brand, now },
-  );
+    brand,
+    now,
+  });
 }
 
 /** The sandbox's renewal with the declining test card: the failure, once per period, pointing at the billing page. */
@@ -67,10 +68,10 @@ export async function failSandboxRenewal({
   order: OrderRow;
   now: Date;
 }) {
-  return handlePaymentEventIn(
+  return handlePaymentEventIn({
     tx,
-    'sandbox',
-    {
+    provider: 'sandbox',
+    event: {
       kind: 'renewal.failed',
       eventId: `sandbox-renewal-failed:${order.id}:${order.expiresAt?.toISOString() ?? ''}`,
       type: 'sandbox.renewal.failed',
@@ -78,6 +79,7 @@ export async function failSandboxRenewal({
       subscriptionId: null,
       payUrl: `${brand.appUrl}${pathTo(paths.sandboxBilling, { id: order.id })}`,
     },
-    { brand, now },
-  );
+    brand,
+    now,
+  });
 }

@@ -233,7 +233,8 @@ describe('renewal amounts with a lasting coupon', () => {
   it('a lasting coupon discounts a renewal paid from the billing page exactly as one the job charges', async () => {
     for (const duration of ['forever', 'repeating'] as const) {
       const code = `${duration.slice(0, 6).toUpperCase()}10`;
-      await createCoupon(c.database.db, {
+      await createCoupon({
+        db: c.database.db,
         name: `10% ${duration}`,
         code,
         duration,

@@ -41,7 +41,7 @@ export const webhookRoutes: FastifyPluginAsync<{
       const signature = request.headers[SIGNATURE_HEADERS[provider.name]];
       try {
         const event = await provider.parseWebhook(rawBody, typeof signature === 'string' ? signature : undefined);
-        const outcome = await handlePaymentEvent(db, provider.name, event, { brand });
+        const outcome = await handlePaymentEvent({ db, provider: provider.name, event, brand });
         request.log.info({ eventId: event.eventId, type: event.type, outcome }, 'payment event');
         flushEmails();
         return { received: true as const, outcome };

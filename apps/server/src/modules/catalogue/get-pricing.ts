@@ -24,7 +24,7 @@ export async function getStock(db: Db | Tx): Promise<Record<ProductId, number>> 
 }
 
 /** The plans of `GET /api/pricing`: one per product, price in dollars, live stock. */
-export async function getPricing(db: Db): Promise<PricingPlan[]> {
+export async function getPricing({ db }: { db: Db }): Promise<PricingPlan[]> {
   const [catalogue, stock] = await Promise.all([db.select().from(products), getStock(db)]);
   const byId = new Map(catalogue.map((product) => [product.id, product]));
   return PRODUCT_IDS.flatMap((id) => {

@@ -4,7 +4,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { featureFlags } from '../../db/schema.ts';
 
 /** The feature flags in catalogue order (the product order of the spec), then any others by name. */
-export async function listFeatures(db: Db | Tx): Promise<FeatureFlag[]> {
+export async function listFeatures({ db }: { db: Db | Tx }): Promise<FeatureFlag[]> {
   const rows = await db
     .select({ featureName: featureFlags.featureName, isEnabled: featureFlags.isEnabled })
     .from(featureFlags);

@@ -10,7 +10,7 @@ import { listFeatures } from './list-features.ts';
  * landing visit: stock may be up to `ttlMs` old here; checkout checks it for real.
  */
 export function createPricingReader(db: Db, ttlMs: number): () => Promise<PricingResponse> {
-  const plans = shortLivedCache(ttlMs, () => getPricing(db));
+  const plans = shortLivedCache(ttlMs, () => getPricing({ db }));
   return async () => ({ success: true, plans: await plans.get(), message: 'Pricing retrieved' });
 }
 
@@ -44,7 +44,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<{ db: Db; pricing: () => Pro
     },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
-      return listFeatures(db);
+      return listFeatures({ db });
     },
   );
 };

@@ -42,7 +42,8 @@ describe('checkout through the sandbox provider', () => {
     ann = await signUpCustomer(t, 'ann@example.com');
     bob = await signUpCustomer(t, 'bob@example.com');
     const now = Date.now();
-    await createCoupon(t.database.db, {
+    await createCoupon({
+      db: t.database.db,
       code: 'OLD',
       name: 'Old',
       duration: 'once',
@@ -50,7 +51,8 @@ describe('checkout through the sandbox provider', () => {
       productIds: ['isp_proxies'],
       expiresAt: new Date(now - 1000),
     });
-    await createCoupon(t.database.db, {
+    await createCoupon({
+      db: t.database.db,
       code: 'ONCEONLY',
       name: 'One use',
       duration: 'once',
@@ -58,14 +60,16 @@ describe('checkout through the sandbox provider', () => {
       productIds: ['isp_proxies'],
       maxRedemptions: 1,
     });
-    await createCoupon(t.database.db, {
+    await createCoupon({
+      db: t.database.db,
       code: 'RESI5',
       name: 'Five off',
       duration: 'once',
       amountOffCents: 500,
       productIds: ['residential_proxies'],
     });
-    const off = await createCoupon(t.database.db, {
+    const off = await createCoupon({
+      db: t.database.db,
       code: 'PAUSED',
       name: 'Paused',
       duration: 'forever',

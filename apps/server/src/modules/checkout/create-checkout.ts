@@ -36,7 +36,7 @@ export async function createCheckout(options: CreateCheckoutOptions) {
   const [catalogue] = await db.select().from(products).where(eq(products.id, productId));
   if (!catalogue) throw new AppError('BAD_REQUEST', checkoutMessages.unknownProduct);
 
-  const promo = code ? await promoCodeForCheckout(db, code, productId, now) : undefined;
+  const promo = code ? await promoCodeForCheckout({ db, code, productId, now }) : undefined;
   const subtotalCents = catalogue.unitPriceCents * quantity;
   const discount = promo ? discountCents(promo.coupon, subtotalCents) : 0;
 

@@ -21,7 +21,7 @@ export interface NewCoupon {
  * Creates a coupon with its promo code, in one transaction. The admin screens that manage coupons come with their own
  * issue; until then tests and the demo seed create coupons here.
  */
-export async function createCoupon(db: Db | Tx, input: NewCoupon) {
+export async function createCoupon({ db, ...input }: NewCoupon & { db: Db | Tx }) {
   return db.transaction(async (tx) => {
     const [coupon] = await tx
       .insert(coupons)
@@ -68,7 +68,17 @@ export async function findPromoCode(db: Db | Tx, code: string) {
 export type FoundPromoCode = NonNullable<Awaited<ReturnType<typeof findPromoCode>>>;
 
 /** The code a customer typed (its length checked by the contract), checked for this product now; throws the refusal. */
-export async function promoCodeForCheckout(db: Db | Tx, code: string, productId: ProductId, now: Date) {
+export async function promoCodeForCheckout({
+  db,
+  code,
+  productId,
+  now,
+}: {
+  db: Db | Tx;
+  code: string;
+  productId: ProductId;
+  now: Date;
+}) {
   const found = await findPromoCode(db, code);
   if (!found) throw new AppError('BAD_REQUEST', checkoutMessages.couponUnknown);
   const { promo } = found;
@@ -117,7 +127,15 @@ export function promoForProvider(found: FoundPromoCode): PromoCodeForProvider {
 }
 
 /** Records a paid order's use of a code with the customer's e-mail; a second call for the same order does nothing. */
-export async function recordRedemption(tx: Tx, input: { promoCodeId: string; orderId: string; email: string }) {
+export async function recordRedemption({
+  tx,
+  ...input
+}: {
+  tx: Tx;
+  promoCodeId: string;
+  orderId: string;
+  email: string;
+}) {
   const inserted = await tx
     .insert(couponRedemptions)
     .values({ ...input, email: input.email.toLowerCase() })

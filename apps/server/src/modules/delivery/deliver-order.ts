@@ -23,7 +23,13 @@ export interface DeliverableOrder {
  * of the product's pool, locked with FOR UPDATE SKIP LOCKED so parallel deliveries never take the same IP; residential adds
  * the GB to the customer's account and the pool. When stock is short nothing is taken and the order waits as processing.
  */
-export async function deliverOrder(tx: Tx, order: DeliverableOrder): Promise<'delivered' | 'processing'> {
+export async function deliverOrder({
+  tx,
+  order,
+}: {
+  tx: Tx;
+  order: DeliverableOrder;
+}): Promise<'delivered' | 'processing'> {
   return PRODUCTS[order.productId].unit === 'gb' ? deliverResidential(tx, order) : deliverIps(tx, order);
 }
 
@@ -79,7 +85,15 @@ async function deliverResidential(tx: Tx, order: DeliverableOrder): Promise<'del
  * every addition of stock. Strictly first come, first served: it stops at the first order the stock cannot serve, so a
  * large early order is never overtaken by smaller later ones. Answers how many orders were delivered.
  */
-export async function deliverWaitingOrders(tx: Tx, brand: Branding, productId: ProductId): Promise<number> {
+export async function deliverWaitingOrders({
+  tx,
+  brand,
+  productId,
+}: {
+  tx: Tx;
+  brand: Branding;
+  productId: ProductId;
+}): Promise<number> {
   const waiting = await tx
     .select()
     .from(orders)
@@ -88,7 +102,10 @@ export async function deliverWaitingOrders(tx: Tx, brand: Branding, productId: P
     .for('update', { skipLocked: true });
   let delivered = 0;
   for (const order of waiting) {
-    const outcome = await deliverOrder(tx, { id: order.id, userId: order.userId, quantity: order.quantity, productId });
+    const outcome = await deliverOrder({
+      tx,
+      order: { id: order.id, userId: order.userId, quantity: order.quantity, productId },
+    });
     if (outcome !== 'delivered') break;
     await tx.update(orders).set({ status: 'delivered', updatedAt: new Date() }).where(eq(orders.id, order.id));
     const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, order.userId));

@@ -29,7 +29,9 @@ describe('delivery of paid orders in parallel', () => {
       .returning({ id: orders.id });
 
     const outcomes = await Promise.all(
-      created.map((order) => handlePaymentEvent(db, 'sandbox', paidEvent(order.id), { brand: testBrand })),
+      created.map((order) =>
+        handlePaymentEvent({ db, provider: 'sandbox', event: paidEvent(order.id), brand: testBrand }),
+      ),
     );
     expect(outcomes.filter((outcome) => outcome === 'delivered')).toHaveLength(20);
     expect(outcomes.filter((outcome) => outcome === 'processing')).toHaveLength(30);

@@ -27,6 +27,6 @@ export const inventoryRoutes: FastifyPluginAsync<{ db: Db; guards: Guards; brand
         response: { 200: uploadIpsResponseSchema },
       },
     },
-    async (request) => uploadIps(db, brand, 'pk1_isp_proxies', request.body.ips),
+    async (request) => uploadIps({ db, brand, productId: 'pk1_isp_proxies', lines: request.body.ips }),
   );
 };

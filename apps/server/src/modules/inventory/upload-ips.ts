@@ -9,12 +9,17 @@ import { deliverWaitingOrders } from '../delivery/deliver-order.ts';
  * Adds IPs to a product's pool (ARCHITECTURE section 4): duplicates (same ip:port) are skipped and counted, and the waiting
  * orders are delivered in the same transaction, oldest first.
  */
-export async function uploadIps(
-  db: Db,
-  brand: Branding,
-  productId: 'pk1_isp_proxies' | 'isp_proxies',
-  lines: readonly string[],
-) {
+export async function uploadIps({
+  db,
+  brand,
+  productId,
+  lines,
+}: {
+  db: Db;
+  brand: Branding;
+  productId: 'pk1_isp_proxies' | 'isp_proxies';
+  lines: readonly string[];
+}) {
   const parsed = parseUploadLines(lines);
   if ('error' in parsed) throw new AppError('BAD_REQUEST', parsed.error);
   return db.transaction(async (tx) => {
@@ -33,7 +38,7 @@ export async function uploadIps(
         .returning({ id: proxyIps.id });
       added += inserted.length;
     }
-    const delivered = added > 0 ? await deliverWaitingOrders(tx, brand, productId) : 0;
+    const delivered = added > 0 ? await deliverWaitingOrders({ tx, brand, productId }) : 0;
     const skipped = rows.length - added;
     return {
       message: `${added} IP${added === 1 ? '' : 's'} added${skipped > 0 ? `, ${skipped} already in the pool skipped` : ''}${delivered > 0 ? `; ${delivered} waiting order${delivered === 1 ? '' : 's'} delivered` : ''}.`,

@@ -47,5 +47,5 @@ export async function cancelOrder({
     await provider.cancelAtPeriodEnd(order);
     await tx.update(orders).set({ cancelled: true, updatedAt: new Date() }).where(eq(orders.id, order.id));
   });
-  return listOrders(db, userId);
+  return listOrders({ db, userId });
 }

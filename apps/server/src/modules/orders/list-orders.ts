@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { orders, payments, proxyIps, residentialAccounts } from '../../db/schema.ts';
 
 /** The customer's paid orders, newest first, each with its proxies (spec section 3 'Order'). */
-export async function listOrders(db: Db, userId: string): Promise<Order[]> {
+export async function listOrders({ db, userId }: { db: Db; userId: string }): Promise<Order[]> {
   const rows = await db
     .select()
     .from(orders)
@@ -39,7 +39,15 @@ export async function listOrders(db: Db, userId: string): Promise<Order[]> {
 }
 
 /** The customer's residential account, if they bought data (spec section 3 'Order usage'). */
-export async function listOrderUsage(db: Db, userId: string, gatewayEndpoint: string): Promise<OrderUsage[]> {
+export async function listOrderUsage({
+  db,
+  userId,
+  gatewayEndpoint,
+}: {
+  db: Db;
+  userId: string;
+  gatewayEndpoint: string;
+}): Promise<OrderUsage[]> {
   const rows = await db.select().from(residentialAccounts).where(eq(residentialAccounts.userId, userId));
   return rows.map((row) => ({
     usedInKb: row.usedKb,
@@ -51,7 +59,7 @@ export async function listOrderUsage(db: Db, userId: string, gatewayEndpoint: st
 }
 
 /** Every payment of the customer, newest first (spec section 3 'Order history entry'; section 9: newest first). */
-export async function listOrderHistory(db: Db, userId: string): Promise<OrderHistoryEntry[]> {
+export async function listOrderHistory({ db, userId }: { db: Db; userId: string }): Promise<OrderHistoryEntry[]> {
   const rows = await db
     .select({ payment: payments, productId: orders.productId })
     .from(payments)
@@ -71,7 +79,7 @@ export async function listOrderHistory(db: Db, userId: string): Promise<OrderHis
 }
 
 /** The customer's paid residential orders still waiting for data in the pool (spec section 3 'Processing order'). */
-export async function listProcessingOrders(db: Db, userId: string): Promise<ProcessingOrder[]> {
+export async function listProcessingOrders({ db, userId }: { db: Db; userId: string }): Promise<ProcessingOrder[]> {
   const rows = await db
     .select({ id: orders.id, quantity: orders.quantity, createdAt: orders.createdAt, purchasedAt: orders.purchasedAt })
     .from(orders)

@@ -38,7 +38,7 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
         response: { 200: orderListSchema },
       },
     },
-    async (request) => listOrders(db, signedInOf(request).user.id),
+    async (request) => listOrders({ db, userId: signedInOf(request).user.id }),
   );
 
   api.get(
@@ -50,7 +50,7 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
         response: { 200: orderUsageListSchema },
       },
     },
-    async (request) => listOrderUsage(db, signedInOf(request).user.id, gatewayEndpoint),
+    async (request) => listOrderUsage({ db, userId: signedInOf(request).user.id, gatewayEndpoint }),
   );
 
   api.get(
@@ -63,7 +63,7 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
         response: { 200: orderHistorySchema },
       },
     },
-    async (request) => listOrderHistory(db, signedInOf(request).user.id),
+    async (request) => listOrderHistory({ db, userId: signedInOf(request).user.id }),
   );
 
   api.get(
@@ -75,7 +75,7 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
         response: { 200: processingOrderListSchema },
       },
     },
-    async (request) => listProcessingOrders(db, signedInOf(request).user.id),
+    async (request) => listProcessingOrders({ db, userId: signedInOf(request).user.id }),
   );
 
   api.post(

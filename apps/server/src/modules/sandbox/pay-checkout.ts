@@ -51,7 +51,8 @@ export async function paySandboxCheckout({
     },
     periodEnd: null,
   });
-  const outcome = await handlePaymentEvent(db, 'sandbox', await provider.parseWebhook(rawBody, signature), { brand });
+  const event = await provider.parseWebhook(rawBody, signature);
+  const outcome = await handlePaymentEvent({ db, provider: 'sandbox', event, brand });
   log.info({ orderId: order.id, outcome }, 'sandbox payment');
   return { status: 'paid' as const, redirectUrl, message: sandboxMessages.paid };
 }

@@ -12,10 +12,17 @@ export const FRESH_SESSION_MS = 24 * 60 * 60 * 1000;
  * One transaction: the password hash of the account's 'credential' sign-in is replaced (or created, for an account made
  * with Google or Discord), and every other session of the account is deleted.
  */
-export async function changePassword(
-  db: Db,
-  { signedIn, passwordHash, now }: { signedIn: SignedIn; passwordHash: string; now: Date },
-): Promise<void> {
+export async function changePassword({
+  db,
+  signedIn,
+  passwordHash,
+  now,
+}: {
+  db: Db;
+  signedIn: SignedIn;
+  passwordHash: string;
+  now: Date;
+}): Promise<void> {
   if (now.getTime() - signedIn.session.createdAt.getTime() > FRESH_SESSION_MS) {
     throw new AppError(
       'FORBIDDEN',

@@ -66,7 +66,7 @@ export const userRoutes: FastifyPluginAsync<{ auth: Auth; db: Db; guards: Guards
       const signedIn = signedInOf(request);
       const context = await auth.$context;
       const hash = await context.password.hash(request.body.newPassword);
-      await changePassword(db, { signedIn, passwordHash: hash, now: new Date() });
+      await changePassword({ db, signedIn, passwordHash: hash, now: new Date() });
       return { message: 'Password updated!' };
     },
   );
