@@ -6,6 +6,7 @@ import type { Database } from './db/client.ts';
 import { serializeRequest } from './lib/log-redaction.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { createRateLimitStore } from './lib/rate-limit-store.ts';
+import { adminRoutes } from './modules/admin/routes.ts';
 import { createAuth, resolveAuthSecret } from './modules/auth/auth.ts';
 import { createGuards } from './modules/auth/guards.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -13,7 +14,6 @@ import { webhookRoutes } from './modules/billing/webhook-routes.ts';
 import { catalogueRoutes, createPricingReader } from './modules/catalogue/routes.ts';
 import { checkoutRoutes } from './modules/checkout/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
-import { inventoryRoutes } from './modules/inventory/routes.ts';
 import { createJobRunner, type JobRunner } from './modules/jobs/runner.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { sandboxRoutes } from './modules/sandbox/routes.ts';
@@ -40,6 +40,9 @@ export interface BuildAppOptions {
   /** Tests pass a mailer that keeps the messages. */
   mailer?: Mailer;
 }
+
+/** Every route under it is for administrators only (checked once, below). */
+export const ADMIN_PREFIX = '/api/admin/';
 
 /** Builds the whole app without listening: external plugins, then app services, then routes. */
 export async function buildApp({ config, database, logger, mailer }: BuildAppOptions): Promise<FastifyInstance> {
@@ -100,6 +103,10 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
 
   await app.register(
     async (api) => {
+      // The whole /api/admin subtree, whichever module declares a route there: 401 for a visitor, 403 for a customer.
+      api.addHook('onRequest', async (request) => {
+        if (request.routeOptions.url?.startsWith(ADMIN_PREFIX)) await guards.requireAdmin(request);
+      });
       await api.register(healthRoutes, { database });
       await api.register(catalogueRoutes, { db: database.db, pricing });
       await api.register(authRoutes, { auth, config, rateLimit, secret: authSecret });
@@ -114,7 +121,7 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
         rateLimit,
       });
       await api.register(webhookRoutes, { db: database.db, provider, brand, flushEmails: () => jobs.flushEmails() });
-      await api.register(inventoryRoutes, { db: database.db, guards, brand });
+      await api.register(adminRoutes, { db: database.db, brand });
       if (provider.name === 'sandbox') {
         await api.register(sandboxRoutes, { db: database.db, guards, provider, brand, jobs });
       }

@@ -17,8 +17,14 @@ export const inventoryMessages = {
   uploadFailed: 'Failed to upload PK1 IPs',
 } as const;
 
-/** Reads upload lines (blank lines ignored); answers the IPs or the spec's message naming the bad lines (1-based). */
-export function parseUploadLines(lines: readonly string[]): { ips: UploadedIp[] } | { error: string } {
+/**
+ * Reads upload (or swap) lines, blank lines ignored; answers the IPs or the spec's message naming the bad lines (1-based).
+ * An upload with no line says 'Please enter at least one IP'; a swap passes its own 'Please enter at least one endpoint'.
+ */
+export function parseUploadLines(
+  lines: readonly string[],
+  emptyMessage: string = inventoryMessages.emptyUpload,
+): { ips: UploadedIp[] } | { error: string } {
   const ips: UploadedIp[] = [];
   const bad: number[] = [];
   lines.forEach((raw, index) => {
@@ -34,11 +40,19 @@ export function parseUploadLines(lines: readonly string[]): { ips: UploadedIp[] 
     ips.push({ ip: octets.join('.'), port, username: match[6] ?? '', password: match[7] ?? '' });
   });
   if (bad.length > 0) return { error: inventoryMessages.invalidLines(bad) };
-  if (ips.length === 0) return { error: inventoryMessages.emptyUpload };
+  if (ips.length === 0) return { error: emptyMessage };
   return { ips };
 }
 
-export const uploadIpsRequestSchema = z.object({ ips: z.array(z.string().max(300)).max(10_000) });
+/** At most a /16 (65,536 lines) in one upload. */
+export const UPLOAD_MAX_LINES = 65_536;
+export const uploadIpsRequestSchema = z.object({
+  ips: z
+    .array(z.string().max(300, 'A line has at most 300 characters.'), {
+      error: 'Send the lines as ips: ["IP:PORT:USER:PASS", …].',
+    })
+    .max(UPLOAD_MAX_LINES, `At most ${UPLOAD_MAX_LINES.toLocaleString('en-US')} lines in one upload.`),
+});
 export const uploadIpsResponseSchema = z.object({
   message: z.string(),
   added: z.number().int(),

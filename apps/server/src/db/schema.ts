@@ -6,6 +6,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -388,4 +389,22 @@ export const sandboxClock = pgTable(
     now: timestamp('now', { withTimezone: true }).notNull(),
   },
   (table) => [check('sandbox_clock_single_row', sql`${table.id} = 1`)],
+);
+
+/**
+ * Every administrator change (feature toggles, uploads, swaps, the residential limit, clock moves), written in the
+ * transaction of the change: who, when, what, and its figures.
+ */
+export const adminAuditLog = pgTable(
+  'admin_audit_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    actorUserId: text('actor_user_id').notNull(),
+    actorEmail: text('actor_email').notNull(),
+    action: text('action').notNull(),
+    summary: text('summary').notNull(),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('admin_audit_log_created_idx').on(table.createdAt)],
 );

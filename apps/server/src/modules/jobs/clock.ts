@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { sandboxClock } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 
@@ -40,7 +40,7 @@ export async function checkSandboxClockMove(db: Db, to: Date, realNow: Date = ne
 }
 
 /** Keeps the sandbox's clock at `to` (never moving it back, should two moves cross). */
-export async function saveSandboxClock(db: Db, to: Date): Promise<void> {
+export async function saveSandboxClock(db: Db | Tx, to: Date): Promise<void> {
   await db
     .insert(sandboxClock)
     .values({ id: 1, now: to })

@@ -1,0 +1,189 @@
+import {
+  auditLogQuerySchema,
+  auditLogSchema,
+  featureListSchema,
+  IP_POOLS,
+  ipPoolSchema,
+  ipStockSchema,
+  residentialStockSchema,
+  setResidentialLimitRequestSchema,
+  setResidentialLimitResponseSchema,
+  subnetsDataSchema,
+  subnetsQuerySchema,
+  swapSubnetRequestSchema,
+  swapSubnetResponseSchema,
+  updateFeaturesRequestSchema,
+  uploadIpsRequestSchema,
+  uploadIpsResponseSchema,
+} from '@storefront/contract';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import type { Branding } from '../../lib/branded-email.ts';
+import { privateNoStore } from '../../lib/no-store.ts';
+import { listAuditLog } from '../audit/list-audit-log.ts';
+import type { Actor } from '../audit/record-audit.ts';
+import { signedInOf } from '../auth/guards.ts';
+import { listFeatures } from '../catalogue/list-features.ts';
+import { updateFeatures } from '../catalogue/update-features.ts';
+import { getIpStock } from '../inventory/ip-stock.ts';
+import { listSubnets } from '../inventory/list-subnets.ts';
+import { getResidentialStock, setResidentialLimit } from '../inventory/residential-stock.ts';
+import { swapSubnet } from '../inventory/swap-subnet.ts';
+import { uploadIps } from '../inventory/upload-ips.ts';
+
+const poolParams = z.object({ pool: ipPoolSchema });
+/** Uploads and swaps carry up to a /16 of lines (65,536 of about 40 characters). */
+const LARGE_BODY = 8 * 1_048_576;
+
+const actorOf = (request: FastifyRequest): Actor => {
+  const { user } = signedInOf(request);
+  return { id: user.id, email: user.email };
+};
+
+/**
+ * The administrator's console API under /api/admin (spec section 7, ARCHITECTURE section 4). Who may call it is checked
+ * once for the whole /api/admin subtree in app.ts (401 for a visitor, 403 for a customer), not route by route.
+ */
+export const adminRoutes: FastifyPluginAsync<{ db: Db; brand: Branding }> = async (app, { db, brand }) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.addHook('onSend', privateNoStore);
+
+  api.get(
+    '/admin/features',
+    { schema: { tags: ['admin'], summary: 'The feature flags', response: { 200: featureListSchema } } },
+    async () => listFeatures({ db }),
+  );
+
+  api.post(
+    '/admin/features',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Switch products on or off: the whole feature list in, the whole list out',
+        body: updateFeaturesRequestSchema,
+        response: { 200: featureListSchema },
+      },
+    },
+    async (request) => updateFeatures({ db, actor: actorOf(request), features: request.body }),
+  );
+
+  api.get(
+    '/admin/stocks/residential',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'The residential pool in MB: used (sold), limit, available, usage',
+        response: { 200: residentialStockSchema },
+      },
+    },
+    async () => getResidentialStock({ db }),
+  );
+
+  api.put(
+    '/admin/stocks/residential',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Set the residential pool (MB); a larger pool delivers waiting orders first come, first served',
+        body: setResidentialLimitRequestSchema,
+        response: { 200: setResidentialLimitResponseSchema },
+      },
+    },
+    async (request) =>
+      setResidentialLimit({ db, brand, actor: actorOf(request), bandwidthLimit: request.body.bandwidthLimit }),
+  );
+
+  api.get(
+    '/admin/stocks/:pool',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'A static pool (pk1 or isp): counts, usage and the burnt IPs (recycles)',
+        params: poolParams,
+        response: { 200: ipStockSchema },
+      },
+    },
+    async (request) => getIpStock({ db, productId: IP_POOLS[request.params.pool] }),
+  );
+
+  api.post(
+    '/admin/stocks/:pool/upload',
+    {
+      bodyLimit: LARGE_BODY,
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Add IPs to a pool (IP:PORT:USERNAME:PASSWORD lines); waiting orders are delivered at once, oldest first',
+        params: poolParams,
+        body: uploadIpsRequestSchema,
+        response: { 200: uploadIpsResponseSchema },
+      },
+    },
+    async (request) =>
+      uploadIps({
+        db,
+        brand,
+        actor: actorOf(request),
+        productId: IP_POOLS[request.params.pool],
+        lines: request.body.ips,
+      }),
+  );
+
+  api.get(
+    '/admin/ips/:pool/subnets',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "A pool's /24 subnets with their counts and IPs (ips=false: counts only; subnet=…: one subnet)",
+        params: poolParams,
+        querystring: subnetsQuerySchema.extend({ subnet: z.string().trim().min(1).max(50).optional() }),
+        response: { 200: subnetsDataSchema },
+      },
+    },
+    async (request) =>
+      listSubnets({
+        db,
+        productId: IP_POOLS[request.params.pool],
+        withIps: request.query.ips === 'true',
+        subnet: request.query.subnet,
+      }),
+  );
+
+  api.post(
+    '/admin/ips/:pool/subnets/swap',
+    {
+      bodyLimit: LARGE_BODY,
+      schema: {
+        tags: ['admin'],
+        summary: "Give a subnet's IPs new endpoints in place (as many as it has); burnt flags are cleared",
+        params: poolParams,
+        body: swapSubnetRequestSchema,
+        response: { 200: swapSubnetResponseSchema },
+      },
+    },
+    async (request) =>
+      swapSubnet({
+        db,
+        brand,
+        actor: actorOf(request),
+        productId: IP_POOLS[request.params.pool],
+        subnet: request.body.subnet,
+        newEndpoints: request.body.newEndpoints,
+      }),
+  );
+
+  api.get(
+    '/admin/audit-log',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Every administrator change, newest first (who, when, what, the figures)',
+        querystring: auditLogQuerySchema,
+        response: { 200: auditLogSchema },
+      },
+    },
+    async (request) => listAuditLog({ db, page: request.query.page }),
+  );
+};

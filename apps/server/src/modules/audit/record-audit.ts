@@ -1,0 +1,27 @@
+import type { Tx } from '../../db/client.ts';
+import { adminAuditLog } from '../../db/schema.ts';
+
+/** The administrator making a change. */
+export interface Actor {
+  id: string;
+  email: string;
+}
+
+/** Records an administrator's change inside the transaction of the change itself: both are kept, or neither. */
+export async function recordAudit({
+  tx,
+  actor,
+  action,
+  summary,
+  details = {},
+}: {
+  tx: Tx;
+  actor: Actor;
+  /** A dotted name: feature.toggle, ips.upload, subnet.swap, residential.limit, sandbox.clock. */
+  action: string;
+  /** One sentence for the log view, with the figures. */
+  summary: string;
+  details?: Record<string, unknown>;
+}): Promise<void> {
+  await tx.insert(adminAuditLog).values({ actorUserId: actor.id, actorEmail: actor.email, action, summary, details });
+}

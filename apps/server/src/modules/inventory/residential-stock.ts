@@ -1,0 +1,75 @@
+import { adminMessages, type ResidentialStock } from '@storefront/contract';
+import { eq } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { residentialPool } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import type { Branding } from '../../lib/branded-email.ts';
+import { type Actor, recordAudit } from '../audit/record-audit.ts';
+import { deliverWaitingOrders } from '../delivery/deliver-order.ts';
+
+function stockOf(pool: { bandwidthLimitMb: number; bandwidthUsedMb: number } | undefined): ResidentialStock {
+  const limit = pool?.bandwidthLimitMb ?? 0;
+  const used = pool?.bandwidthUsedMb ?? 0;
+  return {
+    bandwidthUsed: used,
+    bandwidthLimit: limit,
+    bandwidthAvailable: Math.max(0, limit - used),
+    usagePercentage: limit === 0 ? 0 : Math.round((used / limit) * 10_000) / 100,
+  };
+}
+
+async function poolRow(db: Db | Tx, lock: boolean) {
+  const query = db.select().from(residentialPool).where(eq(residentialPool.id, 1));
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
+}
+
+/** GET /api/admin/stocks/residential: the pool in MB (spec section 3 'Residential stock'). */
+export async function getResidentialStock({ db }: { db: Db }): Promise<ResidentialStock> {
+  return stockOf(await poolRow(db, false));
+}
+
+/**
+ * PUT /api/admin/stocks/residential: sets the pool's size in MB. Never below what is already sold; a larger pool delivers
+ * the waiting residential orders first come, first served, in the same transaction, with its audit entry.
+ */
+export async function setResidentialLimit({
+  db,
+  brand,
+  actor,
+  bandwidthLimit,
+}: {
+  db: Db;
+  brand: Branding;
+  actor: Actor;
+  bandwidthLimit: number;
+}) {
+  return db.transaction(async (tx) => {
+    const before = await poolRow(tx, true);
+    const used = before?.bandwidthUsedMb ?? 0;
+    if (bandwidthLimit < used) throw new AppError('BAD_REQUEST', adminMessages.limitBelowSold(used));
+    await tx
+      .insert(residentialPool)
+      .values({ id: 1, bandwidthLimitMb: bandwidthLimit, bandwidthUsedMb: used })
+      .onConflictDoUpdate({
+        target: residentialPool.id,
+        set: { bandwidthLimitMb: bandwidthLimit, updatedAt: new Date() },
+      });
+    const raised = bandwidthLimit > (before?.bandwidthLimitMb ?? 0);
+    const delivered = raised ? await deliverWaitingOrders({ tx, brand, productId: 'residential_proxies' }) : 0;
+    const previous = before?.bandwidthLimitMb ?? 0;
+    await recordAudit({
+      tx,
+      actor,
+      action: 'residential.limit',
+      summary: `Residential pool ${previous.toLocaleString('en-US')} MB → ${bandwidthLimit.toLocaleString('en-US')} MB${delivered > 0 ? `; ${delivered} waiting order${delivered === 1 ? '' : 's'} delivered` : ''}`,
+      details: { previousMb: previous, limitMb: bandwidthLimit, delivered },
+    });
+    const stock = stockOf(await poolRow(tx, false));
+    return {
+      ...stock,
+      delivered,
+      message: `The residential pool is now ${(bandwidthLimit / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 })} GB.${delivered > 0 ? ` ${delivered} waiting order${delivered === 1 ? '' : 's'} delivered.` : ''}`,
+    };
+  });
+}

@@ -1,0 +1,104 @@
+import { adminMessages, type ProductId, parseUploadLines } from '@storefront/contract';
+import { and, asc, eq, inArray, notInArray, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { proxyIps } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import type { Branding } from '../../lib/branded-email.ts';
+import { type Actor, recordAudit } from '../audit/record-audit.ts';
+import { deliverWaitingOrders } from '../delivery/deliver-order.ts';
+import { subnetOf } from './upload-ips.ts';
+
+/**
+ * POST /api/admin/ips/{pk1,isp}/subnets/swap: gives the subnet's IPs new endpoints in place, in one transaction. Each IP row
+ * keeps its id and its order (in the order of the subnet's IPs, lowest first), so the customers holding them see the new
+ * endpoints at once; burnt flags are cleared, and the IPs freed that way deliver waiting orders first come, first served.
+ * Nothing is written when a line is bad, the count differs from the subnet's, or an endpoint is already in the pool.
+ */
+export async function swapSubnet({
+  db,
+  brand,
+  actor,
+  productId,
+  subnet,
+  newEndpoints,
+}: {
+  db: Db;
+  brand: Branding;
+  actor: Actor;
+  productId: ProductId;
+  subnet: string;
+  newEndpoints: readonly string[];
+}) {
+  const parsed = parseUploadLines(newEndpoints, adminMessages.emptySwap);
+  if ('error' in parsed) throw new AppError('BAD_REQUEST', parsed.error);
+  const fresh = parsed.ips;
+  const keys = fresh.map((entry) => `${entry.ip}:${entry.port}`);
+  if (new Set(keys).size !== keys.length) throw new AppError('BAD_REQUEST', adminMessages.duplicateEndpoints);
+
+  return db.transaction(async (tx) => {
+    const current = await tx
+      .select()
+      .from(proxyIps)
+      .where(and(eq(proxyIps.productId, productId), eq(proxyIps.subnet, subnet)))
+      .orderBy(sql`${proxyIps.ip}::inet`, asc(proxyIps.port))
+      .for('update');
+    if (current.length === 0) throw new AppError('NOT_FOUND', adminMessages.unknownSubnet);
+    if (fresh.length !== current.length) {
+      throw new AppError('BAD_REQUEST', adminMessages.swapCountMismatch(fresh.length, current.length));
+    }
+    const ids = current.map((row) => row.id);
+    const taken: string[] = [];
+    for (let start = 0; start < fresh.length; start += 1000) {
+      const slice = fresh.slice(start, start + 1000);
+      const clash = await tx
+        .select({ ip: proxyIps.ip, port: proxyIps.port })
+        .from(proxyIps)
+        .where(
+          and(
+            notInArray(proxyIps.id, ids),
+            or(...slice.map((entry) => and(eq(proxyIps.ip, entry.ip), eq(proxyIps.port, entry.port)))),
+          ),
+        );
+      taken.push(...clash.map((row) => `${row.ip}:${row.port}`));
+    }
+    if (taken.length > 0) throw new AppError('CONFLICT', adminMessages.endpointsTaken(taken));
+
+    // Rows are replaced with their own ids: the unique ip:port index is then checked once, on the new endpoints.
+    const burntCleared = current.filter((row) => row.needRotated).length;
+    await tx.delete(proxyIps).where(inArray(proxyIps.id, ids));
+    const replaced = current.map((row, index) => {
+      const entry = fresh[index] ?? fresh[0];
+      if (!entry) throw new Error('swap: no endpoint for a row');
+      return {
+        id: row.id,
+        productId: row.productId,
+        ip: entry.ip,
+        port: entry.port,
+        username: entry.username,
+        password: entry.password,
+        endpoint: `${entry.ip}:${entry.port}:${entry.username}:${entry.password}`,
+        subnet: subnetOf(entry.ip),
+        assignedOrderId: row.assignedOrderId,
+        needRotated: false,
+        createdAt: row.createdAt,
+      };
+    });
+    for (let start = 0; start < replaced.length; start += 1000) {
+      await tx.insert(proxyIps).values(replaced.slice(start, start + 1000));
+    }
+    const delivered = burntCleared > 0 ? await deliverWaitingOrders({ tx, brand, productId }) : 0;
+    const newSubnets = [...new Set(replaced.map((row) => row.subnet))];
+    await recordAudit({
+      tx,
+      actor,
+      action: 'subnet.swap',
+      summary: `${current.length} IPs of ${subnet} swapped${newSubnets.some((entry) => entry !== subnet) ? ` (now ${newSubnets.join(', ')})` : ''}; ${burntCleared} burnt cleared${delivered > 0 ? `; ${delivered} waiting order${delivered === 1 ? '' : 's'} delivered` : ''}`,
+      details: { productId, subnet, newSubnets, swapped: current.length, burntCleared, delivered },
+    });
+    return {
+      message: `${adminMessages.swapped}: ${current.length} IPs of ${subnet} have new endpoints${delivered > 0 ? `; ${delivered} waiting order${delivered === 1 ? '' : 's'} delivered` : ''}.`,
+      swapped: current.length,
+      delivered,
+    };
+  });
+}

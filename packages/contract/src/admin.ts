@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { featureFlagSchema } from './catalogue.ts';
+import { PRODUCT_IDS } from './products.ts';
+
+/** The admin page's tabs (spec section 2 'Admin'), kept in `?tab=`; aliases lead to the same tab. */
+export const ADMIN_TABS = [
+  { value: 'inventory', label: 'Inventory & Features' },
+  { value: 'custom_ordering', label: 'Custom Ordering' },
+  { value: 'active_coupons', label: 'Active Coupons' },
+  { value: 'coupon_redemptions', label: 'Coupon Redemptions' },
+  { value: 'pk1_inventory_list', label: 'PK1 IP Inventory' },
+  { value: 'audit_log', label: 'Audit Log' },
+] as const;
+export type AdminTab = (typeof ADMIN_TABS)[number]['value'];
+const TAB_ALIASES: Record<string, AdminTab> = { custom: 'custom_ordering', coupons: 'active_coupons' };
+
+/** The tab a `?tab=` value names: its own value, an alias, or the default (inventory). */
+export function adminTabOf(value: string | null | undefined): AdminTab {
+  if (!value) return 'inventory';
+  const aliased = TAB_ALIASES[value];
+  if (aliased) return aliased;
+  return ADMIN_TABS.find((tab) => tab.value === value)?.value ?? 'inventory';
+}
+
+/** The two static pools an administrator manages: PK1 (the spec's) and Elite ISP (the same calls under `isp`). */
+export const IP_POOLS = { pk1: 'pk1_isp_proxies', isp: 'isp_proxies' } as const;
+export type IpPool = keyof typeof IP_POOLS;
+export const ipPoolSchema = z.enum(['pk1', 'isp'], { error: 'The pool is pk1 or isp.' });
+
+/** Spec section 4 'Usage health': above 80 percent Critical (red), above 60 Warning (yellow), otherwise Healthy. */
+export function usageHealth(percent: number): {
+  label: 'Critical' | 'Warning' | 'Healthy';
+  color: 'red' | 'yellow' | 'green';
+} {
+  if (percent > 80) return { label: 'Critical', color: 'red' };
+  if (percent > 60) return { label: 'Warning', color: 'yellow' };
+  return { label: 'Healthy', color: 'green' };
+}
+
+export const adminMessages = {
+  fetchFeaturesFailed: 'Failed to fetch features',
+  fetchResidentialFailed: 'Failed to fetch residential stocks',
+  fetchPk1Failed: 'Failed to fetch PK1 stocks',
+  fetchSubnetsFailed: 'Failed to fetch PK1 subnets',
+  uploadFailed: 'Failed to upload PK1 IPs',
+  uploadFailedToast: 'Upload Failed',
+  swapFailed: 'Failed to swap subnet IPs',
+  swapFailedToast: 'Swap Failed',
+  toggleFailed: 'Failed to toggle feature',
+  toggleFailedToast: 'Error: Failed to update feature',
+  swapped: 'IPs Swapped Successfully',
+  emptySwap: 'Please enter at least one endpoint',
+  swapCountMismatch: (n: number, m: number) => `Number of endpoints (${n}) must match the subnet's IP count (${m})`,
+  unknownSubnet: 'This subnet has no IPs in this pool.',
+  endpointsTaken: (endpoints: string[]) =>
+    `These endpoints are already in the pool: ${endpoints.slice(0, 5).join(', ')}${endpoints.length > 5 ? ', …' : ''}`,
+  duplicateEndpoints: 'The same IP:PORT appears more than once in the list.',
+  unknownFeature: (name: string) => `There is no feature named "${name}".`,
+  limitBelowSold: (soldMb: number) =>
+    `The limit cannot be below the data already sold (${soldMb.toLocaleString('en-US')} MB).`,
+} as const;
+
+/** POST /api/admin/features: the whole list in, the whole list out (spec section 7). */
+export const updateFeaturesRequestSchema = z
+  .array(featureFlagSchema, { error: 'Send the whole feature list: [{ featureName, isEnabled }].' })
+  .min(1, 'Send the whole feature list: [{ featureName, isEnabled }].')
+  .max(PRODUCT_IDS.length * 4);
+
+/** Spec section 3 'Residential stock': all in MB (1000 MB to the GB in the admin's view). */
+export const residentialStockSchema = z.object({
+  bandwidthUsed: z.number(),
+  bandwidthLimit: z.number(),
+  bandwidthAvailable: z.number(),
+  usagePercentage: z.number(),
+});
+export type ResidentialStock = z.infer<typeof residentialStockSchema>;
+
+export const setResidentialLimitRequestSchema = z.object({
+  bandwidthLimit: z
+    .number({ error: 'The limit is a number of MB, such as 500000 for 500 GB.' })
+    .int('The limit is a whole number of MB.')
+    .min(0, 'The limit cannot be negative.')
+    .max(1_000_000_000_000, 'The limit is at most 1,000,000,000,000 MB.'),
+});
+export const setResidentialLimitResponseSchema = residentialStockSchema.extend({
+  message: z.string(),
+  delivered: z.number().int(),
+});
+
+/**
+ * Spec section 3 'PK1 stock' (and the same for Elite ISP). `usagePercentage` is the part of the pool that cannot be sold
+ * now (sold or burnt); `recycles` are the burnt IPs waiting for their subnet to be swapped.
+ */
+export const ipStockSchema = z.object({
+  totalIps: z.number().int(),
+  soldIps: z.number().int(),
+  availableIps: z.number().int(),
+  burntIps: z.number().int(),
+  usagePercentage: z.number(),
+  recycles: z.array(z.object({ ip: z.string() })),
+});
+export type IpStock = z.infer<typeof ipStockSchema>;
+
+/** Spec section 3 'PK1 subnets data'. `needRotated` means burnt. */
+export const subnetIpSchema = z.object({
+  ip: z.string(),
+  endpoint: z.string(),
+  isAssigned: z.boolean(),
+  assignedToEntityId: z.string().nullable(),
+  needRotated: z.boolean(),
+});
+export type SubnetIp = z.infer<typeof subnetIpSchema>;
+export const subnetSchema = z.object({
+  subnet: z.string(),
+  totalIps: z.number().int(),
+  assignedIps: z.number().int(),
+  unassignedIps: z.number().int(),
+  burntIps: z.number().int(),
+  ips: z.array(subnetIpSchema),
+});
+export type Subnet = z.infer<typeof subnetSchema>;
+export const subnetsDataSchema = z.object({
+  totalSubnets: z.number().int(),
+  totalIps: z.number().int(),
+  subnets: z.array(subnetSchema),
+});
+export type SubnetsData = z.infer<typeof subnetsDataSchema>;
+/** `?ips=false` leaves each subnet's `ips` empty (the admin page loads a subnet's IPs when its card opens). */
+export const subnetsQuerySchema = z.object({
+  ips: z.enum(['true', 'false'], { error: 'ips is true or false.' }).default('true'),
+});
+
+export const swapSubnetRequestSchema = z.object({
+  subnet: z.string().trim().min(1, 'Choose the subnet to swap.').max(50),
+  newEndpoints: z.array(z.string().max(300)).max(65_536),
+});
+export const swapSubnetResponseSchema = z.object({
+  message: z.string(),
+  swapped: z.number().int(),
+  delivered: z.number().int(),
+});
+
+/** File name of a subnet's endpoints (spec section 2): slashes replaced by underscores, plus _endpoints.txt. */
+export function subnetEndpointsFileName(subnet: string): string {
+  return `${subnet.replaceAll('/', '_')}_endpoints.txt`;
+}
+
+/** One recorded administrator change: who, when, what, and its figures. */
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  actorEmail: z.string(),
+  action: z.string(),
+  summary: z.string(),
+  details: z.record(z.string(), z.unknown()),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+export const AUDIT_PAGE_SIZE = 25;
+export const auditLogQuerySchema = z.object({
+  page: z.coerce
+    .number({ error: 'page is a number from 1.' })
+    .int('page is a whole number.')
+    .min(1, 'page is a number from 1.')
+    .max(100_000)
+    .default(1),
+});
+export const auditLogSchema = z.object({
+  entries: z.array(auditEntrySchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type AuditLog = z.infer<typeof auditLogSchema>;
