@@ -18,9 +18,11 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'chromium', use: { ...devices['Desktop Chrome'] }, testIgnore: /time\.spec\.ts$/ },
+    { name: 'chromium', use: { ...devices['Desktop Chrome'] }, testIgnore: /(time|admin)\.spec\.ts$/ },
+    // Switches products off and swaps pool subnets of the shared app, so it runs after the customers' tests.
+    { name: 'admin', use: { ...devices['Desktop Chrome'] }, testMatch: /admin\.spec\.ts$/, dependencies: ['chromium'] },
     // Moves the shared app's sandbox clock forward, so it runs alone, after every other test.
-    { name: 'time', use: { ...devices['Desktop Chrome'] }, testMatch: /time\.spec\.ts$/, dependencies: ['chromium'] },
+    { name: 'time', use: { ...devices['Desktop Chrome'] }, testMatch: /time\.spec\.ts$/, dependencies: ['admin'] },
   ],
   webServer: {
     // The built app on a fresh in-memory database, with an SMTP server and an OpenID Connect provider (e2e/support).

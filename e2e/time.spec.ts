@@ -44,9 +44,43 @@ test('an operator moves the sandbox clock: a renewal, a failed payment, then an 
   expect(await linkFromMail(email, /We could not renew your subscription/)).toContain('/sandbox/billing/');
 
   // No new card within the 3-day grace period: the order expires and its IPs are released.
+  const held =
+    ((await (await customer.request.get('/api/orders')).json()) as { proxies: string[] }[])[0]?.proxies ?? [];
+  expect(held).toHaveLength(5);
   await moveClock(admin, 66);
   await customer.goto('/dashboard/proxies');
   await expect(customer.getByText('Expired')).toBeVisible();
   await expect(customer.getByTestId('order-card')).toContainText('0 proxies');
   expect(await linkFromMail(email, /Your order has expired/)).toContain('/dashboard/purchase');
+
+  // The operator finds the burnt IPs on the console and swaps their subnet: its IPs are clean and for sale again.
+  await admin.goto('/dashboard/admin');
+  const card = admin.locator('.mantine-Card-root').filter({ hasText: 'Elite ISP Proxy Inventory' });
+  const burntList = card.getByLabel(/^Burnt IPs/);
+  for (const endpoint of held) {
+    const ip = (endpoint.split(':')[0] ?? '').replaceAll('.', '\\.');
+    await expect(burntList).toHaveValue(new RegExp(`(^|\\n)${ip}(\\n|$)`));
+  }
+  const subnet = `${held[0]?.split('.').slice(0, 3).join('.')}.0/24`;
+  const subnets = (await (await admin.request.get('/api/admin/ips/isp/subnets?ips=false')).json()) as {
+    subnets: { subnet: string; totalIps: number; burntIps: number }[];
+  };
+  const target = subnets.subnets.find((entry) => entry.subnet === subnet);
+  expect(target?.burntIps).toBeGreaterThanOrEqual(5);
+  await admin.goto('/dashboard/admin?tab=pk1_inventory_list');
+  await admin.getByText('Elite ISP', { exact: true }).click();
+  await admin.getByRole('button', { name: new RegExp(`^${subnet.replaceAll('.', '\\.')}`) }).click();
+  await admin.getByRole('button', { name: 'Swap IPs' }).first().click();
+  const fresh = Array.from(
+    { length: target?.totalIps ?? 0 },
+    (_, i) => `198.19.${Math.floor(i / 250)}.${(i % 250) + 1}:7000:fresh${i}:pw${i}`,
+  );
+  await admin.getByRole('dialog').getByLabel('New endpoints').fill(fresh.join('\n'));
+  await admin.getByRole('dialog').getByRole('button', { name: 'Swap IPs' }).click();
+  await expect(admin.getByText('IPs Swapped Successfully', { exact: true })).toBeVisible();
+  const after = (await (await admin.request.get('/api/admin/ips/isp/subnets?ips=false')).json()) as typeof subnets;
+  expect(after.subnets.find((entry) => entry.subnet === subnet)).toBeUndefined();
+  expect(
+    after.subnets.filter((entry) => entry.subnet.startsWith('198.19.')).every((entry) => entry.burntIps === 0),
+  ).toBe(true);
 });

@@ -9,6 +9,8 @@ export const E2E = {
   adminEmail: 'admin@e2e.test',
   /** A second administrator, for tests that stock the pools. */
   stockAdminEmail: 'stock-admin@e2e.test',
+  /** The administrator who works the console's screens (e2e/admin.spec.ts). */
+  consoleAdminEmail: 'console-admin@e2e.test',
   /** The administrator who moves the sandbox's test clock (e2e/time.spec.ts). */
   clockAdminEmail: 'clock-admin@e2e.test',
 } as const;

@@ -80,7 +80,7 @@ const app = spawn(process.execPath, ['apps/server/src/main.ts'], {
     LOG_LEVEL: 'warn',
     SMTP_URL: `smtp://127.0.0.1:${E2E.smtpPort}`,
     MAIL_FROM: 'Proxy Storefront <no-reply@e2e.test>',
-    ADMIN_EMAILS: [E2E.adminEmail, E2E.stockAdminEmail, E2E.clockAdminEmail].join(','),
+    ADMIN_EMAILS: [E2E.adminEmail, E2E.stockAdminEmail, E2E.consoleAdminEmail, E2E.clockAdminEmail].join(','),
     GOOGLE_CLIENT_ID: 'e2e-google-client',
     GOOGLE_CLIENT_SECRET: 'e2e-google-secret',
     GOOGLE_DISCOVERY_URL: `http://127.0.0.1:${E2E.oidcPort}/.well-known/openid-configuration`,

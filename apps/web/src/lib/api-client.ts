@@ -20,7 +20,7 @@ async function messageOf(response: Response, fallback: string): Promise<string> 
 }
 
 export interface ApiRequest {
-  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
   /** The spec's message for this call, used when the server gives none. */
   fallbackMessage: string;

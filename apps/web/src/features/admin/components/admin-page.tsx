@@ -1,33 +1,80 @@
-import { Alert, Stack, Text, Title } from '@mantine/core';
+import { Alert, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
+import { ADMIN_TABS, type AdminTab, adminTabOf } from '@storefront/contract';
 import { IconLock, IconTools } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
 import { site } from '../../../config/site.ts';
 import { useAuth } from '../../../lib/use-auth.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { AuditLogView } from './audit-log.tsx';
+import { PoolInventoryCard } from './pool-inventory-card.tsx';
+import { PurchaseToggleCard } from './purchase-toggle-card.tsx';
+import { ResidentialInventoryCard } from './residential-inventory-card.tsx';
 import { SandboxClockCard } from './sandbox-clock-card.tsx';
+import { SubnetInventory } from './subnet-inventory.tsx';
 
-/** /dashboard/admin: 'Access Denied' for non-admins (spec section 6); the console itself is not built yet. */
+/** Tabs whose screens come with the next part of the console; they say so rather than show nothing. */
+const COMING: Partial<Record<AdminTab, string>> = {
+  custom_ordering:
+    'Custom ordering (finding a customer by e-mail, creating and fulfilling custom PK1 orders) comes with the next release of the console.',
+  active_coupons: 'Coupon management (create, switch on or off, delete) comes with the next release of the console.',
+  coupon_redemptions: 'Coupon redemption statistics come with the next release of the console.',
+};
+
+/** /dashboard/admin (spec section 2 'Admin'): the tab lives in `?tab=`, default inventory, with the spec's aliases. */
 export function AdminPage() {
   usePageTitle('Admin');
   const { isAdmin } = useAuth();
+  const [params, setParams] = useSearchParams();
+  const tab = adminTabOf(params.get('tab'));
   if (!isAdmin) {
     return (
       <Alert color="red" variant="light" title="Access Denied" icon={<IconLock size={18} aria-hidden />} role="alert">
-        You do not have permission to view this page. It is for administrators only.
+        You don't have permission to access this page. Administrator privileges are required.
       </Alert>
     );
   }
   return (
     <Stack gap="lg">
       <Title order={1} size="h2">
-        Admin
+        Admin Dashboard
       </Title>
-      <Alert color="yellow" variant="light" title="Not built yet" icon={<IconTools size={18} aria-hidden />}>
-        <Text size="sm">
-          The administrator console (feature toggles, stock views, PK1 uploads and subnet swaps, custom orders, coupons)
-          is not part of this release yet. Its PK1 upload call exists in the API (POST /api/admin/stocks/pk1/upload).
-        </Text>
-      </Alert>
-      {site.sandboxPayments && <SandboxClockCard />}
+      <Tabs
+        value={tab}
+        onChange={(value) => setParams(value && value !== 'inventory' ? { tab: value } : {}, { replace: true })}
+        keepMounted={false}
+      >
+        <Tabs.List>
+          {ADMIN_TABS.map((entry) => (
+            <Tabs.Tab key={entry.value} value={entry.value}>
+              {entry.label}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value="inventory" pt="md">
+          <Stack gap="md">
+            <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+              <PurchaseToggleCard />
+              <ResidentialInventoryCard />
+              <PoolInventoryCard pool="pk1" />
+              <PoolInventoryCard pool="isp" />
+            </SimpleGrid>
+            {site.sandboxPayments && <SandboxClockCard />}
+          </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="pk1_inventory_list" pt="md">
+          <SubnetInventory />
+        </Tabs.Panel>
+        <Tabs.Panel value="audit_log" pt="md">
+          <AuditLogView />
+        </Tabs.Panel>
+        {Object.entries(COMING).map(([value, text]) => (
+          <Tabs.Panel key={value} value={value} pt="md">
+            <Alert color="blue" variant="light" title="Coming next" icon={<IconTools size={18} aria-hidden />}>
+              <Text size="sm">{text}</Text>
+            </Alert>
+          </Tabs.Panel>
+        ))}
+      </Tabs>
     </Stack>
   );
 }

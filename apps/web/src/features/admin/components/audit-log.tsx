@@ -1,0 +1,61 @@
+import { Alert, Badge, Group, Loader, Pagination, Stack, Table, Text } from '@mantine/core';
+import { useState } from 'react';
+import { useAuditLog } from '../api/admin-api.ts';
+
+const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** Every administrator change, newest first: who, when, what and its figures. */
+export function AuditLogView() {
+  const [page, setPage] = useState(1);
+  const log = useAuditLog(page);
+  const data = log.data;
+  const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+  return (
+    <Stack gap="sm">
+      <Text size="sm" c="dimmed">
+        Every change made on this page is recorded with who made it and its figures.
+      </Text>
+      {log.isPending && <Loader size="sm" aria-label="Loading the audit log" />}
+      {log.isError && (
+        <Alert color="red" variant="light" role="alert">
+          {log.error.message}
+        </Alert>
+      )}
+      {data && data.entries.length === 0 && (
+        <Text c="dimmed" ta="center" py="lg">
+          No changes recorded yet.
+        </Text>
+      )}
+      {data && data.entries.length > 0 && (
+        <Table.ScrollContainer minWidth={560}>
+          <Table striped withTableBorder verticalSpacing="xs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>When</Table.Th>
+                <Table.Th>Who</Table.Th>
+                <Table.Th>What</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.entries.map((entry) => (
+                <Table.Tr key={entry.id}>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{when.format(new Date(entry.at))}</Table.Td>
+                  <Table.Td>{entry.actorEmail}</Table.Td>
+                  <Table.Td>
+                    <Group gap={6} wrap="nowrap" align="flex-start">
+                      <Badge variant="light" style={{ flexShrink: 0 }}>
+                        {entry.action}
+                      </Badge>
+                      <Text size="sm">{entry.summary}</Text>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {pages > 1 && <Pagination value={page} onChange={setPage} total={pages} size="sm" />}
+    </Stack>
+  );
+}

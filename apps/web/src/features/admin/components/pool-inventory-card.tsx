@@ -1,0 +1,137 @@
+import {
+  Alert,
+  Button,
+  Card,
+  CopyButton,
+  Group,
+  Loader,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { adminMessages, type IpPool, isoDate, parseUploadLines } from '@storefront/contract';
+import { IconCopy, IconDownload, IconUpload } from '@tabler/icons-react';
+import { useState } from 'react';
+import { downloadText } from '../../../lib/download.ts';
+import { poolName, useIpStock, useUploadIps } from '../api/admin-api.ts';
+import { Figure } from './residential-inventory-card.tsx';
+import { HealthBadge, UsageBar } from './usage-health.tsx';
+
+/**
+ * The PK1 Proxy Inventory card (spec section 2 'Inventory'), and the same for Elite ISP: the IP usage bar, the counts, the
+ * read-only burnt IP list with Copy All and a download, and the Upload IPs area.
+ */
+export function PoolInventoryCard({ pool }: { pool: IpPool }) {
+  const stock = useIpStock(pool);
+  const upload = useUploadIps(pool);
+  const [text, setText] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const data = stock.data;
+  const burnt = (data?.recycles ?? []).map((entry) => entry.ip).join('\n');
+  const name = poolName(pool);
+
+  const submit = () => {
+    const lines = text.split('\n');
+    const parsed = parseUploadLines(lines);
+    if ('error' in parsed) {
+      setProblem(parsed.error);
+      return;
+    }
+    setProblem(null);
+    upload.mutate(
+      lines.filter((line) => line.trim() !== ''),
+      {
+        onSuccess: (answer) => {
+          notifications.show({ color: 'green', title: 'IPs uploaded', message: answer.message });
+          setText('');
+        },
+        onError: (error) =>
+          notifications.show({ color: 'red', title: adminMessages.uploadFailedToast, message: error.message }),
+      },
+    );
+  };
+
+  return (
+    <Card withBorder padding="lg">
+      <Stack gap="sm">
+        <Group justify="space-between" gap="xs">
+          <Title order={2} size="h4">
+            {name} Proxy Inventory
+          </Title>
+          {data && <HealthBadge percent={data.usagePercentage} />}
+        </Group>
+        {stock.isPending && <Loader size="sm" aria-label={`Loading ${name} stock`} />}
+        {stock.isError && (
+          <Alert color="red" variant="light" role="alert">
+            {stock.error.message}
+          </Alert>
+        )}
+        {data && (
+          <>
+            <UsageBar percent={data.usagePercentage} label="IP usage (sold or burnt)" />
+            <SimpleGrid cols={{ base: 2, xs: 4 }} spacing="xs">
+              <Figure label="Total" value={data.totalIps.toLocaleString('en-US')} />
+              <Figure label="Sold" value={data.soldIps.toLocaleString('en-US')} />
+              <Figure label="Available" value={data.availableIps.toLocaleString('en-US')} />
+              <Figure label="Burnt" value={data.burntIps.toLocaleString('en-US')} />
+            </SimpleGrid>
+            <Textarea
+              label={`Burnt IPs (${data.burntIps})`}
+              description="IPs of ended orders, waiting for their subnet to be swapped."
+              value={burnt}
+              readOnly
+              autosize
+              minRows={2}
+              maxRows={8}
+              placeholder="No burnt IPs"
+            />
+            <Group gap="xs">
+              <CopyButton value={burnt}>
+                {({ copied, copy }) => (
+                  <Button
+                    variant="default"
+                    size="xs"
+                    leftSection={<IconCopy size={14} aria-hidden />}
+                    onClick={copy}
+                    disabled={burnt === ''}
+                  >
+                    {copied ? 'Copied' : 'Copy All'}
+                  </Button>
+                )}
+              </CopyButton>
+              <Button
+                variant="default"
+                size="xs"
+                leftSection={<IconDownload size={14} aria-hidden />}
+                disabled={burnt === ''}
+                onClick={() => downloadText(`burnt-ips-${isoDate()}.txt`, burnt)}
+              >
+                Download
+              </Button>
+            </Group>
+          </>
+        )}
+        <Textarea
+          label="Upload IPs"
+          description="One per line: IP:PORT:USERNAME:PASSWORD. Waiting orders are delivered at once, oldest first."
+          placeholder="203.0.113.10:8000:user:pass"
+          value={text}
+          onChange={(event) => setText(event.currentTarget.value)}
+          autosize
+          minRows={3}
+          maxRows={10}
+          error={problem}
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+        />
+        <Group>
+          <Button leftSection={<IconUpload size={16} aria-hidden />} onClick={submit} loading={upload.isPending}>
+            Upload IPs
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,86 @@
+import { Alert, Button, Card, Group, Loader, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { useResidentialStock, useSetResidentialLimit } from '../api/admin-api.ts';
+import { HealthBadge, UsageBar } from './usage-health.tsx';
+
+/** Spec section 9: the admin's residential values are MB, divided by 1000 to give GB, shown to 3 decimals. */
+const gb = (mb: number) => `${(mb / 1000).toFixed(3)} GB`;
+
+/** The Residential Proxy Inventory card: the bandwidth bar and the pool's size. */
+export function ResidentialInventoryCard() {
+  const stock = useResidentialStock();
+  const setLimit = useSetResidentialLimit();
+  const [limitGb, setLimitGb] = useState<string | number>('');
+  const data = stock.data;
+
+  const submit = () => {
+    const value = typeof limitGb === 'number' ? limitGb : Number.NaN;
+    if (!Number.isFinite(value) || value < 0) return;
+    setLimit.mutate(Math.round(value * 1000), {
+      onSuccess: (answer) => {
+        notifications.show({ color: 'green', title: 'Residential pool updated', message: answer.message });
+        setLimitGb('');
+      },
+    });
+  };
+
+  return (
+    <Card withBorder padding="lg">
+      <Stack gap="sm">
+        <Group justify="space-between" gap="xs">
+          <Title order={2} size="h4">
+            Residential Proxy Inventory
+          </Title>
+          {data && <HealthBadge percent={data.usagePercentage} />}
+        </Group>
+        {stock.isPending && <Loader size="sm" aria-label="Loading residential stock" />}
+        {stock.isError && (
+          <Alert color="red" variant="light" role="alert">
+            {stock.error.message}
+          </Alert>
+        )}
+        {data && (
+          <>
+            <UsageBar percent={data.usagePercentage} label="Bandwidth used" />
+            <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="xs">
+              <Figure label="Used" value={gb(data.bandwidthUsed)} />
+              <Figure label="Limit" value={gb(data.bandwidthLimit)} />
+              <Figure label="Available" value={gb(data.bandwidthAvailable)} />
+            </SimpleGrid>
+          </>
+        )}
+        <Group align="flex-end" gap="sm">
+          <NumberInput
+            label="Set the pool (GB)"
+            description="Never below what is sold; a larger pool delivers waiting orders."
+            min={0}
+            decimalScale={3}
+            value={limitGb}
+            onChange={setLimitGb}
+            style={{ flex: '1 1 12rem' }}
+          />
+          <Button onClick={submit} loading={setLimit.isPending} disabled={limitGb === ''}>
+            Set pool
+          </Button>
+        </Group>
+        {setLimit.isError && (
+          <Alert color="red" variant="light" role="alert">
+            {setLimit.error.message}
+          </Alert>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+export function Figure({ label, value }: { label: string; value: string | number }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={600}>{value}</Text>
+    </div>
+  );
+}

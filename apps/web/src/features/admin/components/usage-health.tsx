@@ -1,0 +1,33 @@
+import { Badge, Group, Progress, Text } from '@mantine/core';
+import { usageHealth } from '@storefront/contract';
+
+/** Spec section 4 'Usage health': Critical above 80 percent (red), Warning above 60 (yellow), otherwise Healthy (green). */
+export function HealthBadge({ percent }: { percent: number }) {
+  const health = usageHealth(percent);
+  return (
+    <Badge color={health.color} variant="light">
+      {health.label}
+    </Badge>
+  );
+}
+
+/** A usage bar in the health colours, with its figure. */
+export function UsageBar({ percent, label }: { percent: number; label: string }) {
+  const health = usageHealth(percent);
+  return (
+    <div>
+      <Group justify="space-between" gap="xs" mb={4}>
+        <Text size="sm">{label}</Text>
+        <Text size="sm" fw={600}>
+          {percent.toFixed(1)}%
+        </Text>
+      </Group>
+      <Progress
+        value={Math.min(100, percent)}
+        color={health.color}
+        size="lg"
+        aria-label={`${label}: ${percent.toFixed(1)}%`}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,139 @@
+import { expect, type Page, test } from '@playwright/test';
+import { signIn, signUp } from './support/helpers.ts';
+import { E2E } from './support/ports.ts';
+
+// One administrator works through the console; the tests run in order on the shared app.
+test.describe.configure({ mode: 'serial' });
+
+/** Four Elite ISP endpoints in the benchmarking range 198.18.0.0/15, apart from every other test's IPs. */
+const upload = [
+  '198.18.5.10:8001:con1:pw1',
+  '198.18.5.11:8001:con2:pw2',
+  '198.18.5.12:8001:con3:pw3',
+  '198.18.5.13:8001:con4:pw4',
+];
+const swapped = [
+  '198.18.5.20:9001:new1:pw1',
+  '198.18.5.21:9001:new2:pw2',
+  '198.18.5.22:9001:new3:pw3',
+  '198.18.5.23:9001:new4:pw4',
+];
+
+let signedUp = false;
+async function asAdmin(page: Page) {
+  if (!signedUp) {
+    await signUp(page, E2E.consoleAdminEmail);
+    signedUp = true;
+  } else {
+    await signIn(page, E2E.consoleAdminEmail);
+    await expect(page).toHaveURL(/\/dashboard\/overview$/);
+  }
+}
+
+const noSidewaysScroll = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+test('switches a product off and on from the Purchase Toggle card', async ({ page }) => {
+  await asAdmin(page);
+  await page.goto('/dashboard/admin');
+  await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Inventory & Features' })).toHaveAttribute('aria-selected', 'true');
+
+  const pk1 = page.getByRole('switch', { name: 'PK1 ISP Proxies' });
+  await expect(pk1).toBeChecked();
+  await pk1.click({ force: true });
+  await expect(pk1).not.toBeChecked();
+  const features = async () =>
+    (await (await page.request.get('/api/features')).json()) as { featureName: string; isEnabled: boolean }[];
+  await expect
+    .poll(async () => (await features()).find((f) => f.featureName === 'pk1_isp_proxies')?.isEnabled)
+    .toBe(false);
+  await pk1.click({ force: true });
+  await expect(pk1).toBeChecked();
+  await expect
+    .poll(async () => (await features()).find((f) => f.featureName === 'pk1_isp_proxies')?.isEnabled)
+    .toBe(true);
+});
+
+test('uploads Elite ISP IPs with the spec messages for bad input', async ({ page }) => {
+  await asAdmin(page);
+  await page.goto('/dashboard/admin?tab=inventory');
+  const card = page.locator('.mantine-Card-root').filter({ hasText: 'Elite ISP Proxy Inventory' });
+  const area = card.getByLabel('Upload IPs');
+  const totalIps = async () =>
+    ((await (await page.request.get('/api/admin/stocks/isp')).json()) as { totalIps: number }).totalIps;
+  const before = await totalIps();
+
+  await card.getByRole('button', { name: 'Upload IPs' }).click();
+  await expect(card.getByText('Please enter at least one IP')).toBeVisible();
+  await area.fill(`${upload[0]}\nnot-an-endpoint\n198.18.5.99:70000:u:p`);
+  await card.getByRole('button', { name: 'Upload IPs' }).click();
+  await expect(
+    card.getByText('Invalid format on lines: 2, 3. Expected format: IP:PORT:USERNAME:PASSWORD'),
+  ).toBeVisible();
+
+  await area.fill(upload.join('\n'));
+  await card.getByRole('button', { name: 'Upload IPs' }).click();
+  await expect(page.getByText('4 IPs added.')).toBeVisible();
+  await expect(area).toHaveValue('');
+  expect(await totalIps()).toBe(before + 4);
+  await expect(card.getByText((before + 4).toLocaleString('en-US'), { exact: true }).first()).toBeVisible();
+});
+
+test('swaps a subnet from the PK1 IP Inventory tab and downloads its endpoints', async ({ page }) => {
+  await asAdmin(page);
+  await page.goto('/dashboard/admin?tab=pk1_inventory_list');
+  await expect(page.getByRole('tab', { name: 'PK1 IP Inventory' })).toHaveAttribute('aria-selected', 'true');
+  await page.getByText('Elite ISP', { exact: true }).click();
+  await page.getByRole('button', { name: /^198\.18\.5\.0\/24/ }).click();
+  await expect(page.getByRole('cell', { name: upload[0] })).toBeVisible();
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download Endpoints' }).click();
+  expect((await download).suggestedFilename()).toBe('198.18.5.0_24_endpoints.txt');
+
+  await page.getByRole('button', { name: 'Swap IPs' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Swap IPs of 198.18.5.0/24' });
+  const endpoints = dialog.getByLabel('New endpoints');
+  await dialog.getByRole('button', { name: 'Swap IPs' }).click();
+  await expect(dialog.getByText('Please enter at least one endpoint')).toBeVisible();
+  await endpoints.fill(swapped.slice(0, 3).join('\n'));
+  await dialog.getByRole('button', { name: 'Swap IPs' }).click();
+  await expect(dialog.getByText("Number of endpoints (3) must match the subnet's IP count (4)")).toBeVisible();
+  await endpoints.fill(swapped.join('\n'));
+  await dialog.getByRole('button', { name: 'Swap IPs' }).click();
+  await expect(page.getByText('IPs Swapped Successfully', { exact: true })).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await page.getByRole('button', { name: /^198\.18\.5\.0\/24/ }).click();
+  await page.getByRole('button', { name: /^198\.18\.5\.0\/24/ }).click();
+  await expect(page.getByRole('cell', { name: swapped[0] })).toBeVisible();
+  await expect(page.getByRole('cell', { name: upload[0] })).toHaveCount(0);
+});
+
+test('keeps an audit log of the changes, and the unbuilt tabs say they come next', async ({ page }) => {
+  await asAdmin(page);
+  await page.goto('/dashboard/admin?tab=audit_log');
+  const rows = page.getByRole('row').filter({ hasText: E2E.consoleAdminEmail });
+  await expect(rows.filter({ hasText: 'subnet.swap' })).toHaveCount(1);
+  await expect(rows.filter({ hasText: 'ips.upload' })).toHaveCount(1);
+  await expect(rows.filter({ hasText: 'feature.toggle' })).toHaveCount(2);
+
+  await page.goto('/dashboard/admin?tab=custom');
+  await expect(page.getByRole('tab', { name: 'Custom Ordering' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByText('Coming next')).toBeVisible();
+  await page.goto('/dashboard/admin?tab=coupons');
+  await expect(page.getByRole('tab', { name: 'Active Coupons' })).toHaveAttribute('aria-selected', 'true');
+  await page.goto('/dashboard/admin?tab=nonsense');
+  await expect(page.getByRole('tab', { name: 'Inventory & Features' })).toHaveAttribute('aria-selected', 'true');
+});
+
+test('works at 375 px without sideways scrolling', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await asAdmin(page);
+  for (const tab of ['inventory', 'pk1_inventory_list', 'audit_log', 'coupon_redemptions']) {
+    await page.goto(`/dashboard/admin?tab=${tab}`);
+    await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+    await expect(page.getByRole('tab', { selected: true })).toBeInViewport();
+    expect(await noSidewaysScroll(page), tab).toBeLessThanOrEqual(0);
+  }
+});
