@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Button,
-  Card,
-  CopyButton,
-  Group,
-  Loader,
-  SimpleGrid,
-  Stack,
-  Text,
-  Textarea,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Card, CopyButton, Group, Loader, SimpleGrid, Stack, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { adminMessages, type IpPool, isoDate, parseUploadLines } from '@storefront/contract';
 import { IconCopy, IconDownload, IconUpload } from '@tabler/icons-react';
