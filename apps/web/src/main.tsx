@@ -1,10 +1,12 @@
 import './styles/landing-mantine.ts';
+import { paths } from '@storefront/contract';
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { AppProvider } from './app/provider.tsx';
-import { AppRouter } from './app/router.tsx';
+import { AppRouter, preloadRoute } from './app/router.tsx';
 import { readServerState, seedQueryClient } from './app/server-state.ts';
 import { createQueryClient } from './lib/query-client.ts';
+import { authQueryKey, fetchAuthCheck } from './lib/use-auth.ts';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -12,6 +14,11 @@ if (!root) throw new Error('index.html has no #root element');
 const queryClient = createQueryClient();
 const serverState = readServerState();
 if (serverState) seedQueryClient(queryClient, serverState);
+// A signed-in screen needs the session and its chunks: all are asked for now, side by side, not one after the other.
+if (window.location.pathname.startsWith(paths.dashboard)) {
+  void queryClient.prefetchQuery({ queryKey: authQueryKey, queryFn: fetchAuthCheck });
+  preloadRoute(window.location.pathname);
+}
 
 const app = (
   <StrictMode>

@@ -34,15 +34,30 @@ const ResetPasswordPage = page(
   'ResetPasswordPage',
 );
 const AuthCallbackPage = page(() => import('../features/auth/components/auth-callback-page.tsx'), 'AuthCallbackPage');
-const DashboardLayout = page(() => import('../features/dashboard/components/dashboard-layout.tsx'), 'DashboardLayout');
-const OverviewPage = page(() => import('../features/dashboard/components/overview-page.tsx'), 'OverviewPage');
-const AdminPage = page(() => import('../features/admin/components/admin-page.tsx'), 'AdminPage');
-const SettingsPage = page(() => import('../features/account/components/settings-page.tsx'), 'SettingsPage');
-const PurchasePage = page(() => import('../features/purchase/components/purchase-page.tsx'), 'PurchasePage');
-const OrderHistoryPage = page(
-  () => import('../features/order-history/components/order-history-page.tsx'),
-  'OrderHistoryPage',
-);
+// The signed-in screens: their chunks are also fetched at start-up on their own URL (preloadRoute), beside the session check.
+const dashboardLoaders = {
+  layout: () => import('../features/dashboard/components/dashboard-layout.tsx'),
+  [paths.overview]: () => import('../features/dashboard/components/overview-page.tsx'),
+  [paths.admin]: () => import('../features/admin/components/admin-page.tsx'),
+  [paths.settings]: () => import('../features/account/components/settings-page.tsx'),
+  [paths.purchase]: () => import('../features/purchase/components/purchase-page.tsx'),
+  [paths.orderHistory]: () => import('../features/order-history/components/order-history-page.tsx'),
+  [paths.proxies]: () => import('../features/proxies/components/proxies-page.tsx'),
+};
+const DashboardLayout = page(dashboardLoaders.layout, 'DashboardLayout');
+const OverviewPage = page(dashboardLoaders[paths.overview], 'OverviewPage');
+const AdminPage = page(dashboardLoaders[paths.admin], 'AdminPage');
+const SettingsPage = page(dashboardLoaders[paths.settings], 'SettingsPage');
+const PurchasePage = page(dashboardLoaders[paths.purchase], 'PurchasePage');
+const OrderHistoryPage = page(dashboardLoaders[paths.orderHistory], 'OrderHistoryPage');
+
+/** Starts fetching the chunks a dashboard URL needs (the layout and its page) before React asks for them. */
+export function preloadRoute(pathname: string): void {
+  if (!pathname.startsWith(paths.dashboard)) return;
+  void dashboardLoaders.layout();
+  const loader = dashboardLoaders[pathname as keyof typeof dashboardLoaders];
+  if (loader) void loader();
+}
 const SandboxCheckoutPage = page(
   () => import('../features/sandbox/components/sandbox-checkout-page.tsx'),
   'SandboxCheckoutPage',
@@ -51,7 +66,7 @@ const SandboxInvoicePage = page(
   () => import('../features/sandbox/components/sandbox-invoice-page.tsx'),
   'SandboxInvoicePage',
 );
-const ProxiesPage = page(() => import('../features/proxies/components/proxies-page.tsx'), 'ProxiesPage');
+const ProxiesPage = page(dashboardLoaders[paths.proxies], 'ProxiesPage');
 
 /** Every page of the app; the server renders the public ones itself (../entry-server.tsx) and the browser hydrates them. */
 export function AppRoutes({ publicPages = lazyPublicPages }: { publicPages?: PublicPages }) {

@@ -1,4 +1,5 @@
 import { PRODUCTS, parseUploadLines } from '@storefront/contract';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { proxyIps } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -31,21 +32,25 @@ export async function uploadIps({
   const parsed = parseUploadLines(lines);
   if ('error' in parsed) throw new AppError('BAD_REQUEST', parsed.error);
   return db.transaction(async (tx) => {
+    // One statement for the whole upload (up to a /16): the lines go in as one JSON parameter, are expanded by the
+    // database, and the ones already in the pool (same ip:port) are skipped by the unique index.
     const rows = parsed.ips.map((entry) => ({
-      productId,
       ...entry,
       endpoint: `${entry.ip}:${entry.port}:${entry.username}:${entry.password}`,
       subnet: subnetOf(entry.ip),
     }));
-    let added = 0;
-    for (let start = 0; start < rows.length; start += 1000) {
-      const inserted = await tx
-        .insert(proxyIps)
-        .values(rows.slice(start, start + 1000))
-        .onConflictDoNothing({ target: [proxyIps.ip, proxyIps.port] })
-        .returning({ id: proxyIps.id });
-      added += inserted.length;
-    }
+    const result = await tx.execute(sql`
+      with inserted as (
+        insert into ${proxyIps} (product_id, ip, port, username, password, endpoint, subnet)
+        select ${productId}, r.ip, r.port, r.username, r.password, r.endpoint, r.subnet
+        from json_to_recordset(${JSON.stringify(rows)}::json)
+          as r(ip text, port int, username text, password text, endpoint text, subnet text)
+        on conflict (ip, port) do nothing
+        returning 1
+      )
+      select count(*)::int as added from inserted`);
+    // Both drivers (node-postgres and PGlite) answer with `rows`.
+    const added = Number((result as unknown as { rows: { added: number }[] }).rows[0]?.added ?? 0);
     const delivered = added > 0 ? await deliverWaitingOrders({ tx, brand, productId }) : 0;
     const skipped = rows.length - added;
     await recordAudit({

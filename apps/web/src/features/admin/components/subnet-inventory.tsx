@@ -1,5 +1,4 @@
 import {
-  Accordion,
   Alert,
   Badge,
   Button,
@@ -14,11 +13,12 @@ import {
   Title,
 } from '@mantine/core';
 import { type IpPool, type Subnet, type SubnetIp, subnetEndpointsFileName } from '@storefront/contract';
-import { IconArrowsExchange, IconDownload, IconRefresh } from '@tabler/icons-react';
+import { IconArrowsExchange, IconChevronDown, IconDownload, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { downloadText } from '../../../lib/download.ts';
 import { poolName, useSubnetIps, useSubnets } from '../api/admin-api.ts';
 import { Figure } from './residential-inventory-card.tsx';
+import classes from './subnet-inventory.module.css';
 import { SwapDialog } from './swap-dialog.tsx';
 
 function ipStatus(ip: SubnetIp) {
@@ -46,11 +46,13 @@ function SubnetCard({
   pool,
   subnet,
   open,
+  onToggle,
   onSwap,
 }: {
   pool: IpPool;
   subnet: Subnet;
   open: boolean;
+  onToggle: () => void;
   onSwap: () => void;
 }) {
   const ips = useSubnetIps(pool, subnet.subnet, open);
@@ -58,76 +60,70 @@ function SubnetCard({
     const list = ips.data ?? (await ips.refetch()).data ?? [];
     downloadText(subnetEndpointsFileName(subnet.subnet), list.map((ip) => ip.endpoint).join('\n'));
   };
+  const bodyId = `subnet-${pool}-${subnet.subnet.replace(/[./]/g, '-')}`;
   return (
-    <Accordion.Item value={subnet.subnet}>
-      <Accordion.Control>
-        <Group justify="space-between" wrap="wrap" gap="xs" pr="xs">
-          <Text fw={600} ff="monospace">
-            {subnet.subnet}
-          </Text>
-          <Group gap={6}>
-            <Badge variant="light">{subnet.totalIps} IPs</Badge>
-            <Badge color="blue" variant="light">
-              {subnet.assignedIps} assigned
-            </Badge>
-            {subnet.burntIps > 0 && (
-              <Badge color="red" variant="light">
-                {subnet.burntIps} burnt
-              </Badge>
+    <div className={`${classes.card} ${open ? classes.open : ''}`}>
+      <button type="button" className={classes.header} aria-expanded={open} aria-controls={bodyId} onClick={onToggle}>
+        <span className={classes.subnet}>{subnet.subnet}</span>
+        <span className={classes.counts}>
+          <span className={classes.count}>{subnet.totalIps} IPs</span>
+          <span className={classes.count}>{subnet.assignedIps} assigned</span>
+          {subnet.burntIps > 0 && <span className={`${classes.count} ${classes.burnt}`}>{subnet.burntIps} burnt</span>}
+          <IconChevronDown size={16} className={classes.chevron} aria-hidden />
+        </span>
+      </button>
+      {open && (
+        <div id={bodyId} className={classes.body}>
+          <Stack gap="sm">
+            <Group gap="xs">
+              <Button size="xs" leftSection={<IconArrowsExchange size={14} aria-hidden />} onClick={onSwap}>
+                Swap IPs
+              </Button>
+              <Button
+                size="xs"
+                variant="default"
+                leftSection={<IconDownload size={14} aria-hidden />}
+                onClick={() => void download()}
+              >
+                Download Endpoints
+              </Button>
+            </Group>
+            {ips.isPending && <Loader size="sm" aria-label={`Loading the IPs of ${subnet.subnet}`} />}
+            {ips.isError && (
+              <Alert color="red" variant="light" role="alert">
+                {ips.error.message}
+              </Alert>
             )}
-          </Group>
-        </Group>
-      </Accordion.Control>
-      <Accordion.Panel>
-        <Stack gap="sm">
-          <Group gap="xs">
-            <Button size="xs" leftSection={<IconArrowsExchange size={14} aria-hidden />} onClick={onSwap}>
-              Swap IPs
-            </Button>
-            <Button
-              size="xs"
-              variant="default"
-              leftSection={<IconDownload size={14} aria-hidden />}
-              onClick={() => void download()}
-            >
-              Download Endpoints
-            </Button>
-          </Group>
-          {ips.isPending && open && <Loader size="sm" aria-label={`Loading the IPs of ${subnet.subnet}`} />}
-          {ips.isError && (
-            <Alert color="red" variant="light" role="alert">
-              {ips.error.message}
-            </Alert>
-          )}
-          {ips.data && (
-            <Table.ScrollContainer minWidth={420} maxHeight={360}>
-              <Table striped withTableBorder stickyHeader>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Endpoint</Table.Th>
-                    <Table.Th>Status</Table.Th>
-                    <Table.Th>Order</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {ips.data.map((ip) => (
-                    <Table.Tr key={ip.endpoint}>
-                      <Table.Td ff="monospace" fz="xs">
-                        {ip.endpoint}
-                      </Table.Td>
-                      <Table.Td>{ipStatus(ip)}</Table.Td>
-                      <Table.Td ff="monospace" fz="xs">
-                        {ip.assignedToEntityId ? ip.assignedToEntityId.slice(0, 8) : '—'}
-                      </Table.Td>
+            {ips.data && (
+              <Table.ScrollContainer minWidth={420} maxHeight={360}>
+                <Table striped withTableBorder stickyHeader>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Endpoint</Table.Th>
+                      <Table.Th>Status</Table.Th>
+                      <Table.Th>Order</Table.Th>
                     </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-        </Stack>
-      </Accordion.Panel>
-    </Accordion.Item>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {ips.data.map((ip) => (
+                      <Table.Tr key={ip.endpoint}>
+                        <Table.Td ff="monospace" fz="xs">
+                          {ip.endpoint}
+                        </Table.Td>
+                        <Table.Td>{ipStatus(ip)}</Table.Td>
+                        <Table.Td ff="monospace" fz="xs">
+                          {ip.assignedToEntityId ? ip.assignedToEntityId.slice(0, 8) : '—'}
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+          </Stack>
+        </div>
+      )}
+    </div>
   );
 }
 
@@ -191,17 +187,24 @@ export function SubnetInventory() {
         </Text>
       )}
       {data && data.subnets.length > 0 && (
-        <Accordion multiple variant="separated" value={open} onChange={setOpen}>
+        <Stack gap="xs">
           {data.subnets.map((subnet) => (
             <SubnetCard
               key={subnet.subnet}
               pool={pool}
               subnet={subnet}
               open={open.includes(subnet.subnet)}
+              onToggle={() =>
+                setOpen((list) =>
+                  list.includes(subnet.subnet)
+                    ? list.filter((entry) => entry !== subnet.subnet)
+                    : [...list, subnet.subnet],
+                )
+              }
               onSwap={() => setSwapping(subnet)}
             />
           ))}
-        </Accordion>
+        </Stack>
       )}
       <SwapDialog pool={pool} subnet={swapping} onClose={() => setSwapping(null)} />
     </Stack>
