@@ -121,7 +121,13 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
         rateLimit,
       });
       await api.register(webhookRoutes, { db: database.db, provider, brand, flushEmails: () => jobs.flushEmails() });
-      await api.register(adminRoutes, { db: database.db, brand });
+      await api.register(adminRoutes, {
+        db: database.db,
+        brand,
+        provider,
+        currency: config.payments.currency,
+        flushEmails: () => jobs.flushEmails(),
+      });
       if (provider.name === 'sandbox') {
         await api.register(sandboxRoutes, { db: database.db, guards, provider, brand, jobs });
       }

@@ -171,3 +171,114 @@ export const auditLogSchema = z.object({
   pageSize: z.number().int(),
 });
 export type AuditLog = z.infer<typeof auditLogSchema>;
+
+/** Spec section 5 'Fulfil upload' and 'Custom order', and section 10's admin messages. */
+export const customOrderMessages = {
+  enterEmail: 'Please enter an email address',
+  userNotFound: 'Failed to find user. Please check the email and try again.',
+  userNotFoundToast: 'User Not Found',
+  fetchUserFailed: 'Failed to fetch user',
+  searchFirst: 'Please search for a user first',
+  selectType: 'Please select a proxy type',
+  quantityRange: `The quantity of a custom order is ${1} to ${1000}.`,
+  createFailed: 'Submission Failed: Failed to create custom order. Please try again.',
+  checkoutLinkFailed: 'Failed to create checkout link',
+  emptyFulfil: 'Please enter proxies to upload',
+  missingOrderOrUser: 'Missing order or user information',
+  quantityMismatch: (quantity: number, received: number) =>
+    `Quantity Mismatch: Expected exactly ${quantity} proxies but received ${received}. Please provide ${quantity} proxies to match the order quantity.`,
+  invalidFormat: (count: number) =>
+    `Invalid Proxy Format: Found ${count} invalid proxy format(s). Expected format: ip:port:username:password or ip:port`,
+  orderNotFound: 'Order not found',
+  noValidProxies: 'No valid proxies found',
+  notPaid: 'This custom order is not paid yet: it can be fulfilled once the customer has paid.',
+  alreadyFulfilled: 'This custom order has already been fulfilled.',
+  proxiesTaken: (endpoints: string[]) =>
+    `These proxies are already in the pool: ${endpoints.slice(0, 5).join(', ')}${endpoints.length > 5 ? ', …' : ''}`,
+  fulfilFailed: 'Failed to fulfill order',
+  uploadFailedToast: 'Upload Failed',
+  refreshFailed: 'Failed to refresh orders',
+} as const;
+
+export const CUSTOM_ORDER_MAX = 1000;
+
+export interface FulfilProxy {
+  ip: string;
+  port: number;
+  username: string;
+  password: string;
+}
+
+const FULFIL_LINE = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3}):(\d{1,5})(?::([^:\s]+):([^:\s]+))?$/;
+
+/**
+ * Spec section 5 'Fulfil upload': `ip:port` or `ip:port:username:password` per line (blank lines ignored), each octet 0 to
+ * 255, port 1 to 65535, username and password non-empty; exactly as many lines as the order's quantity.
+ */
+export function parseFulfilLines(
+  lines: readonly string[],
+  quantity: number,
+): { proxies: FulfilProxy[] } | { error: string } {
+  const filled = lines.map((line) => line.trim()).filter((line) => line !== '');
+  if (filled.length === 0) return { error: customOrderMessages.emptyFulfil };
+  if (filled.length !== quantity) return { error: customOrderMessages.quantityMismatch(quantity, filled.length) };
+  const proxies: FulfilProxy[] = [];
+  let invalid = 0;
+  for (const line of filled) {
+    const match = FULFIL_LINE.exec(line);
+    const octets = match ? match.slice(1, 5).map(Number) : [];
+    const port = match ? Number(match[5]) : 0;
+    if (!match || octets.some((octet) => octet > 255) || port < 1 || port > 65_535) {
+      invalid += 1;
+      continue;
+    }
+    proxies.push({ ip: octets.join('.'), port, username: match[6] ?? '', password: match[7] ?? '' });
+  }
+  if (invalid > 0) return { error: customOrderMessages.invalidFormat(invalid) };
+  if (proxies.length === 0) return { error: customOrderMessages.noValidProxies };
+  return { proxies };
+}
+
+/** A custom order as the admin's table shows it (spec section 3 'Custom order'). */
+export const customOrderSchema = z.object({
+  orderId: z.string(),
+  productId: z.string(),
+  quantity: z.number().int(),
+  status: z.enum(['awaiting_payment', 'processing', 'paid', 'fulfilled', 'expired']),
+  isPaid: z.boolean(),
+  checkoutLink: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type CustomOrder = z.infer<typeof customOrderSchema>;
+
+export const adminUserLookupQuerySchema = z.object({
+  email: z.string({ error: customOrderMessages.enterEmail }).trim().min(1, customOrderMessages.enterEmail).max(254),
+});
+export const adminUserLookupSchema = z.object({
+  user: z.object({ id: z.string(), email: z.string(), createdAt: z.string() }),
+  customOrders: z.array(customOrderSchema),
+});
+export type AdminUserLookup = z.infer<typeof adminUserLookupSchema>;
+
+export const customCheckoutRequestSchema = z.object({
+  userId: z.string({ error: customOrderMessages.searchFirst }).min(1, customOrderMessages.searchFirst).max(100),
+  quantity: z
+    .number({ error: customOrderMessages.quantityRange })
+    .int(customOrderMessages.quantityRange)
+    .min(1, customOrderMessages.quantityRange)
+    .max(CUSTOM_ORDER_MAX, customOrderMessages.quantityRange),
+  coupon: z
+    .string()
+    .trim()
+    .max(15, 'A coupon code has at most 15 characters.')
+    .nullish()
+    .transform((code) => (code ? code : undefined)),
+});
+export const customCheckoutResponseSchema = z.object({ checkoutUrl: z.string() });
+
+export const fulfilRequestSchema = z.object({
+  userId: z.string({ error: customOrderMessages.missingOrderOrUser }).min(1, customOrderMessages.missingOrderOrUser),
+  orderId: z.uuid({ error: customOrderMessages.missingOrderOrUser }),
+  ips: z.array(z.string().max(300), { error: customOrderMessages.emptyFulfil }).max(CUSTOM_ORDER_MAX * 2),
+});
+export const fulfilResponseSchema = z.object({ customOrders: z.array(customOrderSchema) });

@@ -293,6 +293,11 @@ export const orders = pgTable(
     graceEndsAt: timestamp('grace_ends_at', { withTimezone: true }),
     /** The period end whose renewal reminder went out (one reminder per period). */
     remindedFor: timestamp('reminded_for', { withTimezone: true }),
+    /**
+     * A custom PK1 order an administrator made for this customer (spec section 2 'Custom Ordering'): once paid it waits for
+     * the administrator to fulfil it with its own endpoints, and is never served from the pool.
+     */
+    custom: boolean('custom').notNull().default(false),
     /** Sandbox only: the card chosen on the payment page (renewals charge it too). */
     sandboxCard: text('sandbox_card', { enum: ['ok', 'declined'] }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

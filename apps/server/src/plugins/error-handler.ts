@@ -9,24 +9,30 @@ interface ValidationIssue {
   params?: { issue?: { path?: PropertyKey[]; message?: string } };
 }
 
-/** A message written for a person in the contract's schemas: a capital first letter and a full stop (or ! or ?). */
-const isSentence = (message: string) => /^[A-Z][\s\S]*[.!?]$/.test(message);
+/**
+ * Zod's own English messages ("Invalid input: expected string, received undefined", "Too small: expected number to be
+ * >=1"); every other message was written in the contract for a person and is shown as written.
+ */
+const isZodDefault = (message: string) =>
+  /^(Invalid (input|option|string|number|key|element|value|type)|Too (big|small)|Unrecognized key)/.test(message);
 
 /**
- * Turns schema validation issues into words a person can read. The contract's own messages are sentences and are shown
- * as written ("This coupon code does not exist."); a generic message is prefixed by its field and the whole by
+ * Turns schema validation issues into words a person can read. The contract's own messages are shown as written
+ * ("This coupon code does not exist."); zod's generic ones are prefixed by their field and the whole by
  * "Invalid request." ("Invalid request. quantity: Too small: expected number to be >=1").
  */
 export function describeValidation(context: string | undefined, issues: ValidationIssue[]): string {
   const described = issues.slice(0, 5).map((issue) => {
     const message = issue.params?.issue?.message ?? issue.message ?? 'is invalid';
-    if (isSentence(message)) return { sentence: true, text: message };
+    if (!isZodDefault(message)) return { sentence: true, text: message };
     const zodPath = issue.params?.issue?.path?.map(String).join('.');
     const where = zodPath || issue.instancePath?.replace(/^\//, '').replaceAll('/', '.') || context || 'request';
     return { sentence: false, text: `${where}: ${message}` };
   });
   const parts = [...new Set(described.map((part) => part.text))];
-  if (described.every((part) => part.sentence)) return parts.join(' ');
+  if (described.every((part) => part.sentence)) {
+    return parts.every((part) => /[.!?]$/.test(part)) ? parts.join(' ') : parts.join('; ');
+  }
   return `Invalid request. ${parts.join('; ')}`;
 }
 

@@ -1,7 +1,13 @@
 import {
+  adminUserLookupQuerySchema,
+  adminUserLookupSchema,
   auditLogQuerySchema,
   auditLogSchema,
+  customCheckoutRequestSchema,
+  customCheckoutResponseSchema,
   featureListSchema,
+  fulfilRequestSchema,
+  fulfilResponseSchema,
   IP_POOLS,
   ipPoolSchema,
   ipStockSchema,
@@ -22,11 +28,15 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import { privateNoStore } from '../../lib/no-store.ts';
+import type { PaymentProvider } from '../../payments/provider.ts';
 import { listAuditLog } from '../audit/list-audit-log.ts';
 import type { Actor } from '../audit/record-audit.ts';
 import { signedInOf } from '../auth/guards.ts';
 import { listFeatures } from '../catalogue/list-features.ts';
 import { updateFeatures } from '../catalogue/update-features.ts';
+import { createCustomCheckout } from '../custom-orders/create-custom-checkout.ts';
+import { lookUpUser } from '../custom-orders/custom-orders.ts';
+import { fulfilCustomOrder } from '../custom-orders/fulfil-custom-order.ts';
 import { getIpStock } from '../inventory/ip-stock.ts';
 import { listSubnets } from '../inventory/list-subnets.ts';
 import { getResidentialStock, setResidentialLimit } from '../inventory/residential-stock.ts';
@@ -46,9 +56,20 @@ const actorOf = (request: FastifyRequest): Actor => {
  * The administrator's console API under /api/admin (spec section 7, ARCHITECTURE section 4). Who may call it is checked
  * once for the whole /api/admin subtree in app.ts (401 for a visitor, 403 for a customer), not route by route.
  */
-export const adminRoutes: FastifyPluginAsync<{ db: Db; brand: Branding }> = async (app, { db, brand }) => {
+export const adminRoutes: FastifyPluginAsync<{
+  db: Db;
+  brand: Branding;
+  provider: PaymentProvider;
+  currency: string;
+  /** Sends the e-mails a change queued (orders delivered from new stock, fulfilments), in the background. */
+  flushEmails: () => void;
+}> = async (app, { db, brand, provider, currency, flushEmails }) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.addHook('onSend', privateNoStore);
+  // A write that delivered orders has queued their e-mails: they go out now rather than at the next periodic run.
+  api.addHook('onResponse', async (request, reply) => {
+    if (request.method !== 'GET' && reply.statusCode === 200) flushEmails();
+  });
 
   api.get(
     '/admin/features',
@@ -171,6 +192,66 @@ export const adminRoutes: FastifyPluginAsync<{ db: Db; brand: Branding }> = asyn
         productId: IP_POOLS[request.params.pool],
         subnet: request.body.subnet,
         newEndpoints: request.body.newEndpoints,
+      }),
+  );
+
+  api.get(
+    '/admin/users',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Find a customer by e-mail (trimmed, any case), with their custom orders',
+        querystring: adminUserLookupQuerySchema,
+        response: { 200: adminUserLookupSchema },
+      },
+    },
+    async (request) => lookUpUser({ db, email: request.query.email }),
+  );
+
+  api.post(
+    '/admin/checkout/pk1/custom',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'A custom PK1 order (1 to 1000 IPs) for a customer: answers the payment link the customer pays',
+        body: customCheckoutRequestSchema,
+        response: { 200: customCheckoutResponseSchema },
+      },
+    },
+    async (request) =>
+      createCustomCheckout({
+        db,
+        provider,
+        appUrl: brand.appUrl,
+        currency,
+        log: request.log,
+        actor: actorOf(request),
+        userId: request.body.userId,
+        quantity: request.body.quantity,
+        coupon: request.body.coupon,
+      }),
+  );
+
+  api.post(
+    '/admin/orders/fulfill',
+    {
+      bodyLimit: LARGE_BODY,
+      schema: {
+        tags: ['admin'],
+        summary:
+          "Fulfil a paid custom order with exactly its quantity of proxies; answers the customer's custom orders",
+        body: fulfilRequestSchema,
+        response: { 200: fulfilResponseSchema },
+      },
+    },
+    async (request) =>
+      fulfilCustomOrder({
+        db,
+        brand,
+        actor: actorOf(request),
+        userId: request.body.userId,
+        orderId: request.body.orderId,
+        lines: request.body.ips,
       }),
   );
 

@@ -53,10 +53,10 @@ export async function applyCheckoutPaid({
   const productId = order.productId;
   const paidAt = event.invoice.paidAt;
   const recurring = PRODUCTS[productId].unit === 'ip_month';
-  const outcome = await deliverOrder({
-    tx,
-    order: { id: order.id, userId: order.userId, productId, quantity: order.quantity },
-  });
+  // A custom order waits, paid, for the administrator to fulfil it with its own endpoints.
+  const outcome = order.custom
+    ? 'processing'
+    : await deliverOrder({ tx, order: { id: order.id, userId: order.userId, productId, quantity: order.quantity } });
   await tx
     .update(orders)
     .set({

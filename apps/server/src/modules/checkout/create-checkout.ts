@@ -16,6 +16,8 @@ export interface CreateCheckoutOptions {
   customer: { id: string; email: string };
   /** The body as the contract's schema has checked it. */
   request: CheckoutSelection;
+  /** An administrator's custom order for this customer: made even while the product is switched off, fulfilled by hand. */
+  custom?: boolean;
   now?: Date;
 }
 
@@ -32,7 +34,9 @@ export async function createCheckout(options: CreateCheckoutOptions) {
   const product = PRODUCTS[productId];
 
   const [flag] = await db.select().from(featureFlags).where(eq(featureFlags.featureName, productId));
-  if (flag && !flag.isEnabled) throw new AppError('CONFLICT', checkoutMessages.productDisabled(product.label));
+  if (flag && !flag.isEnabled && !options.custom) {
+    throw new AppError('CONFLICT', checkoutMessages.productDisabled(product.label));
+  }
   const [catalogue] = await db.select().from(products).where(eq(products.id, productId));
   if (!catalogue) throw new AppError('BAD_REQUEST', checkoutMessages.unknownProduct);
 
@@ -52,6 +56,7 @@ export async function createCheckout(options: CreateCheckoutOptions) {
       currency: options.currency,
       promoCodeId: promo?.promo.id ?? null,
       provider: provider.name,
+      custom: options.custom ?? false,
     })
     .returning({ id: orders.id });
   if (!order) throw new Error('order insert returned nothing');

@@ -97,7 +97,8 @@ export async function deliverWaitingOrders({
   const waiting = await tx
     .select()
     .from(orders)
-    .where(and(eq(orders.productId, productId), eq(orders.status, 'processing')))
+    // Custom orders are fulfilled by hand with their own endpoints, never from the pool.
+    .where(and(eq(orders.productId, productId), eq(orders.status, 'processing'), eq(orders.custom, false)))
     .orderBy(asc(orders.purchasedAt), asc(orders.createdAt))
     .for('update', { skipLocked: true });
   let delivered = 0;

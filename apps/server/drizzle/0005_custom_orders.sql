@@ -1,0 +1,1 @@
+ALTER TABLE "orders" ADD COLUMN "custom" boolean DEFAULT false NOT NULL;
