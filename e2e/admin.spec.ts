@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { signIn, signUp } from './support/helpers.ts';
+import { signIn, signUp, uniqueEmail } from './support/helpers.ts';
 import { E2E } from './support/ports.ts';
 
 // One administrator works through the console; the tests run in order on the shared app.
@@ -110,6 +110,59 @@ test('swaps a subnet from the PK1 IP Inventory tab and downloads its endpoints',
   await expect(page.getByRole('cell', { name: upload[0] })).toHaveCount(0);
 });
 
+test('a custom PK1 order: found by e-mail, paid by the customer through its link, fulfilled by hand', async ({
+  page,
+  browser,
+}) => {
+  const customer = await browser.newPage();
+  const email = uniqueEmail('custom');
+  await signUp(customer, email);
+
+  await asAdmin(page);
+  await page.goto('/dashboard/admin?tab=custom');
+  await expect(page.getByRole('tab', { name: 'Custom Ordering' })).toHaveAttribute('aria-selected', 'true');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByText('Please enter an email address')).toBeVisible();
+  await page.getByLabel('Customer e-mail').fill('nobody@e2e.test');
+  await page.getByLabel('Customer e-mail').press('Enter');
+  await expect(page.getByText('User Not Found')).toBeVisible();
+  await page.getByLabel('Customer e-mail').fill(`  ${email.toUpperCase()} `);
+  await page.getByLabel('Customer e-mail').press('Enter');
+  await expect(page.getByText(email, { exact: true })).toBeVisible();
+  await expect(page.getByText('No custom orders for this customer yet.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Create Custom Order' }).click();
+  await page.getByLabel('Quantity (IPs)').fill('3');
+  await page.getByRole('button', { name: 'Create payment link' }).click();
+  const link = (await page.getByText(/\/sandbox\/checkout\/cs_sandbox_/).textContent()) ?? '';
+  await expect(page.getByRole('cell', { name: 'awaiting payment' })).toBeVisible();
+
+  await customer.goto(link);
+  await customer.getByRole('button', { name: 'Pay with test card' }).click();
+  await expect(customer).toHaveURL(/tab=pk1_isp_proxies$/);
+  await expect(customer.getByTestId('processing-order')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await expect(page.getByRole('cell', { name: 'paid', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Fulfill', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Fulfill custom order' });
+  const lines = ['198.18.9.1:7100:cust1:pw1', '198.18.9.2:7100:cust2:pw2', '198.18.9.3:7100'];
+  await dialog.getByLabel('Proxies').fill(lines.slice(0, 2).join('\n'));
+  await dialog.getByRole('button', { name: 'Fulfill' }).click();
+  await expect(
+    dialog.getByText('Quantity Mismatch: Expected exactly 3 proxies but received 2.', { exact: false }),
+  ).toBeVisible();
+  await dialog.getByLabel('Proxies').fill(lines.join('\n'));
+  await dialog.getByRole('button', { name: 'Fulfill' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('cell', { name: 'fulfilled' })).toBeVisible();
+
+  await expect(customer.getByTestId('processing-order')).toHaveCount(0, { timeout: 12_000 });
+  await expect(customer.getByTestId('order-card')).toContainText('3 proxies');
+  const [order] = (await (await customer.request.get('/api/orders')).json()) as { proxies: string[] }[];
+  expect([...(order?.proxies ?? [])].sort()).toEqual([...lines].sort());
+});
+
 test('keeps an audit log of the changes, and the unbuilt tabs say they come next', async ({ page }) => {
   await asAdmin(page);
   await page.goto('/dashboard/admin?tab=audit_log');
@@ -117,12 +170,11 @@ test('keeps an audit log of the changes, and the unbuilt tabs say they come next
   await expect(rows.filter({ hasText: 'subnet.swap' })).toHaveCount(1);
   await expect(rows.filter({ hasText: 'ips.upload' })).toHaveCount(1);
   await expect(rows.filter({ hasText: 'feature.toggle' })).toHaveCount(2);
+  await expect(rows.filter({ hasText: 'custom.fulfil' })).toHaveCount(1);
 
-  await page.goto('/dashboard/admin?tab=custom');
-  await expect(page.getByRole('tab', { name: 'Custom Ordering' })).toHaveAttribute('aria-selected', 'true');
-  await expect(page.getByText('Coming next')).toBeVisible();
   await page.goto('/dashboard/admin?tab=coupons');
   await expect(page.getByRole('tab', { name: 'Active Coupons' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByText('Coming next')).toBeVisible();
   await page.goto('/dashboard/admin?tab=nonsense');
   await expect(page.getByRole('tab', { name: 'Inventory & Features' })).toHaveAttribute('aria-selected', 'true');
 });
@@ -130,7 +182,7 @@ test('keeps an audit log of the changes, and the unbuilt tabs say they come next
 test('works at 375 px without sideways scrolling', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });
   await asAdmin(page);
-  for (const tab of ['inventory', 'pk1_inventory_list', 'audit_log', 'coupon_redemptions']) {
+  for (const tab of ['inventory', 'pk1_inventory_list', 'custom_ordering', 'audit_log', 'coupon_redemptions']) {
     await page.goto(`/dashboard/admin?tab=${tab}`);
     await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
     await expect(page.getByRole('tab', { selected: true })).toBeInViewport();

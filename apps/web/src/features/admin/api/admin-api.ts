@@ -1,6 +1,9 @@
 import {
+  type AdminUserLookup,
   type AuditLog,
   adminMessages,
+  type CustomOrder,
+  customOrderMessages,
   type FeatureFlag,
   type IpPool,
   type IpStock,
@@ -180,3 +183,47 @@ export function useMoveSandboxClock() {
 }
 
 export { poolName };
+
+/** GET /api/admin/users?email=: the customer and their custom orders (spec section 2 'Custom Ordering'). */
+export function useUserLookup(email: string | null) {
+  return useQuery({
+    queryKey: ['admin', 'user', email],
+    enabled: email !== null,
+    retry: false,
+    queryFn: ({ signal }) =>
+      apiRequest<AdminUserLookup>(`/admin/users?email=${encodeURIComponent(email ?? '')}`, {
+        fallbackMessage: customOrderMessages.fetchUserFailed,
+        signal,
+      }),
+  });
+}
+
+export function useCreateCustomOrder() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { userId: string; quantity: number; coupon?: string }) =>
+      apiRequest<{ checkoutUrl: string }>('/admin/checkout/pk1/custom', {
+        method: 'POST',
+        body: input,
+        fallbackMessage: customOrderMessages.createFailed,
+      }),
+    // Spec section 4: after creating a custom order the user is looked up again.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'user'] }),
+  });
+}
+
+export function useFulfilCustomOrder() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { userId: string; orderId: string; ips: string[] }) =>
+      apiRequest<{ customOrders: CustomOrder[] }>('/admin/orders/fulfill', {
+        method: 'POST',
+        body: input,
+        fallbackMessage: customOrderMessages.fulfilFailed,
+      }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'user'] });
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] });
+    },
+  });
+}

@@ -6,6 +6,7 @@ import { site } from '../../../config/site.ts';
 import { useAuth } from '../../../lib/use-auth.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { AuditLogView } from './audit-log.tsx';
+import { CustomOrdering } from './custom-ordering.tsx';
 import { PoolInventoryCard } from './pool-inventory-card.tsx';
 import { PurchaseToggleCard } from './purchase-toggle-card.tsx';
 import { ResidentialInventoryCard } from './residential-inventory-card.tsx';
@@ -14,8 +15,6 @@ import { SubnetInventory } from './subnet-inventory.tsx';
 
 /** Tabs whose screens come with the next part of the console; they say so rather than show nothing. */
 const COMING: Partial<Record<AdminTab, string>> = {
-  custom_ordering:
-    'Custom ordering (finding a customer by e-mail, creating and fulfilling custom PK1 orders) comes with the next release of the console.',
   active_coupons: 'Coupon management (create, switch on or off, delete) comes with the next release of the console.',
   coupon_redemptions: 'Coupon redemption statistics come with the next release of the console.',
 };
@@ -63,6 +62,9 @@ export function AdminPage() {
         </Tabs.Panel>
         <Tabs.Panel value="pk1_inventory_list" pt="md">
           <SubnetInventory />
+        </Tabs.Panel>
+        <Tabs.Panel value="custom_ordering" pt="md">
+          <CustomOrdering />
         </Tabs.Panel>
         <Tabs.Panel value="audit_log" pt="md">
           <AuditLogView />

@@ -1,0 +1,374 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Collapse,
+  CopyButton,
+  Group,
+  Loader,
+  Modal,
+  NumberInput,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { CUSTOM_ORDER_MAX, type CustomOrder, customOrderMessages, parseFulfilLines } from '@storefront/contract';
+import { IconChevronDown, IconCopy, IconRefresh, IconSearch, IconX } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { useCreateCustomOrder, useFulfilCustomOrder, useUserLookup } from '../api/admin-api.ts';
+
+const STATUS_COLOR: Record<string, string> = { fulfilled: 'green', paid: 'blue', processing: 'yellow' };
+const STATUS_LABEL: Record<CustomOrder['status'], string> = {
+  awaiting_payment: 'awaiting payment',
+  processing: 'processing',
+  paid: 'paid',
+  fulfilled: 'fulfilled',
+  expired: 'expired',
+};
+const date = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** The Fulfill dialog: exactly the order's quantity of proxies, ip:port or ip:port:username:password per line. */
+function FulfilDialog({ userId, order, onClose }: { userId: string; order: CustomOrder | null; onClose: () => void }) {
+  const fulfil = useFulfilCustomOrder();
+  const [text, setText] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const close = () => {
+    setText('');
+    setProblem(null);
+    onClose();
+  };
+  const submit = () => {
+    if (!order || !userId) return setProblem(customOrderMessages.missingOrderOrUser);
+    const lines = text.split('\n').filter((line) => line.trim() !== '');
+    const parsed = parseFulfilLines(lines, order.quantity);
+    if ('error' in parsed) return setProblem(parsed.error);
+    setProblem(null);
+    fulfil.mutate(
+      { userId, orderId: order.orderId, ips: lines },
+      {
+        onSuccess: () => {
+          notifications.show({
+            color: 'green',
+            title: 'Order fulfilled',
+            message: `${order.quantity} proxies delivered to the customer.`,
+          });
+          close();
+        },
+        onError: (error) =>
+          notifications.show({ color: 'red', title: customOrderMessages.uploadFailedToast, message: error.message }),
+      },
+    );
+  };
+  return (
+    <Modal opened={order !== null} onClose={close} title="Fulfill custom order" size="lg">
+      {order && (
+        <Stack gap="sm">
+          <Text size="sm">
+            Paste exactly {order.quantity} proxies, one per line: ip:port:username:password or ip:port. They are
+            delivered to the customer at once.
+          </Text>
+          <Textarea
+            label="Proxies"
+            value={text}
+            onChange={(event) => setText(event.currentTarget.value)}
+            autosize
+            minRows={6}
+            maxRows={14}
+            error={problem}
+            data-autofocus
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+          />
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button onClick={submit} loading={fulfil.isPending}>
+              Fulfill
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
+
+/** The collapsible Create Custom Order form: PK1 ISP is the only type, 1 to 1000 IPs, an optional coupon. */
+function CreateCustomOrder({ userId }: { userId: string | null }) {
+  const create = useCreateCustomOrder();
+  const [open, setOpen] = useState(false);
+  const [type, setType] = useState<string | null>('pk1_isp_proxies');
+  const [quantity, setQuantity] = useState<string | number>(25);
+  const [coupon, setCoupon] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const submit = () => {
+    if (!userId) return setProblem(customOrderMessages.searchFirst);
+    if (!type) return setProblem(customOrderMessages.selectType);
+    const amount = typeof quantity === 'number' ? quantity : Number.NaN;
+    if (!Number.isInteger(amount) || amount < 1 || amount > CUSTOM_ORDER_MAX) {
+      return setProblem(customOrderMessages.quantityRange);
+    }
+    setProblem(null);
+    create.mutate({ userId, quantity: amount, ...(coupon.trim() && { coupon: coupon.trim() }) });
+  };
+  return (
+    <Card withBorder padding="lg">
+      <Button
+        variant="subtle"
+        onClick={() => setOpen((value) => !value)}
+        rightSection={
+          <IconChevronDown size={16} aria-hidden style={{ transform: open ? 'rotate(180deg)' : undefined }} />
+        }
+        aria-expanded={open}
+        px={0}
+      >
+        Create Custom Order
+      </Button>
+      <Collapse expanded={open}>
+        <Stack gap="sm" pt="sm">
+          <Select
+            label="Proxy type"
+            data={[{ value: 'pk1_isp_proxies', label: 'PK1 ISP Proxies' }]}
+            value={type}
+            onChange={setType}
+            allowDeselect={false}
+          />
+          <NumberInput
+            label="Quantity (IPs)"
+            min={1}
+            max={CUSTOM_ORDER_MAX}
+            allowDecimal={false}
+            value={quantity}
+            onChange={setQuantity}
+          />
+          <TextInput
+            label="Coupon (optional)"
+            maxLength={15}
+            value={coupon}
+            onChange={(event) => setCoupon(event.currentTarget.value)}
+          />
+          {problem && (
+            <Text c="red" size="sm" role="alert">
+              {problem}
+            </Text>
+          )}
+          {create.isError && (
+            <Alert color="red" variant="light" role="alert">
+              {create.error.message}
+            </Alert>
+          )}
+          {create.data && (
+            <Alert color="green" variant="light" title="Payment link created">
+              <Stack gap={6}>
+                <Text size="sm">Send this link to the customer; they pay it signed in as themselves.</Text>
+                <Group gap="xs" wrap="nowrap">
+                  <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                    {create.data.checkoutUrl}
+                  </Text>
+                  <CopyButton value={create.data.checkoutUrl}>
+                    {({ copied, copy }) => (
+                      <Button
+                        size="xs"
+                        variant="default"
+                        onClick={copy}
+                        leftSection={<IconCopy size={14} aria-hidden />}
+                      >
+                        {copied ? 'Copied' : 'Copy'}
+                      </Button>
+                    )}
+                  </CopyButton>
+                </Group>
+              </Stack>
+            </Alert>
+          )}
+          <Group>
+            <Button onClick={submit} loading={create.isPending}>
+              Create payment link
+            </Button>
+          </Group>
+        </Stack>
+      </Collapse>
+    </Card>
+  );
+}
+
+/** The Custom Ordering tab (spec section 2): find a customer, their custom orders, fulfil, create. */
+export function CustomOrdering() {
+  const [input, setInput] = useState('');
+  const [email, setEmail] = useState<string | null>(null);
+  const [inputError, setInputError] = useState<string | null>(null);
+  const [fulfilling, setFulfilling] = useState<CustomOrder | null>(null);
+  const lookup = useUserLookup(email);
+  const found = lookup.data;
+
+  const search = () => {
+    const value = input.trim();
+    if (!value) return setInputError(customOrderMessages.enterEmail);
+    setInputError(null);
+    setEmail(value);
+    if (value === email) void lookup.refetch();
+  };
+  // Spec section 10: an unknown e-mail also shows the toast 'User Not Found'.
+  const notFoundAt =
+    lookup.isError && lookup.error.message === customOrderMessages.userNotFound ? lookup.errorUpdatedAt : 0;
+  useEffect(() => {
+    if (notFoundAt > 0) {
+      notifications.show({
+        color: 'red',
+        title: customOrderMessages.userNotFoundToast,
+        message: customOrderMessages.userNotFound,
+      });
+    }
+  }, [notFoundAt]);
+
+  return (
+    <Stack gap="md">
+      <Card withBorder padding="lg">
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            search();
+          }}
+        >
+          <Stack gap="sm">
+            <Title order={2} size="h4">
+              Find a customer
+            </Title>
+            <Group align="flex-start" gap="sm">
+              <TextInput
+                label="Customer e-mail"
+                placeholder="customer@example.com"
+                value={input}
+                onChange={(event) => setInput(event.currentTarget.value)}
+                error={inputError}
+                style={{ flex: '1 1 14rem' }}
+              />
+              <Group gap="xs" mt={{ base: 0, xs: 25 }}>
+                <Button type="submit" leftSection={<IconSearch size={16} aria-hidden />} loading={lookup.isFetching}>
+                  Search
+                </Button>
+                <Button
+                  variant="default"
+                  leftSection={<IconX size={16} aria-hidden />}
+                  onClick={() => {
+                    setInput('');
+                    setEmail(null);
+                    setInputError(null);
+                  }}
+                >
+                  Clear All
+                </Button>
+              </Group>
+            </Group>
+          </Stack>
+        </form>
+      </Card>
+      {lookup.isError && (
+        <Alert color="red" variant="light" role="alert">
+          {lookup.error.message}
+        </Alert>
+      )}
+      {found && (
+        <Card withBorder padding="lg">
+          <Stack gap="sm">
+            <Group justify="space-between" gap="xs">
+              <div>
+                <Text fw={600}>{found.user.email}</Text>
+                <Text size="xs" c="dimmed" ff="monospace">
+                  {found.user.id}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  Customer since {date.format(new Date(found.user.createdAt))}
+                </Text>
+              </div>
+              <Button
+                variant="default"
+                size="xs"
+                leftSection={<IconRefresh size={14} aria-hidden />}
+                loading={lookup.isFetching}
+                onClick={() =>
+                  void lookup.refetch().then((result) => {
+                    if (result.isError)
+                      notifications.show({ color: 'red', title: 'Error', message: customOrderMessages.refreshFailed });
+                  })
+                }
+              >
+                Refresh
+              </Button>
+            </Group>
+            {found.customOrders.length === 0 ? (
+              <Text c="dimmed" size="sm">
+                No custom orders for this customer yet.
+              </Text>
+            ) : (
+              <Table.ScrollContainer minWidth={600}>
+                <Table striped withTableBorder>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Order</Table.Th>
+                      <Table.Th>Quantity</Table.Th>
+                      <Table.Th>Status</Table.Th>
+                      <Table.Th>Payment</Table.Th>
+                      <Table.Th>Created</Table.Th>
+                      <Table.Th />
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {found.customOrders.map((order) => (
+                      <Table.Tr key={order.orderId}>
+                        <Table.Td ff="monospace" fz="xs">
+                          {order.orderId.slice(0, 8)}
+                        </Table.Td>
+                        <Table.Td>{order.quantity} PK1</Table.Td>
+                        <Table.Td>
+                          <Badge color={STATUS_COLOR[order.status] ?? 'gray'} variant="light">
+                            {STATUS_LABEL[order.status]}
+                          </Badge>
+                        </Table.Td>
+                        <Table.Td>
+                          <Badge color={order.isPaid ? 'green' : 'gray'} variant="outline">
+                            {order.isPaid ? 'Paid' : 'Unpaid'}
+                          </Badge>
+                        </Table.Td>
+                        <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                          {dateTime.format(new Date(order.createdAt))}
+                        </Table.Td>
+                        <Table.Td>
+                          <Group gap={6} wrap="nowrap" justify="flex-end">
+                            {order.checkoutLink && (
+                              <CopyButton value={order.checkoutLink}>
+                                {({ copied, copy }) => (
+                                  <Button size="xs" variant="default" onClick={copy}>
+                                    {copied ? 'Copied' : 'Copy link'}
+                                  </Button>
+                                )}
+                              </CopyButton>
+                            )}
+                            {(order.status === 'paid' || order.status === 'processing') && (
+                              <Button size="xs" onClick={() => setFulfilling(order)}>
+                                Fulfill
+                              </Button>
+                            )}
+                          </Group>
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+          </Stack>
+        </Card>
+      )}
+      {lookup.isFetching && !found && <Loader size="sm" aria-label="Looking up the customer" />}
+      <CreateCustomOrder userId={found?.user.id ?? null} />
+      <FulfilDialog userId={found?.user.id ?? ''} order={fulfilling} onClose={() => setFulfilling(null)} />
+    </Stack>
+  );
+}
