@@ -282,3 +282,114 @@ export const fulfilRequestSchema = z.object({
   ips: z.array(z.string().max(300), { error: customOrderMessages.emptyFulfil }).max(CUSTOM_ORDER_MAX * 2),
 });
 export const fulfilResponseSchema = z.object({ customOrders: z.array(customOrderSchema) });
+
+/** Spec section 5 'Coupon form' and section 10 'Coupons'. */
+export const couponMessages = {
+  codeRequired: 'Coupon code is required',
+  codeTooLong: 'Coupon code must be less than or equal to 15 characters',
+  codeCharacters: 'A coupon code has letters, digits, dashes and underscores only.',
+  nameTooShort: 'Coupon name must be at least 3 characters',
+  monthsRequired: 'Duration in months is required for repeating coupons',
+  amountAboveZero: 'Amount off must be greater than 0',
+  percentAboveZero: 'Percent off must be greater than 0',
+  percentAtMost100: 'Percent off cannot exceed 100',
+  productRequired: 'Must select at least one product',
+  maxRedemptionsMin: 'Max redemptions must be at least 1',
+  foreverAmount: 'A fixed-amount coupon cannot last forever: choose once or repeating.',
+  codeTaken: 'This coupon code already exists.',
+  fetchFailed: 'Failed to fetch Stripe coupons',
+  fetchRedemptionsFailed: 'Failed to fetch coupon redemption data',
+  fetchOptionsFailed: 'Failed to fetch coupon options',
+  createFailed: 'Failed to create coupon',
+  deleteFailed: 'Failed to delete coupon',
+  toggleFailed: 'Failed to toggle coupon',
+  created: 'Coupon created!',
+  couponNotFound: 'This coupon does not exist.',
+  promoNotFound: 'This promo code does not exist.',
+  providerFailed: 'The payment provider refused the change; nothing was changed. Please try again.',
+} as const;
+
+export const COUPON_DURATIONS = [
+  { value: 'once', label: 'Once' },
+  { value: 'repeating', label: 'Repeating' },
+  { value: 'forever', label: 'Forever' },
+] as const;
+
+/** Spec section 3 'Coupon' with its promo codes. `created` is in seconds, as Stripe gives it. */
+export const adminCouponSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  percentOff: z.number().nullable(),
+  amountOff: z.number().nullable(),
+  currency: z.string(),
+  duration: z.enum(['once', 'repeating', 'forever']),
+  durationInMonths: z.number().nullable(),
+  created: z.number().int(),
+  products: z.array(z.object({ id: z.string(), name: z.string() })),
+  promoCodes: z.array(
+    z.object({
+      id: z.string(),
+      code: z.string(),
+      active: z.boolean(),
+      timesRedeemed: z.number().int(),
+      maxRedemptions: z.number().int().nullable(),
+      expiresAt: z.string().nullable(),
+    }),
+  ),
+});
+export type AdminCoupon = z.infer<typeof adminCouponSchema>;
+export const adminCouponListSchema = z.object({ coupons: z.array(adminCouponSchema) });
+
+export const couponRedemptionSchema = z.object({
+  couponCode: z.string(),
+  totalRedemptions: z.number().int(),
+  uniqueUsers: z.number().int(),
+  redemptionsByEmail: z.array(z.object({ email: z.string(), count: z.number().int() })),
+});
+export type CouponRedemption = z.infer<typeof couponRedemptionSchema>;
+export const couponRedemptionsSchema = z.object({
+  coupons: z.array(couponRedemptionSchema),
+  totalCoupons: z.number().int(),
+});
+
+export const couponOptionsSchema = z.object({
+  durationOptions: z.array(z.object({ value: z.string(), label: z.string() })),
+  products: z.array(z.object({ id: z.string(), name: z.string(), active: z.boolean() })),
+});
+export type CouponOptions = z.infer<typeof couponOptionsSchema>;
+
+/** Spec section 3 'Create coupon payload', with the rules of section 5 on the server as in the form. */
+export const createCouponRequestSchema = z
+  .object({
+    code: z
+      .string({ error: couponMessages.codeRequired })
+      .trim()
+      .min(1, couponMessages.codeRequired)
+      .max(15, couponMessages.codeTooLong)
+      .regex(/^[A-Za-z0-9_-]*$/, couponMessages.codeCharacters),
+    name: z.string({ error: couponMessages.nameTooShort }).trim().min(3, couponMessages.nameTooShort).max(100),
+    duration: z.enum(['once', 'repeating', 'forever'], { error: 'Choose once, repeating or forever.' }),
+    discountType: z.enum(['percent_off', 'amount_off'], { error: 'Choose a percentage or a fixed amount.' }),
+    appliesToProducts: z
+      .array(z.enum(PRODUCT_IDS, { error: couponMessages.productRequired }), { error: couponMessages.productRequired })
+      .min(1, couponMessages.productRequired),
+    durationInMonths: z.number().int().min(1, couponMessages.monthsRequired).max(120).nullish(),
+    maxRedemptions: z.number().int().min(1, couponMessages.maxRedemptionsMin).max(1_000_000).nullish(),
+    amountOff: z.number().int('The amount off is in whole cents.').nullish(),
+    percentOff: z.number().nullish(),
+  })
+  .superRefine((body, ctx) => {
+    const add = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });
+    if (body.duration === 'repeating' && !body.durationInMonths) add(couponMessages.monthsRequired, 'durationInMonths');
+    if (body.discountType === 'amount_off') {
+      if (!body.amountOff || body.amountOff <= 0) add(couponMessages.amountAboveZero, 'amountOff');
+      if (body.duration === 'forever') add(couponMessages.foreverAmount, 'duration');
+    } else {
+      if (!body.percentOff || body.percentOff <= 0) add(couponMessages.percentAboveZero, 'percentOff');
+      else if (body.percentOff > 100) add(couponMessages.percentAtMost100, 'percentOff');
+      else if (!Number.isInteger(body.percentOff)) add('Percent off is a whole number.', 'percentOff');
+    }
+  });
+export type CreateCouponRequest = z.input<typeof createCouponRequestSchema>;
+export const toggleCouponRequestSchema = z.object({ active: z.boolean({ error: 'Send { active: true } or false.' }) });
+export const couponMessageResponseSchema = z.object({ message: z.string() });

@@ -143,4 +143,12 @@ export interface PaymentProvider {
   cancelAtPeriodEnd(order: { id: string; providerSubscriptionId: string | null }): Promise<void>;
   /** Verifies the signature on the raw body and turns the provider's event into the product's event. */
   parseWebhook(rawBody: Buffer, signature: string | undefined): Promise<PaymentEvent>;
+  /** Creates a new coupon and its code at the provider (Stripe); the sandbox keeps no copy and answers nulls. */
+  createCoupon(
+    promo: PromoCodeForProvider,
+  ): Promise<{ providerCouponId: string | null; providerPromoCodeId: string | null }>;
+  /** Switches a code on or off at the provider. */
+  setPromoCodeActive(providerPromoCodeId: string, active: boolean): Promise<void>;
+  /** Deletes a coupon at the provider (its codes stop working there). */
+  deleteCoupon(providerCouponId: string): Promise<void>;
 }

@@ -80,6 +80,13 @@ export function createSandboxProvider(options: { appUrl: string; authSecret: str
     // The sandbox's renewals are the periodic job's: a cancelled order is simply not charged again.
     async cancelAtPeriodEnd() {},
 
+    // Coupons live in the shop's database only: the sandbox's payment page applies them from there.
+    async createCoupon() {
+      return { providerCouponId: null, providerPromoCodeId: null };
+    },
+    async setPromoCodeActive() {},
+    async deleteCoupon() {},
+
     async parseWebhook(rawBody, signature): Promise<PaymentEvent> {
       let parsed: unknown;
       assertWebhookNotFromFuture(signature);

@@ -93,25 +93,26 @@ export function createStripeProvider(
     return preparing;
   }
 
+  async function mirrorCoupon(coupon: NonNullable<CheckoutInput['promoCode']>['coupon']): Promise<string> {
+    const created = await stripe.coupons.create(
+      {
+        name: coupon.name,
+        duration: coupon.duration,
+        ...(coupon.duration === 'repeating' && { duration_in_months: coupon.durationInMonths ?? 1 }),
+        ...(coupon.percentOff !== null
+          ? { percent_off: coupon.percentOff }
+          : { amount_off: coupon.amountOffCents ?? 0, currency: coupon.currency }),
+        applies_to: { products: coupon.productIds.map(stripeProductId) },
+        metadata: { couponId: coupon.id },
+      },
+      { idempotencyKey: `coupon-${coupon.id}` },
+    );
+    return created.id;
+  }
+
   async function mirrorPromoCode(promo: NonNullable<CheckoutInput['promoCode']>) {
     const { coupon } = promo;
-    let providerCouponId = coupon.providerCouponId;
-    if (!providerCouponId) {
-      const created = await stripe.coupons.create(
-        {
-          name: coupon.name,
-          duration: coupon.duration,
-          ...(coupon.duration === 'repeating' && { duration_in_months: coupon.durationInMonths ?? 1 }),
-          ...(coupon.percentOff !== null
-            ? { percent_off: coupon.percentOff }
-            : { amount_off: coupon.amountOffCents ?? 0, currency: coupon.currency }),
-          applies_to: { products: coupon.productIds.map(stripeProductId) },
-          metadata: { couponId: coupon.id },
-        },
-        { idempotencyKey: `coupon-${coupon.id}` },
-      );
-      providerCouponId = created.id;
-    }
+    const providerCouponId = coupon.providerCouponId ?? (await mirrorCoupon(coupon));
     const code = await stripe.promotionCodes.create(
       {
         promotion: { type: 'coupon', coupon: providerCouponId },
@@ -264,6 +265,26 @@ export function createStripeProvider(
         { cancel_at_period_end: true },
         { idempotencyKey: `cancel-${order.id}` },
       );
+    },
+
+    async createCoupon(promo) {
+      const created = await mirrorCoupon(promo.coupon);
+      try {
+        const mirrored = await mirrorPromoCode({ ...promo, coupon: { ...promo.coupon, providerCouponId: created } });
+        return { providerCouponId: created, providerPromoCodeId: mirrored.providerPromoCodeId };
+      } catch (error) {
+        // No coupon left at Stripe without its code: the shop rolls its own copy back too.
+        await stripe.coupons.del(created).catch(() => {});
+        throw error;
+      }
+    },
+
+    async setPromoCodeActive(providerPromoCodeId, active) {
+      await stripe.promotionCodes.update(providerPromoCodeId, { active });
+    },
+
+    async deleteCoupon(providerCouponId) {
+      await stripe.coupons.del(providerCouponId);
     },
 
     async parseWebhook(rawBody, signature): Promise<PaymentEvent> {

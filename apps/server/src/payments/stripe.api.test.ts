@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, payments, promoCodes, proxyIps } from '../db/schema.ts';
+import { coupons as coupons_, orders, payments, promoCodes, proxyIps } from '../db/schema.ts';
 import { type FakeStripe, startFakeStripe } from '../test/fake-stripe.ts';
 import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../test/test-app.ts';
 
@@ -11,6 +11,7 @@ describe('checkout through Stripe (a local stand-in for its API)', () => {
   let fake: FakeStripe;
   let t: TestApp;
   let ann: { cookie: string; id: string };
+  let boss: { cookie: string; id: string };
 
   const checkout = (payload: object) =>
     t.app.inject({ method: 'POST', url: '/api/checkout', headers: { ...jsonHeaders, cookie: ann.cookie }, payload });
@@ -62,8 +63,10 @@ describe('checkout through Stripe (a local stand-in for its API)', () => {
       STRIPE_SECRET_KEY: 'sk_test_local',
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
       STRIPE_API_URL: fake.url,
+      ADMIN_EMAILS: 'boss@example.com',
     });
     ann = await signUpCustomer(t, 'ann@example.com');
+    boss = await signUpCustomer(t, 'boss@example.com');
   });
   afterAll(async () => {
     await t.close();
@@ -324,6 +327,70 @@ describe('checkout through Stripe (a local stand-in for its API)', () => {
     });
     expect((await deliver(event)).json().outcome).toBe('cancel_scheduled');
     expect(await lastOrder()).toMatchObject({ cancelled: true, status: 'delivered' });
+  });
+
+  it('creates, toggles and deletes coupons at Stripe in the same step; a refusal there changes nothing here', async () => {
+    const admin = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
+      t.app.inject({
+        method,
+        url,
+        headers: payload
+          ? { ...jsonHeaders, cookie: boss.cookie }
+          : { origin: jsonHeaders.origin, cookie: boss.cookie },
+        ...(payload && { payload }),
+      });
+    const coupon = {
+      code: 'STRIPE20',
+      name: 'Twenty off',
+      duration: 'once',
+      discountType: 'percent_off',
+      percentOff: 20,
+      appliesToProducts: ['pk1_isp_proxies'],
+      maxRedemptions: 50,
+    };
+    const couponsBefore = fake.find('POST /v1/coupons').length;
+    fake.failNext('POST /v1/promotion_codes');
+    const refused = await admin('POST', '/api/admin/coupons', coupon);
+    expect(refused.statusCode).toBe(503);
+    const codes = async () =>
+      (await admin('GET', '/api/admin/coupons'))
+        .json()
+        .coupons.flatMap((entry: { promoCodes: { code: string }[] }) => entry.promoCodes.map((promo) => promo.code));
+    expect(await codes()).not.toContain('STRIPE20');
+
+    expect((await admin('POST', '/api/admin/coupons', coupon)).json()).toEqual({ message: 'Coupon created!' });
+    const [created] = fake.find('POST /v1/coupons').slice(couponsBefore + 1);
+    expect(created?.params).toMatchObject({ name: 'Twenty off', duration: 'once', percent_off: '20' });
+    const promotion = fake.find('POST /v1/promotion_codes').at(-1);
+    expect(promotion?.params).toMatchObject({ code: 'STRIPE20', max_redemptions: '50' });
+    const [row] = await t.database.db.select().from(promoCodes).where(eq(promoCodes.code, 'STRIPE20'));
+    expect(row?.providerPromoCodeId).toMatch(/^promo_/);
+
+    const toggle = (active: boolean) => admin('PATCH', `/api/admin/coupons/${row?.id}/toggle`, { active });
+    fake.failNext(`POST /v1/promotion_codes/${row?.providerPromoCodeId}`);
+    expect((await toggle(false)).statusCode).toBe(503);
+    expect(
+      (
+        await t.database.db
+          .select()
+          .from(promoCodes)
+          .where(eq(promoCodes.id, row?.id ?? ''))
+      )[0]?.active,
+    ).toBe(true);
+    expect((await toggle(false)).statusCode).toBe(200);
+    expect(fake.find(`POST /v1/promotion_codes/${row?.providerPromoCodeId}`).at(-1)?.params).toMatchObject({
+      active: 'false',
+    });
+
+    const { coupons } = (await admin('GET', '/api/admin/coupons')).json();
+    const twenty = coupons.find((entry: { name: string }) => entry.name === 'Twenty off');
+    const [local] = await t.database.db.select().from(coupons_).where(eq(coupons_.id, twenty.id));
+    fake.failNext(`DELETE /v1/coupons/${local?.providerCouponId}`);
+    expect((await admin('DELETE', `/api/admin/coupons/${twenty.id}`)).statusCode).toBe(503);
+    expect(await codes()).toContain('STRIPE20');
+    expect((await admin('DELETE', `/api/admin/coupons/${twenty.id}`)).statusCode).toBe(200);
+    expect(fake.find(`DELETE /v1/coupons/${local?.providerCouponId}`)).toHaveLength(2);
+    expect(await codes()).not.toContain('STRIPE20');
   });
 
   it('has no sandbox pages while Stripe is the provider', async () => {

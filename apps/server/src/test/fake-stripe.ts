@@ -103,6 +103,15 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       objects.set(objectId, object);
       return send(200, object);
     }
+    if (request.method === 'POST' && resource === 'promotion_codes' && id) {
+      const updated = { ...(objects.get(id) ?? { id, object: 'promotion_code' }), ...params };
+      objects.set(id, updated);
+      return send(200, updated);
+    }
+    if (request.method === 'DELETE' && resource === 'coupons' && id) {
+      objects.delete(id);
+      return send(200, { id, object: 'coupon', deleted: true });
+    }
     if (request.method === 'POST' && resource === 'subscriptions' && id) {
       return send(200, { id, object: 'subscription', ...params });
     }

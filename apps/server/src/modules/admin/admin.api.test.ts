@@ -16,7 +16,12 @@ describe('the admin console API', () => {
   let t: TestApp;
   let boss: { cookie: string; id: string };
   let ann: { cookie: string; id: string };
-  const call = (cookie: string | undefined, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
+  const call = (
+    cookie: string | undefined,
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: unknown,
+  ) =>
     t.app.inject({
       method,
       url,
@@ -46,18 +51,28 @@ describe('the admin console API', () => {
       .filter(([path]) => path.startsWith(ADMIN_PREFIX))
       .flatMap(([path, methods]) =>
         Object.keys(methods).map((method) => ({
-          method: method.toUpperCase() as 'GET' | 'POST' | 'PUT',
-          url: path.replaceAll('{pool}', 'pk1'),
+          method: method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+          url: path.replaceAll('{pool}', 'pk1').replace(/\{\w+Id\}/g, '00000000-0000-4000-8000-000000000000'),
         })),
       );
-    // Features (2), residential (2), pool stock, upload, subnets, swap, audit log, sandbox clock.
-    expect(routes.length).toBeGreaterThanOrEqual(10);
+    // Features, stocks, uploads, subnets, swaps, users, custom orders, coupons, the audit log, the sandbox clock.
+    expect(routes.length).toBeGreaterThanOrEqual(19);
     for (const route of routes) {
       const label = `${route.method} ${route.url}`;
-      const visitor = await call(undefined, route.method, route.url, route.method === 'GET' ? undefined : {});
+      const visitor = await call(
+        undefined,
+        route.method,
+        route.url,
+        ['GET', 'DELETE'].includes(route.method) ? undefined : {},
+      );
       expect(visitor.statusCode, label).toBe(401);
       expect(visitor.json(), label).toEqual({ message: 'No authentication token available' });
-      const customer = await call(ann.cookie, route.method, route.url, route.method === 'GET' ? undefined : {});
+      const customer = await call(
+        ann.cookie,
+        route.method,
+        route.url,
+        ['GET', 'DELETE'].includes(route.method) ? undefined : {},
+      );
       expect(customer.statusCode, label).toBe(403);
       if (route.method === 'GET') expect([200, 400], label).toContain((await get(route.url)).statusCode);
     }

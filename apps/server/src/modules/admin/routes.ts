@@ -1,8 +1,14 @@
 import {
+  adminCouponListSchema,
   adminUserLookupQuerySchema,
   adminUserLookupSchema,
   auditLogQuerySchema,
   auditLogSchema,
+  couponMessageResponseSchema,
+  couponMessages,
+  couponOptionsSchema,
+  couponRedemptionsSchema,
+  createCouponRequestSchema,
   customCheckoutRequestSchema,
   customCheckoutResponseSchema,
   featureListSchema,
@@ -18,6 +24,7 @@ import {
   subnetsQuerySchema,
   swapSubnetRequestSchema,
   swapSubnetResponseSchema,
+  toggleCouponRequestSchema,
   updateFeaturesRequestSchema,
   uploadIpsRequestSchema,
   uploadIpsResponseSchema,
@@ -34,6 +41,14 @@ import type { Actor } from '../audit/record-audit.ts';
 import { signedInOf } from '../auth/guards.ts';
 import { listFeatures } from '../catalogue/list-features.ts';
 import { updateFeatures } from '../catalogue/update-features.ts';
+import {
+  couponOptions,
+  createAdminCoupon,
+  deleteAdminCoupon,
+  listAdminCoupons,
+  listRedemptions,
+  toggleAdminPromoCode,
+} from '../coupons/admin-coupons.ts';
 import { createCustomCheckout } from '../custom-orders/create-custom-checkout.ts';
 import { lookUpUser } from '../custom-orders/custom-orders.ts';
 import { fulfilCustomOrder } from '../custom-orders/fulfil-custom-order.ts';
@@ -252,6 +267,92 @@ export const adminRoutes: FastifyPluginAsync<{
         userId: request.body.userId,
         orderId: request.body.orderId,
         lines: request.body.ips,
+      }),
+  );
+
+  api.get(
+    '/admin/coupons',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Every coupon with its products and promo codes, newest first',
+        response: { 200: adminCouponListSchema },
+      },
+    },
+    async () => ({ coupons: await listAdminCoupons({ db }) }),
+  );
+
+  api.get(
+    '/admin/coupons/redemptions',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Redemptions by code (paid checkouts), with per-e-mail counts',
+        response: { 200: couponRedemptionsSchema },
+      },
+    },
+    async () => listRedemptions({ db }),
+  );
+
+  api.get(
+    '/admin/coupons/options',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'The durations and products a coupon can have',
+        response: { 200: couponOptionsSchema },
+      },
+    },
+    async () => couponOptions({ db }),
+  );
+
+  api.post(
+    '/admin/coupons',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Create a coupon and its promo code (at Stripe too, in the same step)',
+        body: createCouponRequestSchema,
+        response: { 200: couponMessageResponseSchema },
+      },
+    },
+    async (request) =>
+      createAdminCoupon({ db, provider, log: request.log, actor: actorOf(request), input: request.body }),
+  );
+
+  api.delete(
+    '/admin/coupons/:couponId',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Delete a coupon with its promo codes (at Stripe too)',
+        params: z.object({ couponId: z.uuid({ error: couponMessages.couponNotFound }) }),
+        response: { 200: couponMessageResponseSchema },
+      },
+    },
+    async (request) =>
+      deleteAdminCoupon({ db, provider, log: request.log, actor: actorOf(request), couponId: request.params.couponId }),
+  );
+
+  api.patch(
+    '/admin/coupons/:promoCodeId/toggle',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Switch a promo code on or off (at Stripe too)',
+        params: z.object({ promoCodeId: z.uuid({ error: couponMessages.promoNotFound }) }),
+        body: toggleCouponRequestSchema,
+        response: { 200: couponMessageResponseSchema },
+      },
+    },
+    async (request) =>
+      toggleAdminPromoCode({
+        db,
+        provider,
+        log: request.log,
+        actor: actorOf(request),
+        promoCodeId: request.params.promoCodeId,
+        active: request.body.active,
       }),
   );
 
