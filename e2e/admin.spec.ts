@@ -163,7 +163,60 @@ test('a custom PK1 order: found by e-mail, paid by the customer through its link
   expect([...(order?.proxies ?? [])].sort()).toEqual([...lines].sort());
 });
 
-test('keeps an audit log of the changes, and the unbuilt tabs say they come next', async ({ page }) => {
+test('creates a coupon, sees it redeemed by a paid checkout, pauses and deletes it', async ({ page, browser }) => {
+  await asAdmin(page);
+  await page.goto('/dashboard/admin?tab=active_coupons');
+  await page.getByRole('button', { name: 'Add Coupon' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add Coupon' });
+  await dialog.getByRole('button', { name: 'Create Coupon' }).click();
+  await expect(dialog.getByText('Coupon code is required')).toBeVisible();
+  await expect(dialog.getByText('Coupon name must be at least 3 characters')).toBeVisible();
+  await expect(dialog.getByText('Must select at least one product')).toBeVisible();
+  await dialog.getByLabel('Coupon code').fill('e2espring');
+  await dialog.getByLabel('Name').fill('E2E spring');
+  await dialog.getByRole('checkbox', { name: 'Elite ISP Proxies' }).check();
+  await dialog.getByRole('combobox', { name: 'Duration' }).click();
+  await page.getByRole('option', { name: 'Repeating' }).click();
+  await dialog.getByRole('button', { name: 'Create Coupon' }).click();
+  await expect(dialog.getByText('Duration in months is required for repeating coupons')).toBeVisible();
+  await expect(dialog.getByText('Percent off must be greater than 0')).toBeVisible();
+  await dialog.getByLabel('Duration in months').fill('2');
+  await dialog.getByRole('textbox', { name: 'Percent off' }).fill('15');
+  await dialog.getByRole('button', { name: 'Create Coupon' }).click();
+  await expect(dialog.getByText('Coupon created!')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  const row = page.getByRole('row').filter({ hasText: 'E2E spring' });
+  await expect(row).toContainText('15% off');
+
+  // A customer pays with the code: it shows on the Coupon Redemptions tab.
+  const customer = await browser.newPage();
+  const email = uniqueEmail('coupon');
+  await signUp(customer, email);
+  const started = await customer.request.post('/api/checkout', {
+    data: { productId: 'isp_proxies', quantity: 5, coupon: 'E2ESPRING' },
+    headers: { origin: E2E.appUrl },
+  });
+  await customer.goto(((await started.json()) as { checkoutUrl: string }).checkoutUrl);
+  await customer.getByRole('button', { name: 'Pay with test card' }).click();
+  await expect(customer).toHaveURL(/tab=isp_proxies$/);
+  await page.goto('/dashboard/admin?tab=coupon_redemptions');
+  const used = page.getByRole('row').filter({ hasText: 'E2ESPRING' });
+  await expect(used).toContainText('1');
+  await page.getByRole('button', { name: 'Show who used E2ESPRING' }).click();
+  await expect(page.getByRole('cell', { name: email })).toBeVisible();
+
+  await page.goto('/dashboard/admin?tab=active_coupons');
+  await page.getByRole('button', { name: 'Show the promo codes of E2E spring' }).click();
+  await expect(page.getByText('Redeemed 1 / Unlimited')).toBeVisible();
+  const active = page.getByRole('switch', { name: 'Active' });
+  await active.click({ force: true });
+  await expect(page.getByRole('switch', { name: 'Inactive' })).not.toBeChecked();
+  await page.getByRole('button', { name: 'Delete E2E spring' }).click();
+  await page.getByRole('dialog', { name: 'Delete coupon?' }).getByRole('button', { name: 'Delete Coupon' }).click();
+  await expect(page.getByRole('row').filter({ hasText: 'E2E spring' })).toHaveCount(0);
+});
+
+test('keeps an audit log of the changes, and the tabs follow ?tab= with its aliases', async ({ page }) => {
   await asAdmin(page);
   await page.goto('/dashboard/admin?tab=audit_log');
   const rows = page.getByRole('row').filter({ hasText: E2E.consoleAdminEmail });
@@ -171,10 +224,10 @@ test('keeps an audit log of the changes, and the unbuilt tabs say they come next
   await expect(rows.filter({ hasText: 'ips.upload' })).toHaveCount(1);
   await expect(rows.filter({ hasText: 'feature.toggle' })).toHaveCount(2);
   await expect(rows.filter({ hasText: 'custom.fulfil' })).toHaveCount(1);
+  await expect(rows.filter({ hasText: 'coupon.delete' })).toHaveCount(1);
 
   await page.goto('/dashboard/admin?tab=coupons');
   await expect(page.getByRole('tab', { name: 'Active Coupons' })).toHaveAttribute('aria-selected', 'true');
-  await expect(page.getByText('Coming next')).toBeVisible();
   await page.goto('/dashboard/admin?tab=nonsense');
   await expect(page.getByRole('tab', { name: 'Inventory & Features' })).toHaveAttribute('aria-selected', 'true');
 });
@@ -182,7 +235,14 @@ test('keeps an audit log of the changes, and the unbuilt tabs say they come next
 test('works at 375 px without sideways scrolling', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });
   await asAdmin(page);
-  for (const tab of ['inventory', 'pk1_inventory_list', 'custom_ordering', 'audit_log', 'coupon_redemptions']) {
+  for (const tab of [
+    'inventory',
+    'pk1_inventory_list',
+    'custom_ordering',
+    'active_coupons',
+    'coupon_redemptions',
+    'audit_log',
+  ]) {
     await page.goto(`/dashboard/admin?tab=${tab}`);
     await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
     await expect(page.getByRole('tab', { selected: true })).toBeInViewport();

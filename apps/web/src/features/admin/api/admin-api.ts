@@ -1,8 +1,13 @@
 import {
+  type AdminCoupon,
   type AdminUserLookup,
   type AuditLog,
   adminMessages,
+  type CouponOptions,
+  type CouponRedemption,
+  type CreateCouponRequest,
   type CustomOrder,
+  couponMessages,
   customOrderMessages,
   type FeatureFlag,
   type IpPool,
@@ -227,3 +232,72 @@ export function useFulfilCustomOrder() {
     },
   });
 }
+
+export function useAdminCoupons() {
+  return useQuery({
+    queryKey: ['admin', 'coupons'],
+    queryFn: ({ signal }) =>
+      apiRequest<{ coupons: AdminCoupon[] }>('/admin/coupons', { fallbackMessage: couponMessages.fetchFailed, signal }),
+  });
+}
+
+export function useCouponOptions() {
+  return useQuery({
+    queryKey: ['admin', 'coupons', 'options'],
+    staleTime: 5 * 60_000,
+    queryFn: ({ signal }) =>
+      apiRequest<CouponOptions>('/admin/coupons/options', {
+        fallbackMessage: couponMessages.fetchOptionsFailed,
+        signal,
+      }),
+  });
+}
+
+export function useCouponRedemptions() {
+  return useQuery({
+    queryKey: ['admin', 'coupons', 'redemptions'],
+    queryFn: ({ signal }) =>
+      apiRequest<{ coupons: CouponRedemption[]; totalCoupons: number }>('/admin/coupons/redemptions', {
+        fallbackMessage: couponMessages.fetchRedemptionsFailed,
+        signal,
+      }),
+  });
+}
+
+/** Spec section 7: on success the coupons are reloaded. */
+function useCouponChange<T>(run: (input: T) => Promise<{ message: string }>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: run,
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'coupons'] });
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] });
+    },
+  });
+}
+
+export const useCreateCoupon = () =>
+  useCouponChange((payload: CreateCouponRequest) =>
+    apiRequest<{ message: string }>('/admin/coupons', {
+      method: 'POST',
+      body: payload,
+      fallbackMessage: couponMessages.createFailed,
+    }),
+  );
+
+export const useToggleCoupon = () =>
+  useCouponChange(({ promoCodeId, active }: { promoCodeId: string; active: boolean }) =>
+    apiRequest<{ message: string }>(`/admin/coupons/${promoCodeId}/toggle`, {
+      method: 'PATCH',
+      body: { active },
+      fallbackMessage: couponMessages.toggleFailed,
+    }),
+  );
+
+export const useDeleteCoupon = () =>
+  useCouponChange((couponId: string) =>
+    apiRequest<{ message: string }>(`/admin/coupons/${couponId}`, {
+      method: 'DELETE',
+      fallbackMessage: couponMessages.deleteFailed,
+    }),
+  );

@@ -1,23 +1,18 @@
-import { Alert, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
-import { ADMIN_TABS, type AdminTab, adminTabOf } from '@storefront/contract';
-import { IconLock, IconTools } from '@tabler/icons-react';
+import { Alert, SimpleGrid, Stack, Tabs, Title } from '@mantine/core';
+import { ADMIN_TABS, adminTabOf } from '@storefront/contract';
+import { IconLock } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { site } from '../../../config/site.ts';
 import { useAuth } from '../../../lib/use-auth.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { AuditLogView } from './audit-log.tsx';
+import { ActiveCoupons, CouponRedemptions } from './coupons.tsx';
 import { CustomOrdering } from './custom-ordering.tsx';
 import { PoolInventoryCard } from './pool-inventory-card.tsx';
 import { PurchaseToggleCard } from './purchase-toggle-card.tsx';
 import { ResidentialInventoryCard } from './residential-inventory-card.tsx';
 import { SandboxClockCard } from './sandbox-clock-card.tsx';
 import { SubnetInventory } from './subnet-inventory.tsx';
-
-/** Tabs whose screens come with the next part of the console; they say so rather than show nothing. */
-const COMING: Partial<Record<AdminTab, string>> = {
-  active_coupons: 'Coupon management (create, switch on or off, delete) comes with the next release of the console.',
-  coupon_redemptions: 'Coupon redemption statistics come with the next release of the console.',
-};
 
 /** /dashboard/admin (spec section 2 'Admin'): the tab lives in `?tab=`, default inventory, with the spec's aliases. */
 export function AdminPage() {
@@ -69,13 +64,12 @@ export function AdminPage() {
         <Tabs.Panel value="audit_log" pt="md">
           <AuditLogView />
         </Tabs.Panel>
-        {Object.entries(COMING).map(([value, text]) => (
-          <Tabs.Panel key={value} value={value} pt="md">
-            <Alert color="blue" variant="light" title="Coming next" icon={<IconTools size={18} aria-hidden />}>
-              <Text size="sm">{text}</Text>
-            </Alert>
-          </Tabs.Panel>
-        ))}
+        <Tabs.Panel value="active_coupons" pt="md">
+          <ActiveCoupons />
+        </Tabs.Panel>
+        <Tabs.Panel value="coupon_redemptions" pt="md">
+          <CouponRedemptions />
+        </Tabs.Panel>
       </Tabs>
     </Stack>
   );
