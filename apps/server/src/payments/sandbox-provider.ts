@@ -8,7 +8,7 @@ import { assertWebhookNotFromFuture, WEBHOOK_TOLERANCE_SECONDS, WebhookSignature
 /** The sandbox signs its events the way Stripe does (timestamped HMAC-SHA256), with a secret of this server. */
 export const SANDBOX_SIGNATURE_HEADER = 'sandbox-signature';
 
-/** The sandbox's ids: a prefix and 18 random bytes in base64url, as `createSandboxProvider` makes them. */
+/** The sandbox's ids: a prefix and 24 characters (12 random bytes in hex; older ids were base64url, still accepted). */
 export const SANDBOX_ID_FORMAT = {
   checkout: /^cs_sandbox_[A-Za-z0-9_-]{24}$/,
   invoice: /^in_sandbox_[A-Za-z0-9_-]{24}$/,
@@ -39,7 +39,8 @@ export interface SandboxInvoices {
   invoiceUrl(invoiceId: string): string;
 }
 
-const sandboxToken = (prefix: string) => `${prefix}_${randomBytes(18).toString('base64url')}`;
+// Letters and digits only (hex): the last 12 characters make a clean payment reference in the order history.
+const sandboxToken = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
 /** Invoice ids in SANDBOX_ID_FORMAT.invoice and their pages under APP_URL. */
 export function createSandboxInvoices(appUrl: string): SandboxInvoices {

@@ -68,6 +68,11 @@ const SandboxInvoicePage = page(
 );
 const ProxiesPage = page(dashboardLoaders[paths.proxies], 'ProxiesPage');
 
+/** What a screen says while its code loads (spec section 2: 'Completing authentication...', 'Loading...'). */
+function Waiting({ text }: { text: string }) {
+  return <output style={{ display: 'block', textAlign: 'center', padding: '4rem 1rem' }}>{text}</output>;
+}
+
 /** Every page of the app; the server renders the public ones itself (../entry-server.tsx) and the browser hydrates them. */
 export function AppRoutes({ publicPages = lazyPublicPages }: { publicPages?: PublicPages }) {
   const { PrivacyPage, TermsPage, NotFoundPage } = publicPages;
@@ -81,8 +86,22 @@ export function AppRoutes({ publicPages = lazyPublicPages }: { publicPages?: Pub
         <Route path={paths.signup} element={<SignupPage />} />
         <Route path={paths.forgotPassword} element={<ForgotPasswordPage />} />
         <Route path={paths.resetPassword} element={<ResetPasswordPage />} />
-        <Route path={paths.authCallback} element={<AuthCallbackPage />} />
-        <Route path={paths.dashboard} element={<DashboardLayout />}>
+        <Route
+          path={paths.authCallback}
+          element={
+            <Suspense fallback={<Waiting text="Completing authentication..." />}>
+              <AuthCallbackPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path={paths.dashboard}
+          element={
+            <Suspense fallback={<Waiting text="Loading..." />}>
+              <DashboardLayout />
+            </Suspense>
+          }
+        >
           <Route index element={<Navigate to={paths.overview} replace />} />
           <Route path={paths.overview} element={<OverviewPage />} />
           <Route path={paths.settings} element={<SettingsPage />} />

@@ -52,7 +52,11 @@ export function ProductsSection() {
                 {product.description}
               </Text>
               <Text mt="md" fw={600} c="white">
-                {product.unit === 'gb' ? `${price} per GB` : `from ${price} per month`}
+                {product.unit === 'gb'
+                  ? `${price} per GB`
+                  : id === 'isp_proxies'
+                    ? `from ${price} per month`
+                    : `${price} per month`}
               </Text>
               <List
                 mt="md"

@@ -18,6 +18,12 @@ export function CancelDialog({ order, cancelling, error, onKeep, onConfirm }: Ca
     <Modal opened={order !== null} onClose={onKeep} title="Cancel order?" centered>
       {order && (
         <Stack>
+          <Alert color="red" variant="light" title="This cannot be undone">
+            <Text size="sm">
+              Once the billing cycle ends you lose access to these proxy endpoints, and a cancelled order cannot be
+              resumed.
+            </Text>
+          </Alert>
           <Text size="sm">
             Order <b>#{shortId(order.id, 8)}</b> will not renew. Its proxies keep working until the end of the billing
             cycle{ends ? ` on ${ends}` : ''}; then they are released. All sales are final: the current month is not

@@ -45,7 +45,19 @@ export function ProxiesPage() {
 
   // Spec section 4: a fetch failure clears the affected list.
   const orderList = orders.isError ? [] : (orders.data ?? []);
-  const error = orders.error ?? usage.error ?? processing.error;
+  // Spec section 8: each list's own message; the server's words are not shown for a failed fetch.
+  const error = orders.isError
+    ? orders.error
+    : usage.isError
+      ? usage.error
+      : processing.isError
+        ? processing.error
+        : null;
+  const errorMessage = orders.isError
+    ? ordersMessages.fetchOrdersFailed
+    : usage.isError
+      ? ordersMessages.fetchUsageFailed
+      : ordersMessages.fetchProcessingFailed;
   const hasProxies = orderList.some((order) => order.proxies.length > 0);
 
   const refresh = () => {
@@ -86,7 +98,7 @@ export function ProxiesPage() {
       {error && dismissed !== error && (
         <Alert color="red" variant="light" role="alert">
           <Group justify="space-between" wrap="nowrap" align="flex-start">
-            <Text size="sm">{error.message || ordersMessages.unknownError}</Text>
+            <Text size="sm">{errorMessage}</Text>
             <CloseButton aria-label="Dismiss error" size="sm" onClick={() => setDismissed(error)} />
           </Group>
         </Alert>
@@ -119,6 +131,10 @@ export function ProxiesPage() {
             <Tabs.Panel key={item.id} value={item.id} pt="md">
               {orders.isPending ? (
                 <Text c="dimmed">Loading...</Text>
+              ) : orders.isError ? (
+                <Text c="dimmed" ta="center" py="xl">
+                  Your orders could not be loaded. Refresh to try again.
+                </Text>
               ) : list.length === 0 ? (
                 <Stack align="center" gap="xs" py="xl">
                   <Text c="dimmed">{item.empty}</Text>

@@ -10,12 +10,22 @@ interface OrderSummaryProps {
   onCouponChange: (value: string) => void;
   submitting: boolean;
   onCheckout: () => void;
+  /** The prices could not be loaded: nothing can be bought (spec section 2 'Purchase'). */
+  pricingError: boolean;
 }
 
 /** The sticky Order Summary: what is chosen, its price, the coupon, and Checkout. */
-export function OrderSummary({ offer, quantity, coupon, onCouponChange, submitting, onCheckout }: OrderSummaryProps) {
+export function OrderSummary({
+  offer,
+  quantity,
+  coupon,
+  onCouponChange,
+  submitting,
+  onCheckout,
+  pricingError,
+}: OrderSummaryProps) {
   const product = offer && PRODUCTS[offer.productId];
-  const unit = product?.unit === 'gb' ? 'GB' : 'IPs';
+  const unit = product?.unit === 'gb' ? 'GB' : quantity === 1 ? 'IP' : 'IPs';
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="order-summary">
       <Stack gap="sm">
@@ -78,9 +88,9 @@ export function OrderSummary({ offer, quantity, coupon, onCouponChange, submitti
           fullWidth
           onClick={onCheckout}
           loading={submitting}
-          disabled={offer?.pricingError || (offer !== undefined && !offer.enabled)}
+          disabled={pricingError || offer?.pricingError || (offer !== undefined && !offer.enabled)}
         >
-          {offer?.pricingError ? checkoutMessages.pricingErrorButton : 'Checkout'}
+          {pricingError || offer?.pricingError ? checkoutMessages.pricingErrorButton : 'Checkout'}
         </Button>
       </Stack>
     </Card>

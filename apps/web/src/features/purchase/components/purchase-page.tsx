@@ -19,6 +19,8 @@ import { OrderSummary } from './order-summary.tsx';
 import { ProductCard } from './product-card.tsx';
 import classes from './purchase.module.css';
 
+const CHECKOUT_NOTICE_MS = 900;
+
 /** /dashboard/purchase (spec section 2 'Purchase'): product, bundle, coupon, then the provider's payment page. */
 export function PurchasePage() {
   usePageTitle('Purchase Proxies');
@@ -52,8 +54,13 @@ export function PurchasePage() {
       { productId, quantity, coupon: couponToSend(coupon) },
       {
         onSuccess: (checkoutUrl) => {
-          notifications.show({ color: 'green', message: checkoutMessages.checkoutStarted });
-          window.location.assign(checkoutUrl);
+          notifications.show({
+            color: 'green',
+            title: checkoutMessages.checkoutStarted,
+            message: 'Taking you to the secure payment page…',
+          });
+          // Long enough to read the notice (spec section 4 'Checkout'), short enough not to wait for it.
+          setTimeout(() => window.location.assign(checkoutUrl), CHECKOUT_NOTICE_MS);
         },
         onError: (error) => {
           notifications.show({
@@ -131,7 +138,7 @@ export function PurchasePage() {
                     max={CUSTOM_AMOUNT_MAX}
                     allowDecimal={false}
                     allowNegative={false}
-                    clampBehavior="strict"
+                    clampBehavior="blur"
                     value={customAmount}
                     onChange={(value) => setCustomAmount(parseCustomAmount(value))}
                   />
@@ -142,6 +149,7 @@ export function PurchasePage() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }} className={classes.summaryColumn}>
           <OrderSummary
+            pricingError={pricing.isError}
             offer={offer}
             quantity={quantity}
             coupon={coupon}
