@@ -1,31 +1,56 @@
-// GET /api/pricing requests per second against a bare Fastify hello-world on the same machine, one after the other.
-import autocannon from 'autocannon';
-import Fastify from 'fastify';
+// GET /api/pricing and two authenticated small reads (/api/user/auth, /api/orders/usage) against a bare Fastify
+// hello-world: each server in its own process, autocannon in this one, same settings, same run (bench/side-by-side.ts).
+import { eq } from 'drizzle-orm';
+import { users } from '../apps/server/src/db/schema.ts';
+import { createBenchDatabase } from './bench-database.ts';
+import { LOAD, report, requestsPerSecond, startHelloWorld } from './side-by-side.ts';
 import { startServer } from './start-server.ts';
 
-const duration = Number(process.env.BENCH_SECONDS ?? 10);
-
-async function measure(url: string): Promise<number> {
-  const result = await autocannon({ url, connections: 50, duration, pipelining: 1 });
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
-}
-
-const hello = Fastify();
-hello.get('/', async () => ({ hello: 'world' }));
-await hello.listen({ port: 3301, host: '127.0.0.1' });
-const helloRps = await measure('http://127.0.0.1:3301/');
-await hello.close();
-
-const server = await startServer(3302, process.env.BENCH_DATABASE_URL);
+const HELLO_PORT = 3301;
+const PORT = 3302;
+const base = `http://127.0.0.1:${PORT}`;
+const bench = await createBenchDatabase();
+const hello = await startHelloWorld(HELLO_PORT);
+const server = await startServer(PORT, bench.url);
 try {
-  const pricingRps = await measure('http://127.0.0.1:3302/api/pricing');
-  console.log(`bare Fastify hello-world: ${helloRps.toFixed(0)} req/s`);
+  const credentials = { email: 'rps@example.com', password: 'Str0ng!pass' };
+  const signUp = await fetch(`${base}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ ...credentials, name: 'rps' }),
+  });
+  const { user } = (await signUp.json()) as { user: { id: string } };
+  // Confirmed here rather than through the mailed link (there is no session before it).
+  await bench.database.db.update(users).set({ emailVerified: true }).where(eq(users.id, user.id));
+  const signIn = await fetch(`${base}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify(credentials),
+  });
+  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+
   console.log(
-    `GET /api/pricing (${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'PGlite'}): ${pricingRps.toFixed(0)} req/s`,
+    `side by side: ${LOAD.connections} connections, ${LOAD.warmupSeconds} s warm-up, ${LOAD.seconds} s measured, each server in its own process`,
   );
-  console.log(`ratio: ${(pricingRps / helloRps).toFixed(2)} (target at least 0.50)`);
+  const reference = await requestsPerSecond(`http://127.0.0.1:${HELLO_PORT}/`);
+  const pricing = await requestsPerSecond(`${base}/api/pricing`);
+  report('GET /api/pricing (PostgreSQL)', pricing, reference, 0.8);
+  report(
+    'GET /api/user/auth (signed in)',
+    await requestsPerSecond(`${base}/api/user/auth`, { cookie }),
+    reference,
+    0.5,
+  );
+  report(
+    'GET /api/orders/usage (signed in)',
+    await requestsPerSecond(`${base}/api/orders/usage`, { cookie }),
+    reference,
+    0.5,
+  );
+  const again = await requestsPerSecond(`http://127.0.0.1:${HELLO_PORT}/`);
+  console.log(`hello-world again at the end: ${again.toFixed(0)} req/s (the machine's drift over the run)`);
 } finally {
   server.kill('SIGTERM');
+  hello.kill('SIGTERM');
+  await bench.drop();
 }

@@ -22,7 +22,7 @@ import { createPaymentProvider } from './payments/create-provider.ts';
 import { registerApiDocs } from './plugins/api-docs.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerJsonBodyParser } from './plugins/json-body.ts';
-import { registerSecurity } from './plugins/security.ts';
+import { apiSecurityHeaders, registerSecurity } from './plugins/security.ts';
 import { loadWebAppBuild, registerWebApp } from './plugins/web-app.ts';
 
 declare module 'fastify' {
@@ -103,6 +103,13 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
 
   await app.register(
     async (api) => {
+      // JSON answers carry an API's headers, not a page's (security.ts).
+      const apiHeaders = apiSecurityHeaders(config.appUrl.startsWith('https://'));
+      // (@fastify/helmet reads a route's `config.helmet` at request time; its own `helmet` route option is read earlier.)
+      api.addHook('onRoute', (route) => {
+        const config = (route.config ?? {}) as { helmet?: unknown };
+        route.config = { ...config, helmet: config.helmet ?? apiHeaders } as typeof route.config;
+      });
       // The whole /api/admin subtree, whichever module declares a route there: 401 for a visitor, 403 for a customer.
       api.addHook('onRequest', async (request) => {
         if (request.routeOptions.url?.startsWith(ADMIN_PREFIX)) await guards.requireAdmin(request);

@@ -36,3 +36,25 @@ export async function registerSecurity(
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
 }
+
+/**
+ * The headers of a JSON answer under /api: what an API answer needs and no more (a page's policy, referrer and
+ * cross-origin rules belong to pages). Nothing under /api may be framed or run as a document.
+ */
+export function apiSecurityHeaders(https: boolean) {
+  return {
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    crossOriginEmbedderPolicy: false,
+    crossOriginOpenerPolicy: false,
+    crossOriginResourcePolicy: { policy: 'same-origin' as const },
+    originAgentCluster: false,
+    referrerPolicy: false,
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    xContentTypeOptions: true,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xFrameOptions: { action: 'deny' as const },
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+  };
+}

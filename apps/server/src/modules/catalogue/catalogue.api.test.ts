@@ -37,6 +37,20 @@ describe('catalogue API', () => {
     expect(body.plans.find((plan) => plan.id === 'residential_proxies')?.stock).toBe(498);
   });
 
+  it('GET /api/pricing carries an ETag, answers 304 to a client that holds it, and a new one when stock changes', async () => {
+    const first = await t.app.inject({ method: 'GET', url: '/api/pricing' });
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    const again = await t.app.inject({ method: 'GET', url: '/api/pricing', headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    await t.database.db.update(residentialPool).set({ bandwidthUsedMb: 9_000 });
+    const changed = await t.app.inject({ method: 'GET', url: '/api/pricing', headers: { 'if-none-match': etag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+  });
+
   it('GET /api/features answers one enabled flag per product', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/features' });
     expect(response.statusCode).toBe(200);

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { featureListSchema, type PricingResponse, pricingResponseSchema } from '@storefront/contract';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { shortLivedCache } from '../../lib/short-lived-cache.ts';
@@ -10,8 +12,29 @@ import { listFeatures } from './list-features.ts';
  * landing visit: stock may be up to `ttlMs` old here; checkout checks it for real.
  */
 export function createPricingReader(db: Db, ttlMs: number): () => Promise<PricingResponse> {
-  const plans = shortLivedCache(ttlMs, () => getPricing({ db }));
-  return async () => ({ success: true, plans: await plans.get(), message: 'Pricing retrieved' });
+  // The same answer object while it is fresh, so that what is derived from it (its bytes, its ETag) is made once.
+  const answer = shortLivedCache(
+    ttlMs,
+    async (): Promise<PricingResponse> => ({
+      success: true,
+      plans: await getPricing({ db }),
+      message: 'Pricing retrieved',
+    }),
+  );
+  return () => answer.get();
+}
+
+const prepared = new WeakMap<PricingResponse, { body: string; etag: string }>();
+
+/** The pricing answer as bytes and their ETag, made once per answer the pricing reader gives (it keeps one a second). */
+function preparedPricing(answer: PricingResponse) {
+  let entry = prepared.get(answer);
+  if (!entry) {
+    const body = JSON.stringify(pricingResponseSchema.parse(answer));
+    entry = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+    prepared.set(answer, entry);
+  }
+  return entry;
 }
 
 export const catalogueRoutes: FastifyPluginAsyncZod<{ db: Db; pricing: () => Promise<PricingResponse> }> = async (
@@ -27,9 +50,13 @@ export const catalogueRoutes: FastifyPluginAsyncZod<{ db: Db; pricing: () => Pro
         response: { 200: pricingResponseSchema },
       },
     },
-    async (_request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return pricing();
+    async (request, reply: FastifyReply) => {
+      // The answer changes only with prices or stock: it is serialised once per change, with an ETag, and a client that
+      // already holds it gets 304 without a body. (The bytes were checked against the schema when they were made.)
+      const prepared = preparedPricing(await pricing());
+      reply.header('cache-control', 'no-cache').header('etag', prepared.etag);
+      if (request.headers['if-none-match'] === prepared.etag) return reply.code(304).send();
+      return reply.type('application/json; charset=utf-8').send(prepared.body);
     },
   );
 
