@@ -65,7 +65,7 @@ describe('app shell', () => {
   it('sends security headers with a Content-Security-Policy', async () => {
     // An API answer carries an API's headers: nothing to load, nothing to frame; pages carry the page policy.
     const response = await t.app.inject({ method: 'GET', url: '/api/pricing' });
-    expect(response.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+    expect(response.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(response.headers['referrer-policy']).toBeUndefined();
     const page = await t.app.inject({ method: 'GET', url: '/privacy' });
     expect(page.headers['content-security-policy']).toContain("default-src 'self'");

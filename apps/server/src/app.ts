@@ -103,16 +103,17 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
 
   await app.register(
     async (api) => {
-      // JSON answers carry an API's headers, not a page's (security.ts).
+      // JSON answers carry an API's headers, not a page's (security.ts): helmet skips them and one fixed map is set.
       const apiHeaders = apiSecurityHeaders(config.appUrl.startsWith('https://'));
-      // (@fastify/helmet reads a route's `config.helmet` at request time; its own `helmet` route option is read earlier.)
       api.addHook('onRoute', (route) => {
-        const config = (route.config ?? {}) as { helmet?: unknown };
-        route.config = { ...config, helmet: config.helmet ?? apiHeaders } as typeof route.config;
+        route.config = { ...(route.config ?? {}), helmet: { skipRoute: true } } as typeof route.config;
       });
       // The whole /api/admin subtree, whichever module declares a route there: 401 for a visitor, 403 for a customer.
-      api.addHook('onRequest', async (request) => {
-        if (request.routeOptions.url?.startsWith(ADMIN_PREFIX)) await guards.requireAdmin(request);
+      // (One callback-style hook for every API answer: no promise for the public reads.)
+      api.addHook('onRequest', (request, reply, done) => {
+        reply.headers(apiHeaders);
+        if (!request.routeOptions.url?.startsWith(ADMIN_PREFIX)) return done();
+        guards.requireAdmin(request).then(() => done(), done);
       });
       await api.register(healthRoutes, { database });
       await api.register(catalogueRoutes, { db: database.db, pricing });

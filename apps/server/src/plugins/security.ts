@@ -39,22 +39,15 @@ export async function registerSecurity(
 
 /**
  * The headers of a JSON answer under /api: what an API answer needs and no more (a page's policy, referrer and
- * cross-origin rules belong to pages). Nothing under /api may be framed or run as a document.
+ * cross-origin rules belong to pages). Nothing under /api may be framed or run as a document. Set as one fixed map:
+ * @fastify/helmet builds its middleware anew on every request, which costs an API answer more than its body.
  */
-export function apiSecurityHeaders(https: boolean) {
+export function apiSecurityHeaders(https: boolean): Record<string, string> {
   return {
-    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-    crossOriginEmbedderPolicy: false,
-    crossOriginOpenerPolicy: false,
-    crossOriginResourcePolicy: { policy: 'same-origin' as const },
-    originAgentCluster: false,
-    referrerPolicy: false,
-    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-    xContentTypeOptions: true,
-    xDnsPrefetchControl: false,
-    xDownloadOptions: false,
-    xFrameOptions: { action: 'deny' as const },
-    xPermittedCrossDomainPolicies: false,
-    xXssProtection: false,
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'cross-origin-resource-policy': 'same-origin',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    ...(https && { 'strict-transport-security': 'max-age=31536000; includeSubDomains' }),
   };
 }
