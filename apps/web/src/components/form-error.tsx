@@ -1,7 +1,7 @@
 import { Alert } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 
-/** The red alert on a form that carries the auth service's own message (spec section 8 'Authentication'). */
+/** The red alert with a server's own message: the auth service's on the sign-in forms (spec section 8), the API's elsewhere. */
 export function FormError({ message, onClose }: { message: string | null; onClose?: () => void }) {
   if (!message) return null;
   return (

@@ -5,7 +5,7 @@ import { orders } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import type { SandboxInvoices } from '../../payments/sandbox-provider.ts';
-import type { OrderRow } from '../billing/order-facts.ts';
+import { isLive, type OrderRow } from '../billing/order-facts.ts';
 import { chargeSandboxRenewal } from '../billing/sandbox-renewal.ts';
 
 const orderNotFound = 'This order does not exist or belongs to another account.';
@@ -62,9 +62,8 @@ export async function setSandboxCard({
   return db.transaction(async (tx) => {
     const order = await customersOrder(tx, orderId, userId, true);
     await tx.update(orders).set({ sandboxCard: card, updatedAt: now }).where(eq(orders.id, order.id));
-    const live = order.status === 'delivered' || order.status === 'processing';
     let charged = false;
-    if (card === 'ok' && order.paymentFailed && order.expiresAt && live) {
+    if (card === 'ok' && order.paymentFailed && order.expiresAt && isLive(order)) {
       const outcome = await chargeSandboxRenewal({ tx, brand, invoices, order, paidAt: now, now });
       charged = outcome === 'renewed';
     }

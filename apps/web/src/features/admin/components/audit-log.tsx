@@ -1,5 +1,6 @@
-import { Alert, Badge, Group, Loader, Pagination, Stack, Table, Text } from '@mantine/core';
+import { Badge, Group, Loader, Pagination, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
+import { FormError } from '../../../components/form-error.tsx';
 import { useAuditLog } from '../api/admin-api.ts';
 
 const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
@@ -16,11 +17,7 @@ export function AuditLogView() {
         Every change made on this page is recorded with who made it and its figures.
       </Text>
       {log.isPending && <Loader size="sm" aria-label="Loading the audit log" />}
-      {log.isError && (
-        <Alert color="red" variant="light" role="alert">
-          {log.error.message}
-        </Alert>
-      )}
+      <FormError message={log.error?.message ?? null} />
       {data && data.entries.length === 0 && (
         <Text c="dimmed" ta="center" py="lg">
           No changes recorded yet.

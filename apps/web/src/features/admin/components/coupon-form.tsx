@@ -1,5 +1,4 @@
 import {
-  Alert,
   Button,
   Checkbox,
   Group,
@@ -14,6 +13,7 @@ import {
 import { type CreateCouponRequest, couponMessages, createCouponRequestSchema } from '@storefront/contract';
 import { IconCheck } from '@tabler/icons-react';
 import { useState } from 'react';
+import { FormError } from '../../../components/form-error.tsx';
 import { useCouponOptions, useCreateCoupon } from '../api/admin-api.ts';
 
 type DiscountType = 'percent_off' | 'amount_off';
@@ -193,16 +193,8 @@ export function CouponForm({ onDone }: { onDone: () => void }) {
         onChange={(value) => set('maxRedemptions', value)}
         error={errors.maxRedemptions}
       />
-      {options.isError && (
-        <Alert color="red" variant="light" role="alert">
-          {options.error.message}
-        </Alert>
-      )}
-      {create.isError && (
-        <Alert color="red" variant="light" role="alert">
-          {create.error.message}
-        </Alert>
-      )}
+      <FormError message={options.error?.message ?? null} />
+      <FormError message={create.error?.message ?? null} />
       <Group justify="flex-end">
         <Button onClick={submit} loading={create.isPending}>
           Create Coupon

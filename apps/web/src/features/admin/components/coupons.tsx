@@ -1,8 +1,9 @@
-import { ActionIcon, Alert, Badge, Button, Group, Loader, Modal, Stack, Switch, Table, Text } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Loader, Modal, Stack, Switch, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type AdminCoupon, couponMessages, formatMoney } from '@storefront/contract';
 import { IconChevronDown, IconChevronRight, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Fragment, useState } from 'react';
+import { FormError } from '../../../components/form-error.tsx';
 import { useAdminCoupons, useCouponRedemptions, useDeleteCoupon, useToggleCoupon } from '../api/admin-api.ts';
 import { CouponForm } from './coupon-form.tsx';
 
@@ -35,11 +36,7 @@ export function ActiveCoupons() {
         </Button>
       </Group>
       {coupons.isPending && <Loader size="sm" aria-label="Loading coupons" />}
-      {coupons.isError && (
-        <Alert color="red" variant="light" role="alert">
-          {coupons.error.message}
-        </Alert>
-      )}
+      <FormError message={coupons.error?.message ?? null} />
       {coupons.data && list.length === 0 && (
         <Text c="dimmed" ta="center" py="lg">
           No coupons yet.
@@ -181,11 +178,7 @@ export function CouponRedemptions() {
   return (
     <Stack gap="md">
       {redemptions.isPending && <Loader size="sm" aria-label="Loading redemptions" />}
-      {redemptions.isError && (
-        <Alert color="red" variant="light" role="alert">
-          {redemptions.error.message}
-        </Alert>
-      )}
+      <FormError message={redemptions.error?.message ?? null} />
       {data && (
         <Text size="sm" c="dimmed">
           {data.totalCoupons} coupon{data.totalCoupons === 1 ? '' : 's'} in all; {data.coupons.length} code

@@ -21,6 +21,7 @@ import { notifications } from '@mantine/notifications';
 import { CUSTOM_ORDER_MAX, type CustomOrder, customOrderMessages, parseFulfilLines } from '@storefront/contract';
 import { IconChevronDown, IconCopy, IconRefresh, IconSearch, IconX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
+import { FormError } from '../../../components/form-error.tsx';
 import { useCreateCustomOrder, useFulfilCustomOrder, useUserLookup } from '../api/admin-api.ts';
 
 const STATUS_COLOR: Record<string, string> = { fulfilled: 'green', paid: 'blue', processing: 'yellow' };
@@ -158,11 +159,7 @@ function CreateCustomOrder({ userId }: { userId: string | null }) {
               {problem}
             </Text>
           )}
-          {create.isError && (
-            <Alert color="red" variant="light" role="alert">
-              {create.error.message}
-            </Alert>
-          )}
+          <FormError message={create.error?.message ?? null} />
           {create.data && (
             <Alert color="green" variant="light" title="Payment link created">
               <Stack gap={6}>
@@ -269,11 +266,7 @@ export function CustomOrdering() {
           </Stack>
         </form>
       </Card>
-      {lookup.isError && (
-        <Alert color="red" variant="light" role="alert">
-          {lookup.error.message}
-        </Alert>
-      )}
+      <FormError message={lookup.error?.message ?? null} />
       {found && (
         <Card withBorder padding="lg">
           <Stack gap="sm">

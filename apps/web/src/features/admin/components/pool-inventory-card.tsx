@@ -1,8 +1,9 @@
-import { Alert, Button, Card, CopyButton, Group, Loader, SimpleGrid, Stack, Textarea, Title } from '@mantine/core';
+import { Button, Card, CopyButton, Group, Loader, SimpleGrid, Stack, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { adminMessages, type IpPool, isoDate, parseUploadLines } from '@storefront/contract';
 import { IconCopy, IconDownload, IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
+import { FormError } from '../../../components/form-error.tsx';
 import { downloadText } from '../../../lib/download.ts';
 import { poolName, useIpStock, useUploadIps } from '../api/admin-api.ts';
 import { Figure } from './residential-inventory-card.tsx';
@@ -52,11 +53,7 @@ export function PoolInventoryCard({ pool }: { pool: IpPool }) {
           {data && <HealthBadge percent={data.usagePercentage} />}
         </Group>
         {stock.isPending && <Loader size="sm" aria-label={`Loading ${name} stock`} />}
-        {stock.isError && (
-          <Alert color="red" variant="light" role="alert">
-            {stock.error.message}
-          </Alert>
-        )}
+        <FormError message={stock.error?.message ?? null} />
         {data && (
           <>
             <UsageBar percent={data.usagePercentage} label="IP usage (sold or burnt)" />

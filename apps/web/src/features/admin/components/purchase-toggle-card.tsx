@@ -1,7 +1,8 @@
-import { Alert, Badge, Button, Card, Group, Loader, Stack, Switch, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Loader, Stack, Switch, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { adminMessages, type FeatureFlag, PRODUCT_IDS, PRODUCTS, type ProductId } from '@storefront/contract';
 import { IconRefresh } from '@tabler/icons-react';
+import { FormError } from '../../../components/form-error.tsx';
 import { useAdminFeatures, useSaveFeatures } from '../api/admin-api.ts';
 
 const labelOf = (name: string) =>
@@ -46,11 +47,7 @@ export function PurchaseToggleCard() {
           A product switched off cannot be bought; customers see that it is unavailable.
         </Text>
         {features.isPending && <Loader size="sm" aria-label="Loading features" />}
-        {features.isError && (
-          <Alert color="red" variant="light" role="alert">
-            {features.error.message}
-          </Alert>
-        )}
+        <FormError message={features.error?.message ?? null} />
         {list.map((feature) => (
           <Group key={feature.featureName} justify="space-between" wrap="nowrap" gap="sm">
             <Switch

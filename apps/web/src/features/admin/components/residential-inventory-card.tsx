@@ -1,6 +1,7 @@
-import { Alert, Button, Card, Group, Loader, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Group, Loader, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { FormError } from '../../../components/form-error.tsx';
 import { useResidentialStock, useSetResidentialLimit } from '../api/admin-api.ts';
 import { HealthBadge, UsageBar } from './usage-health.tsx';
 
@@ -35,11 +36,7 @@ export function ResidentialInventoryCard() {
           {data && <HealthBadge percent={data.usagePercentage} />}
         </Group>
         {stock.isPending && <Loader size="sm" aria-label="Loading residential stock" />}
-        {stock.isError && (
-          <Alert color="red" variant="light" role="alert">
-            {stock.error.message}
-          </Alert>
-        )}
+        <FormError message={stock.error?.message ?? null} />
         {data && (
           <>
             <UsageBar percent={data.usagePercentage} label="Bandwidth used" />
@@ -64,11 +61,7 @@ export function ResidentialInventoryCard() {
             Set pool
           </Button>
         </Group>
-        {setLimit.isError && (
-          <Alert color="red" variant="light" role="alert">
-            {setLimit.error.message}
-          </Alert>
-        )}
+        <FormError message={setLimit.error?.message ?? null} />
       </Stack>
     </Card>
   );

@@ -1,6 +1,7 @@
 import { Alert, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconClockPlay } from '@tabler/icons-react';
 import { useState } from 'react';
+import { FormError } from '../../../components/form-error.tsx';
 import { useMoveSandboxClock } from '../api/admin-api.ts';
 
 const inputValue = (date: Date) => date.toISOString().slice(0, 16);
@@ -38,11 +39,7 @@ export function SandboxClockCard() {
             Move clock and run jobs
           </Button>
         </Group>
-        {move.isError && (
-          <Alert color="red" variant="light" role="alert">
-            {move.error.message}
-          </Alert>
-        )}
+        <FormError message={move.error?.message ?? null} />
         {report && (
           <Alert color="green" variant="light" title={`Clock at ${report.now}`}>
             {report.renewed} renewed, {report.failed} failed, {report.expired} expired, {report.reminded} reminded,{' '}

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Badge,
   Button,
   Card,
@@ -15,6 +14,7 @@ import {
 import { type IpPool, type Subnet, type SubnetIp, subnetEndpointsFileName } from '@storefront/contract';
 import { IconArrowsExchange, IconChevronDown, IconDownload, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
+import { FormError } from '../../../components/form-error.tsx';
 import { downloadText } from '../../../lib/download.ts';
 import { poolName, useSubnetIps, useSubnets } from '../api/admin-api.ts';
 import { Figure } from './residential-inventory-card.tsx';
@@ -89,11 +89,7 @@ function SubnetCard({
               </Button>
             </Group>
             {ips.isPending && <Loader size="sm" aria-label={`Loading the IPs of ${subnet.subnet}`} />}
-            {ips.isError && (
-              <Alert color="red" variant="light" role="alert">
-                {ips.error.message}
-              </Alert>
-            )}
+            <FormError message={ips.error?.message ?? null} />
             {ips.data && (
               <Table.ScrollContainer minWidth={420} maxHeight={360}>
                 <Table striped withTableBorder stickyHeader>
@@ -176,11 +172,7 @@ export function SubnetInventory() {
         </Stack>
       </Card>
       {subnets.isPending && <Loader size="sm" aria-label="Loading subnets" />}
-      {subnets.isError && (
-        <Alert color="red" variant="light" role="alert">
-          {subnets.error.message}
-        </Alert>
-      )}
+      <FormError message={subnets.error?.message ?? null} />
       {data && data.subnets.length === 0 && (
         <Text c="dimmed" ta="center" py="lg">
           No IPs in this pool yet. Upload some on the Inventory & Features tab.

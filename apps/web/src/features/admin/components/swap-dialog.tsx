@@ -1,7 +1,8 @@
-import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { adminMessages, type IpPool, parseUploadLines, type Subnet } from '@storefront/contract';
 import { useState } from 'react';
+import { FormError } from '../../../components/form-error.tsx';
 import { useSwapSubnet } from '../api/admin-api.ts';
 
 /** The Swap IPs dialog (spec sections 2 and 5): exactly as many endpoints as the subnet has IPs, each line checked. */
@@ -59,11 +60,7 @@ export function SwapDialog({ pool, subnet, onClose }: { pool: IpPool; subnet: Su
             data-autofocus
             styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
           />
-          {swap.isError && (
-            <Alert color="red" variant="light" role="alert">
-              {swap.error.message}
-            </Alert>
-          )}
+          <FormError message={swap.error?.message ?? null} />
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={close}>
               Cancel
