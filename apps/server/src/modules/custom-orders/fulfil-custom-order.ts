@@ -1,10 +1,11 @@
 import { type CustomOrder, customOrderMessages, parseFulfilLines } from '@storefront/contract';
-import { and, eq, or } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { orders, proxyIps, users } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import { type Actor, recordAudit } from '../audit/record-audit.ts';
+import { takenEndpoints } from '../inventory/taken-endpoints.ts';
 import { subnetOf } from '../inventory/upload-ips.ts';
 import { deliveredEmail } from '../notifications/customer-emails.ts';
 import { enqueueEmail } from '../notifications/outbox.ts';
@@ -46,12 +47,9 @@ export async function fulfilCustomOrder({
     if (new Set(keys).size !== keys.length) {
       throw new AppError('BAD_REQUEST', 'The same ip:port appears more than once in the list.');
     }
-    const taken = await tx
-      .select({ ip: proxyIps.ip, port: proxyIps.port })
-      .from(proxyIps)
-      .where(or(...parsed.proxies.map((proxy) => and(eq(proxyIps.ip, proxy.ip), eq(proxyIps.port, proxy.port)))));
+    const taken = await takenEndpoints({ tx, endpoints: parsed.proxies });
     if (taken.length > 0) {
-      throw new AppError('CONFLICT', customOrderMessages.proxiesTaken(taken.map((row) => `${row.ip}:${row.port}`)));
+      throw new AppError('CONFLICT', customOrderMessages.proxiesTaken(taken));
     }
 
     await tx.insert(proxyIps).values(

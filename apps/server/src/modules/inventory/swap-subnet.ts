@@ -1,11 +1,12 @@
 import { adminMessages, type ProductId, parseUploadLines } from '@storefront/contract';
-import { and, asc, eq, inArray, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { proxyIps } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import { type Actor, recordAudit } from '../audit/record-audit.ts';
 import { deliverWaitingOrders } from '../delivery/deliver-order.ts';
+import { takenEndpoints } from './taken-endpoints.ts';
 import { subnetOf } from './upload-ips.ts';
 
 /**
@@ -47,20 +48,7 @@ export async function swapSubnet({
       throw new AppError('BAD_REQUEST', adminMessages.swapCountMismatch(fresh.length, current.length));
     }
     const ids = current.map((row) => row.id);
-    const taken: string[] = [];
-    for (let start = 0; start < fresh.length; start += 1000) {
-      const slice = fresh.slice(start, start + 1000);
-      const clash = await tx
-        .select({ ip: proxyIps.ip, port: proxyIps.port })
-        .from(proxyIps)
-        .where(
-          and(
-            notInArray(proxyIps.id, ids),
-            or(...slice.map((entry) => and(eq(proxyIps.ip, entry.ip), eq(proxyIps.port, entry.port)))),
-          ),
-        );
-      taken.push(...clash.map((row) => `${row.ip}:${row.port}`));
-    }
+    const taken = await takenEndpoints({ tx, endpoints: fresh, exceptIds: ids });
     if (taken.length > 0) throw new AppError('CONFLICT', adminMessages.endpointsTaken(taken));
 
     // Rows are replaced with their own ids: the unique ip:port index is then checked once, on the new endpoints.
