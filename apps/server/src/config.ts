@@ -14,6 +14,8 @@ const price = z.coerce
   .positive('must be greater than 0')
   .max(100_000, 'must be at most 100000');
 
+const UPSTREAM_PLACEHOLDERS = ['username', 'country', 'COUNTRY', 'session', 'duration', 'hard', 'type'];
+
 const databaseUrl = z
   .string()
   .refine(
@@ -39,7 +41,29 @@ const envSchema = z.object({
   PRICE_ISP_PROXIES: price.default(2.5),
   PRICE_PK1_ISP_PROXIES: price.default(2.5),
   PRICE_RESIDENTIAL_PROXIES: price.default(5),
-  GATEWAY_PORT: z.coerce.number().int().min(1).max(65_535).default(8080),
+  GATEWAY_PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+  GATEWAY_ENABLED: booleanString.default(true),
+  GATEWAY_HOST: z.string().min(1).optional(),
+  GATEWAY_ALLOW_PRIVATE: booleanString.default(false),
+  GATEWAY_FLUSH_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  GATEWAY_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  RESIDENTIAL_UPSTREAM_URL: z
+    .url({ error: 'must be a proxy URL such as http://user:pass@gate.provider.example:7777' })
+    .refine(
+      (value) => /^(https?|socks5h?|socks4a?|socks):\/\//.test(value),
+      'must be an http://, https:// or socks5:// proxy URL',
+    )
+    .optional(),
+  RESIDENTIAL_UPSTREAM_USERNAME_TEMPLATE: z
+    .string()
+    .trim()
+    .min(1)
+    .max(300)
+    .refine(
+      (value) => [...value.matchAll(/\{([^}]*)\}/g)].every(([, name]) => UPSTREAM_PLACEHOLDERS.includes(name ?? '')),
+      `may use only the placeholders {username}, {country}, {COUNTRY}, {session}, {duration}, {hard} and {type}`,
+    )
+    .default('{username}-country-{country}-session-{session}-duration-{duration}[-{hard}]'),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters (try: openssl rand -base64 32)').optional(),
   ADMIN_EMAILS: z.string().optional(),
   SMTP_URL: z
@@ -98,6 +122,7 @@ export interface Config {
   pricesCents: { isp_proxies: number; pk1_isp_proxies: number; residential_proxies: number };
   /** host:port customers put in their tools for residential proxies. */
   gatewayEndpoint: string;
+  gateway: GatewayConfig;
   auth: AuthConfig;
   mail: { smtpUrl: string | undefined; from: string };
   payments: PaymentsConfig;
@@ -105,6 +130,24 @@ export interface Config {
   redis: { url: string; keyPrefix: string } | undefined;
   /** How often the periodic job runs in the server process (renewals, expiries, reminders, e-mails); 0 = never. */
   jobsIntervalSeconds: number;
+}
+
+/** The residential gateway (ARCHITECTURE section 6). */
+export interface GatewayConfig {
+  /** Whether the server process runs the gateway too (`npm run gateway` runs it alone). */
+  enabled: boolean;
+  host: string;
+  port: number;
+  /** Loopback and private ranges as targets: refused unless this is set (tests, closed networks). */
+  allowPrivateTargets: boolean;
+  /** How often metered bytes are written to the database. */
+  flushMs: number;
+  /** How long credentials and remaining data are reused before the database is asked again. */
+  cacheMs: number;
+  /** The provider every request goes through, or undefined for direct egress. */
+  upstream: { url: string; usernameTemplate: string } | undefined;
+  /** Where a customer whose data is used up buys more. */
+  purchaseUrl: string;
 }
 
 /** Stripe when its keys are set; otherwise the sandbox provider, where no real money moves. */
@@ -235,6 +278,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       residential_proxies: toCents(e.PRICE_RESIDENTIAL_PROXIES),
     },
     gatewayEndpoint: `${new URL(appUrlOf(e)).hostname}:${e.GATEWAY_PORT}`,
+    gateway: {
+      enabled: e.GATEWAY_ENABLED,
+      host: e.GATEWAY_HOST ?? e.HOST,
+      port: e.GATEWAY_PORT,
+      allowPrivateTargets: e.GATEWAY_ALLOW_PRIVATE,
+      flushMs: e.GATEWAY_FLUSH_MS,
+      cacheMs: e.GATEWAY_CACHE_MS,
+      upstream: e.RESIDENTIAL_UPSTREAM_URL
+        ? { url: e.RESIDENTIAL_UPSTREAM_URL, usernameTemplate: e.RESIDENTIAL_UPSTREAM_USERNAME_TEMPLATE }
+        : undefined,
+      purchaseUrl: `${appUrlOf(e).replace(/\/+$/, '')}/dashboard/purchase`,
+    },
     auth: {
       secret: e.AUTH_SECRET,
       secretFile: database.kind === 'pglite' && database.dataDir ? path.resolve(e.DATA_DIR, 'auth-secret') : undefined,

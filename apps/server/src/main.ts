@@ -1,4 +1,5 @@
 import { loadConfigOrExit } from './config.ts';
+import { type Gateway, startGateway } from './gateway/gateway.ts';
 import { prepareApp } from './start.ts';
 
 async function main() {
@@ -6,11 +7,14 @@ async function main() {
 
   const started = await prepareApp(config);
   const { app } = started;
+  let gateway: Gateway | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
+    // The gateway first: its last metered bytes go to the database before the database closes.
+    await gateway?.close().catch((error: unknown) => app.log.error({ err: error }, 'gateway metering not written'));
     await started.close();
     process.exit(0);
   };
@@ -18,6 +22,13 @@ async function main() {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   await app.listen({ host: config.host, port: config.port });
+  if (config.gateway.enabled) {
+    gateway = await startGateway({
+      db: started.database.db,
+      config: config.gateway,
+      log: app.log.child({ part: 'gateway' }),
+    });
+  }
   app.log.info(
     { url: config.appUrl, database: started.database.kind },
     `storefront ready at ${config.appUrl} (${started.database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'})`,

@@ -3,6 +3,10 @@
  * reads it (ARCHITECTURE section 6). A line is `host:port:username-country-us-session-ab12cd34-duration-60[-hard]:password`.
  */
 
+/** Spec section 9: in the customer's view 1 GB is 1024 × 1000 KB; the gateway meters a KB as 1024 bytes. */
+export const KB_PER_GB = 1024 * 1000;
+export const BYTES_PER_KB = 1024;
+
 export const GENERATOR_COUNT_MIN = 1;
 export const GENERATOR_COUNT_MAX = 10_000;
 export const GENERATOR_COUNT_DEFAULT = 2500;

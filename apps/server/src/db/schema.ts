@@ -4,6 +4,7 @@ import {
   bigint,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -364,6 +365,22 @@ export const residentialAccounts = pgTable('residential_accounts', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Residential data carried by the gateway, per account and UTC day, in KB (1024 bytes): the usage-over-time chart. Written
+ * in the same transaction as the increment of residential_accounts.used_kb, by increments, so several gateways add up.
+ */
+export const residentialUsageDaily = pgTable(
+  'residential_usage_daily',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => residentialAccounts.userId, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    usedKb: bigint('used_kb', { mode: 'number' }).notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.day] }), index('residential_usage_daily_day_idx').on(table.day)],
+);
 
 /**
  * Customer e-mails are written here in the transaction of what they report, under a key that makes each one unique

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { PRODUCTS, type ProductId } from '@storefront/contract';
+import { KB_PER_GB, PRODUCTS, type ProductId } from '@storefront/contract';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { orders, proxyIps, residentialAccounts, residentialPool, users } from '../../db/schema.ts';
@@ -7,8 +7,7 @@ import type { Branding } from '../../lib/branded-email.ts';
 import { deliveredEmail } from '../notifications/customer-emails.ts';
 import { enqueueEmail } from '../notifications/outbox.ts';
 
-/** Spec section 9: in the customer's view 1 GB is 1024 × 1000 KB; the admin's pool counts 1000 MB to the GB. */
-export const KB_PER_GB = 1024 * 1000;
+/** The admin's pool counts 1000 MB to the GB; the customer's account 1024 × 1000 KB (KB_PER_GB, in the contract). */
 export const MB_PER_GB = 1000;
 
 export interface DeliverableOrder {

@@ -1,4 +1,4 @@
-import { type Order, PRODUCT_IDS, type ProductId } from '@storefront/contract';
+import { KB_PER_GB, type Order, PRODUCT_IDS, type ProductId } from '@storefront/contract';
 
 export const TAB_ALIASES: Record<string, ProductId> = { residential: 'residential_proxies', pk1: 'pk1_isp_proxies' };
 
@@ -27,7 +27,6 @@ export function pageSizeOptions(count: number): { value: string; label: string }
 export const viewerRows = (lines: number) => Math.min(15, Math.max(5, lines));
 
 /** Spec section 3/9: 1 GB = 1024 × 1000 KB in the customer's residential view; GB to 3 decimals. */
-export const KB_PER_GB = 1024 * 1000;
 export const gb = (kb: number) => (kb / KB_PER_GB).toFixed(3);
 
 /** Spec section 4 'Usage health': above 80 red, above 60 yellow, otherwise green. */

@@ -1,0 +1,313 @@
+import { execFile } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import net from 'node:net';
+import { promisify } from 'node:util';
+import { BYTES_PER_KB, generateResidentialList, KB_PER_GB, parseResidentialLine } from '@storefront/contract';
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { type PrepareRequestFunctionOpts, Server } from 'proxy-chain';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { GatewayConfig } from '../config.ts';
+import { orders, residentialAccounts, residentialPool, residentialUsageDaily, users } from '../db/schema.ts';
+import { handlePaymentEvent } from '../modules/billing/handle-event.ts';
+import { paidEvent, testBrand } from '../test/payments.ts';
+import {
+  basicAuth,
+  connectThroughProxy,
+  httpThroughProxy,
+  startTargetServer,
+  type TargetServer,
+} from '../test/proxy-client.ts';
+import { createTestApp, signUpCustomer, type TestApp } from '../test/test-app.ts';
+import { type Gateway, gatewayMessages, startGateway } from './gateway.ts';
+
+const run = promisify(execFile);
+const silent = { info() {}, warn() {}, error() {}, child: () => silent } as unknown as FastifyBaseLogger;
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('residential gateway', () => {
+  let t: TestApp;
+  let target: TargetServer;
+  let gatewayPort: number;
+  const open: Gateway[] = [];
+
+  const gatewayConfig = (overrides: Partial<GatewayConfig> = {}): GatewayConfig => ({
+    ...t.config.gateway,
+    host: '127.0.0.1',
+    port: 0,
+    allowPrivateTargets: true,
+    flushMs: 60_000,
+    cacheMs: 0,
+    ...overrides,
+  });
+  const start = async (overrides: Partial<GatewayConfig> = {}) => {
+    const gateway = await startGateway({ db: t.database.db, config: gatewayConfig(overrides), log: silent });
+    open.push(gateway);
+    return gateway;
+  };
+
+  /** A customer with a residential account of `totalKb`, `usedKb` used. */
+  const account = async (totalKb: number, usedKb = 0) => {
+    const userId = randomUUID();
+    const username = `res${randomBytes(5).toString('hex')}`;
+    const password = randomBytes(12).toString('base64url');
+    await t.database.db.insert(users).values({ id: userId, name: 'R', email: `${username}@example.com` });
+    await t.database.db.insert(residentialAccounts).values({ userId, username, password, totalKb, usedKb });
+    return { userId, username, password, auth: basicAuth(username, password) };
+  };
+  const usedKb = async (userId: string) => {
+    const [row] = await t.database.db
+      .select({ usedKb: residentialAccounts.usedKb })
+      .from(residentialAccounts)
+      .where(eq(residentialAccounts.userId, userId));
+    return row?.usedKb ?? -1;
+  };
+
+  beforeAll(async () => {
+    gatewayPort = await freePort();
+    t = await createTestApp({ GATEWAY_PORT: String(gatewayPort), AUTH_RATE_LIMIT_PER_IP: '1000' });
+    target = await startTargetServer();
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((gateway) => gateway.close()));
+  });
+  afterAll(async () => {
+    await target.close();
+    await t.close();
+  });
+
+  it('carries plain HTTP and meters both directions exactly, written on close with the day row', async () => {
+    const gateway = await start();
+    const customer = await account(KB_PER_GB);
+    const answer = await httpThroughProxy(
+      gateway.port,
+      `http://127.0.0.1:${target.port}/bytes?n=300000`,
+      customer.auth,
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body.length).toBe(300_000);
+    await gateway.close();
+    const bytes = answer.sent + answer.received;
+    expect(await usedKb(customer.userId)).toBe(Math.ceil(bytes / BYTES_PER_KB));
+    const days = await t.database.db
+      .select()
+      .from(residentialUsageDaily)
+      .where(eq(residentialUsageDaily.userId, customer.userId));
+    expect(days).toHaveLength(1);
+    expect(days[0]?.usedKb).toBe(Math.ceil(bytes / BYTES_PER_KB));
+  });
+
+  it('carries CONNECT tunnels and uploads, metering both directions within 1 percent', async () => {
+    const gateway = await start();
+    const customer = await account(KB_PER_GB);
+    const download = await connectThroughProxy(
+      gateway.port,
+      `127.0.0.1:${target.port}`,
+      customer.auth,
+      '/bytes?n=1000000',
+    );
+    expect(download.status).toBe(200);
+    expect(download.tunnel?.status).toBe(200);
+    expect(download.tunnel?.body.length).toBe(1_000_000);
+    const body = randomBytes(2_000_000);
+    const upload = await httpThroughProxy(gateway.port, `http://127.0.0.1:${target.port}/upload`, customer.auth, {
+      method: 'POST',
+      body,
+    });
+    expect(upload.body.toString()).toBe('2000000');
+    await gateway.flush();
+    const exact = download.sent + download.received + upload.sent + upload.received;
+    const written = (await usedKb(customer.userId)) * BYTES_PER_KB;
+    expect(Math.abs(written - exact) / exact).toBeLessThan(0.01);
+  });
+
+  it('answers 407 with Proxy-Authenticate for missing or wrong credentials, and carries nothing', async () => {
+    const gateway = await start();
+    const customer = await account(KB_PER_GB);
+    const url = `http://127.0.0.1:${target.port}/`;
+    for (const auth of [undefined, basicAuth(customer.username, 'wrong'), basicAuth('nobody', customer.password)]) {
+      const answer = await httpThroughProxy(gateway.port, url, auth);
+      expect(answer.status).toBe(407);
+      expect(answer.headers['proxy-authenticate']).toMatch(/^Basic realm=/);
+      expect(answer.body.toString()).toBe(
+        auth === undefined ? gatewayMessages.credentialsRequired : gatewayMessages.wrongCredentials,
+      );
+    }
+    const tunnel = await connectThroughProxy(gateway.port, `127.0.0.1:${target.port}`, basicAuth('x', 'y'), '/');
+    expect(tunnel.status).toBe(407);
+    await gateway.flush();
+    expect(await usedKb(customer.userId)).toBe(0);
+  });
+
+  it('refuses an account with no data left, saying so and where to buy more', async () => {
+    const gateway = await start();
+    const customer = await account(1000, 1000);
+    const answer = await httpThroughProxy(gateway.port, `http://127.0.0.1:${target.port}/`, customer.auth);
+    expect(answer.status).toBe(402);
+    expect(answer.body.toString()).toBe(gatewayMessages.usedUp('http://localhost:3000/dashboard/purchase'));
+    const tunnel = await connectThroughProxy(gateway.port, `127.0.0.1:${target.port}`, customer.auth, '/');
+    expect(tunnel.status).toBe(402);
+  });
+
+  it('cuts a download that crosses the limit within 1 MB, and refuses the next request', async () => {
+    const gateway = await start();
+    const customer = await account(512);
+    const limit = 512 * BYTES_PER_KB;
+    const answer = await connectThroughProxy(
+      gateway.port,
+      `127.0.0.1:${target.port}`,
+      customer.auth,
+      '/bytes?n=50000000',
+    );
+    expect(answer.tunnel?.cut).toBe(true);
+    expect(answer.received).toBeGreaterThan(limit / 2);
+    expect(answer.sent + answer.received).toBeLessThan(limit + 1024 * 1024);
+    const next = await httpThroughProxy(gateway.port, `http://127.0.0.1:${target.port}/`, customer.auth);
+    expect(next.status).toBe(402);
+    await gateway.close();
+    expect(await usedKb(customer.userId)).toBeGreaterThanOrEqual(512);
+  });
+
+  it('takes a purchase into account within the cache time', async () => {
+    const gateway = await start({ cacheMs: 200 });
+    const customer = await account(10, 10);
+    const url = `http://127.0.0.1:${target.port}/`;
+    expect((await httpThroughProxy(gateway.port, url, customer.auth)).status).toBe(402);
+    await t.database.db
+      .update(residentialAccounts)
+      .set({ totalKb: KB_PER_GB })
+      .where(eq(residentialAccounts.userId, customer.userId));
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect((await httpThroughProxy(gateway.port, url, customer.auth)).status).toBe(200);
+    await t.database.db.update(users).set({ banned: true }).where(eq(users.id, customer.userId));
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const blocked = await httpThroughProxy(gateway.port, url, customer.auth);
+    expect(blocked.status).toBe(403);
+    expect(blocked.body.toString()).toBe(gatewayMessages.blocked);
+  });
+
+  it('refuses loopback and private targets unless allowed', async () => {
+    const gateway = await start({ allowPrivateTargets: false });
+    const customer = await account(KB_PER_GB);
+    for (const url of [
+      `http://127.0.0.1:${target.port}/`,
+      `http://localhost:${target.port}/`,
+      'http://10.1.2.3/',
+      'http://[::1]:80/',
+      'http://169.254.169.254/latest/meta-data/',
+    ]) {
+      const answer = await httpThroughProxy(gateway.port, url, customer.auth);
+      expect(answer.status, url).toBe(403);
+      expect(answer.body.toString(), url).toMatch(/does not connect to/);
+    }
+    const tunnel = await connectThroughProxy(gateway.port, `192.168.1.1:443`, customer.auth, '/');
+    expect(tunnel.status).toBe(403);
+  });
+
+  it('carries 200 concurrent connections and meters every one', async () => {
+    const gateway = await start();
+    const customer = await account(KB_PER_GB);
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, async (_, index) => {
+        if (index % 2 === 1) {
+          return httpThroughProxy(gateway.port, `http://127.0.0.1:${target.port}/bytes?n=65536`, customer.auth);
+        }
+        const tunnel = await connectThroughProxy(
+          gateway.port,
+          `127.0.0.1:${target.port}`,
+          customer.auth,
+          '/bytes?n=65536',
+        );
+        return { ...tunnel, body: tunnel.tunnel?.body ?? Buffer.alloc(0) };
+      }),
+    );
+    for (const answer of answers) expect(answer.body.length).toBe(65_536);
+    await gateway.close();
+    const exact = answers.reduce((sum, answer) => sum + answer.sent + answer.received, 0);
+    expect(await usedKb(customer.userId)).toBe(Math.ceil(exact / BYTES_PER_KB));
+  });
+
+  it('goes through the upstream provider with the targeting in its username', async () => {
+    const seen: PrepareRequestFunctionOpts[] = [];
+    const upstream = new Server({
+      port: 0,
+      host: '127.0.0.1',
+      prepareRequestFunction: (options) => {
+        seen.push(options);
+        return options.password === 'provider-secret' ? {} : { requestAuthentication: true };
+      },
+    });
+    await upstream.listen();
+    try {
+      const gateway = await start({
+        upstream: {
+          url: `http://prov:provider-secret@127.0.0.1:${upstream.port}`,
+          usernameTemplate: '{username}-country-{country}-session-{session}-lifetime-{duration}m[-{hard}]',
+        },
+      });
+      const customer = await account(KB_PER_GB);
+      const [staticLine] = generateResidentialList(
+        { endpoint: `127.0.0.1:${gateway.port}`, username: customer.username, password: customer.password },
+        { count: 1, type: 'static', country: 'DE' },
+      );
+      const line = parseResidentialLine(staticLine ?? '');
+      const user = staticLine?.split(':')[2] ?? '';
+      const viaHttp = await httpThroughProxy(
+        gateway.port,
+        `http://127.0.0.1:${target.port}/bytes?n=1000`,
+        basicAuth(user, customer.password),
+      );
+      expect(viaHttp.status).toBe(200);
+      const viaTunnel = await connectThroughProxy(
+        gateway.port,
+        `127.0.0.1:${target.port}`,
+        basicAuth(customer.username, customer.password),
+        '/bytes?n=1000',
+      );
+      expect(viaTunnel.tunnel?.status).toBe(200);
+      expect(seen.map((options) => options.username)).toEqual([
+        `prov-country-de-session-${line?.sessionId}-lifetime-60m-hard`,
+        'prov',
+      ]);
+    } finally {
+      await upstream.close(true);
+    }
+  });
+
+  it('works with a generated line as curl -x credentials, after a real purchase', async () => {
+    const gateway = await start({ port: gatewayPort });
+    const db = t.database.db;
+    await db.update(residentialPool).set({ bandwidthLimitMb: 10_000 }).where(eq(residentialPool.id, 1));
+    const customer = await signUpCustomer(t, `curl-${randomBytes(3).toString('hex')}@example.com`);
+    const [order] = await db
+      .insert(orders)
+      .values({ userId: customer.id, productId: 'residential_proxies', quantity: 1 })
+      .returning();
+    await handlePaymentEvent({ db, provider: 'sandbox', brand: testBrand, event: paidEvent(order?.id ?? '') });
+    const usage = (await t.app.inject({ url: '/api/orders/usage', headers: { cookie: customer.cookie } })).json();
+    expect(usage[0].endpoint).toBe(`localhost:${gatewayPort}`);
+    const [line] = generateResidentialList(usage[0], { count: 1, type: 'dynamic', country: 'US' });
+    const [host, port, username, password] = (line ?? '').split(':');
+    const { stdout } = await run('curl', [
+      '--silent',
+      '--show-error',
+      '--proxy',
+      `http://${host}:${port}`,
+      '--proxy-user',
+      `${username}:${password}`,
+      `http://127.0.0.1:${target.port}/bytes?n=5000`,
+    ]);
+    expect(stdout.length).toBe(5000);
+    await gateway.close();
+    const after = (await t.app.inject({ url: '/api/orders/usage', headers: { cookie: customer.cookie } })).json();
+    expect(after[0].usedInKb).toBeGreaterThan(4);
+    expect(after[0].totalInKb).toBe(KB_PER_GB);
+  });
+});

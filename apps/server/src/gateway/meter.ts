@@ -1,0 +1,80 @@
+import { BYTES_PER_KB } from '@storefront/contract';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { residentialAccounts, residentialUsageDaily } from '../db/schema.ts';
+import type { GatewayAccount } from './accounts.ts';
+
+/**
+ * Bytes carried per account, written in batches: each write adds whole KB to residential_accounts.used_kb and to the
+ * day's row of residential_usage_daily in one transaction, by increments, so any number of gateways share one database
+ * without losing counts. Bytes short of a whole KB wait for the next batch; the last batch (shutdown) rounds them up, so a
+ * gateway never loses a byte and overcounts at most one KB per account when it stops.
+ */
+export class Meter {
+  readonly #db: Db;
+  readonly #pending = new Map<string, number>();
+  readonly #writing = new Map<string, number>();
+  #flushing: Promise<void> | undefined;
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  add(account: GatewayAccount, bytes: number) {
+    this.#pending.set(account.userId, (this.#pending.get(account.userId) ?? 0) + bytes);
+    account.localBytes += bytes;
+  }
+
+  /** Bytes of this user metered here and not yet in the database. */
+  unwritten(userId: string): number {
+    return (this.#pending.get(userId) ?? 0) + (this.#writing.get(userId) ?? 0);
+  }
+
+  /** Writes what is pending; `final` rounds the last partial KB up. One write at a time; a failed write is kept for the next. */
+  async flush({ final = false }: { final?: boolean } = {}): Promise<void> {
+    while (this.#flushing) await this.#flushing;
+    const batch: { userId: string; kb: number }[] = [];
+    for (const [userId, bytes] of this.#pending) {
+      const kb = final ? Math.ceil(bytes / BYTES_PER_KB) : Math.floor(bytes / BYTES_PER_KB);
+      if (kb === 0) continue;
+      const taken = Math.min(bytes, kb * BYTES_PER_KB);
+      batch.push({ userId, kb });
+      this.#writing.set(userId, taken);
+      if (bytes - taken > 0) this.#pending.set(userId, bytes - taken);
+      else this.#pending.delete(userId);
+    }
+    if (batch.length === 0) return;
+    this.#flushing = this.#write(batch)
+      .catch((error: unknown) => {
+        for (const { userId } of batch) {
+          this.#pending.set(userId, (this.#pending.get(userId) ?? 0) + (this.#writing.get(userId) ?? 0));
+        }
+        throw error;
+      })
+      .finally(() => {
+        this.#writing.clear();
+        this.#flushing = undefined;
+      });
+    await this.#flushing;
+  }
+
+  async #write(batch: { userId: string; kb: number }[]) {
+    const values = sql.join(
+      batch.map(({ userId, kb }) => sql`(${userId}::text, ${kb}::bigint)`),
+      sql`, `,
+    );
+    await this.#db.transaction(async (tx) => {
+      await tx.execute(sql`
+        update ${residentialAccounts} set used_kb = ${residentialAccounts.usedKb} + batch.kb, updated_at = now()
+        from (values ${values}) as batch(user_id, kb)
+        where ${residentialAccounts.userId} = batch.user_id`);
+      await tx
+        .insert(residentialUsageDaily)
+        .values(batch.map(({ userId, kb }) => ({ userId, day: sql`(now() at time zone 'utc')::date`, usedKb: kb })))
+        .onConflictDoUpdate({
+          target: [residentialUsageDaily.userId, residentialUsageDaily.day],
+          set: { usedKb: sql`${residentialUsageDaily.usedKb} + excluded.used_kb` },
+        });
+    });
+  }
+}

@@ -1,0 +1,200 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
+
+/**
+ * Tools for the gateway's tests and benchmark: a target web server on loopback and a client that speaks to a proxy over a
+ * raw socket, so that every byte sent and received is known exactly (the gateway bills both directions).
+ */
+
+export interface TargetServer {
+  port: number;
+  /** Bytes of request bodies the target received. */
+  uploaded(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * GET /bytes?n=N answers N bytes (in 64 KB chunks, `delay` ms apart when given); POST /upload reads the body and answers
+ * its length; anything else answers "ok".
+ */
+export async function startTargetServer(host = '127.0.0.1'): Promise<TargetServer> {
+  let uploaded = 0;
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  const server = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://target');
+    if (url.pathname === '/bytes') {
+      let left = Number(url.searchParams.get('n') ?? '0');
+      const delay = Number(url.searchParams.get('delay') ?? '0');
+      response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(left) });
+      const send = () => {
+        while (left > 0) {
+          const part = chunk.subarray(0, Math.min(chunk.length, left));
+          left -= part.length;
+          const more = response.write(part);
+          if (delay > 0 && left > 0) {
+            setTimeout(send, delay);
+            return;
+          }
+          if (!more && left > 0) {
+            response.once('drain', send);
+            return;
+          }
+        }
+        response.end();
+      };
+      send();
+      return;
+    }
+    if (url.pathname === '/upload') {
+      let length = 0;
+      request.on('data', (part: Buffer) => {
+        length += part.length;
+        uploaded += part.length;
+      });
+      request.on('end', () => response.end(String(length)));
+      return;
+    }
+    response.end('ok');
+  });
+  server.keepAliveTimeout = 100;
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    uploaded: () => uploaded,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface ProxyExchange {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** Bytes the client wrote to the proxy and read from it. */
+  sent: number;
+  received: number;
+  /** Whether the proxy closed the connection before the answer was whole. */
+  cut: boolean;
+}
+
+export const basicAuth = (username: string, password: string) =>
+  `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+
+function parseHead(raw: Buffer) {
+  const end = raw.indexOf('\r\n\r\n');
+  if (end < 0) return undefined;
+  const lines = raw.subarray(0, end).toString('latin1').split('\r\n');
+  const status = Number(lines[0]?.split(' ')[1] ?? '0');
+  const headers: Record<string, string> = {};
+  for (const line of lines.slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { status, headers, bodyStart: end + 4 };
+}
+
+/** One exchange: writes `request` (and `body`) on a new socket to the proxy and reads until the proxy closes it. */
+export function exchange(
+  proxyPort: number,
+  request: string,
+  options: { body?: Buffer; onData?: (received: number, socket: net.Socket) => void } = {},
+): Promise<ProxyExchange> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(proxyPort, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let sent = 0;
+    socket.on('connect', () => {
+      const head = Buffer.from(request, 'latin1');
+      sent += head.length;
+      socket.write(head);
+      if (options.body) {
+        sent += options.body.length;
+        socket.write(options.body);
+      }
+    });
+    socket.on('data', (data: Buffer) => {
+      chunks.push(data);
+      received += data.length;
+      options.onData?.(received, socket);
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      const raw = Buffer.concat(chunks);
+      const head = parseHead(raw);
+      if (!head) {
+        if (raw.length === 0) reject(new Error('the proxy closed the connection without an answer'));
+        else resolve({ status: 0, headers: {}, body: raw, sent, received, cut: true });
+        return;
+      }
+      const body = raw.subarray(head.bodyStart);
+      const length = head.headers['content-length'];
+      resolve({
+        status: head.status,
+        headers: head.headers,
+        body,
+        sent,
+        received,
+        cut: length !== undefined && body.length < Number(length),
+      });
+    });
+  });
+}
+
+/** A plain-HTTP request through the proxy (absolute URL in the request line). */
+export function httpThroughProxy(
+  proxyPort: number,
+  target: string,
+  auth: string | undefined,
+  options: { method?: string; body?: Buffer; onData?: (received: number, socket: net.Socket) => void } = {},
+) {
+  const url = new URL(target);
+  const lines = [
+    `${options.method ?? 'GET'} ${url.href} HTTP/1.1`,
+    `Host: ${url.host}`,
+    'Connection: close',
+    ...(auth ? [`Proxy-Authorization: ${auth}`] : []),
+    ...(options.body ? [`Content-Length: ${options.body.length}`] : []),
+  ];
+  return exchange(proxyPort, `${lines.join('\r\n')}\r\n\r\n`, options);
+}
+
+/**
+ * A CONNECT tunnel through the proxy to `host:port`, then one HTTP request inside it (what an HTTPS client does, minus the
+ * TLS). The answer read is the tunnel's whole stream: the proxy's "200 Connection Established" and then the target's answer.
+ */
+export async function connectThroughProxy(
+  proxyPort: number,
+  hostPort: string,
+  auth: string | undefined,
+  path: string,
+  options: { onData?: (received: number, socket: net.Socket) => void } = {},
+): Promise<ProxyExchange & { tunnel: ProxyExchange | undefined }> {
+  const connect = [
+    `CONNECT ${hostPort} HTTP/1.1`,
+    `Host: ${hostPort}`,
+    ...(auth ? [`Proxy-Authorization: ${auth}`] : []),
+  ];
+  const inner = `GET ${path} HTTP/1.1\r\nHost: ${hostPort}\r\nConnection: close\r\n\r\n`;
+  const result = await exchange(proxyPort, `${connect.join('\r\n')}\r\n\r\n${inner}`, options);
+  // The raw stream holds the proxy's head, then the target's head and body: read the target's from the proxy's body.
+  const innerHead = result.status === 200 ? parseHead(result.body) : undefined;
+  if (!innerHead) return { ...result, tunnel: undefined };
+  const body = result.body.subarray(innerHead.bodyStart);
+  const length = innerHead.headers['content-length'];
+  return {
+    ...result,
+    tunnel: {
+      status: innerHead.status,
+      headers: innerHead.headers,
+      body,
+      sent: result.sent,
+      received: result.received,
+      cut: length !== undefined && body.length < Number(length),
+    },
+  };
+}
