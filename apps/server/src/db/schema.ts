@@ -379,7 +379,10 @@ export const residentialUsageDaily = pgTable(
     day: date('day', { mode: 'string' }).notNull(),
     usedKb: bigint('used_kb', { mode: 'number' }).notNull().default(0),
   },
-  (table) => [primaryKey({ columns: [table.userId, table.day] }), index('residential_usage_daily_day_idx').on(table.day)],
+  (table) => [
+    primaryKey({ columns: [table.userId, table.day] }),
+    index('residential_usage_daily_day_idx').on(table.day),
+  ],
 );
 
 /**
