@@ -72,6 +72,8 @@ export const residentialStockSchema = z.object({
   bandwidthLimit: z.number(),
   bandwidthAvailable: z.number(),
   usagePercentage: z.number(),
+  /** MB the residential gateway has carried for all accounts together (metered; 1 MB = 1024 KB of the accounts). */
+  bandwidthCarried: z.number(),
 });
 export type ResidentialStock = z.infer<typeof residentialStockSchema>;
 

@@ -26,6 +26,13 @@ export const orderUsageSchema = z.object({
 export type OrderUsage = z.infer<typeof orderUsageSchema>;
 export const orderUsageListSchema = z.array(orderUsageSchema);
 
+/** Residential data carried by the gateway per UTC day, oldest first, days without traffic as 0 (the usage chart). */
+export const USAGE_CHART_DAYS = 30;
+export const dailyUsageSchema = z.object({
+  days: z.array(z.object({ day: z.string().describe('YYYY-MM-DD (UTC)'), usedInKb: z.number().int() })),
+});
+export type DailyUsage = z.infer<typeof dailyUsageSchema>;
+
 /** A paid residential order waiting for data (spec section 3 'Processing order'); quantity in GB. */
 export const processingOrderSchema = z.object({ id: z.string(), quantity: z.number().int(), createdAt: z.string() });
 export type ProcessingOrder = z.infer<typeof processingOrderSchema>;

@@ -2,7 +2,7 @@ import { adminMessages, type SubnetsData } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PREFIX } from '../../app.ts';
-import { adminAuditLog, orders, proxyIps } from '../../db/schema.ts';
+import { adminAuditLog, orders, proxyIps, residentialAccounts, residentialUsageDaily } from '../../db/schema.ts';
 import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../../test/test-app.ts';
 
 const DAY = 86_400_000;
@@ -262,7 +262,38 @@ describe('the admin console API', () => {
       bandwidthLimit: 5000,
       bandwidthAvailable: 3000,
       usagePercentage: 40,
+      bandwidthCarried: 0,
     });
+  });
+
+  it('shows the data the gateway carried: in the stock, per day for the admin, and per day for each customer alone', async () => {
+    const db = t.database.db;
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - DAY).toISOString().slice(0, 10);
+    const other = await signUpCustomer(t, 'other-res@example.com');
+    await db.insert(residentialAccounts).values({ userId: other.id, username: 'resother', password: 'x', totalKb: 0 });
+    await db.update(residentialAccounts).set({ usedKb: 3072 }).where(eq(residentialAccounts.userId, ann.id));
+    await db.update(residentialAccounts).set({ usedKb: 1024 }).where(eq(residentialAccounts.userId, other.id));
+    await db.insert(residentialUsageDaily).values([
+      { userId: ann.id, day: yesterday, usedKb: 1024 },
+      { userId: ann.id, day: today, usedKb: 2048 },
+      { userId: other.id, day: today, usedKb: 1024 },
+      { userId: other.id, day: '2020-01-01', usedKb: 99 },
+    ]);
+    expect((await get('/api/admin/stocks/residential')).json().bandwidthCarried).toBe(4);
+    const all = (await get('/api/admin/stocks/residential/daily')).json().days;
+    expect(all).toHaveLength(30);
+    expect(all.at(-1)).toEqual({ day: today, usedInKb: 3072 });
+    expect(all.at(-2)).toEqual({ day: yesterday, usedInKb: 1024 });
+    expect(all.slice(0, -2).every((entry: { usedInKb: number }) => entry.usedInKb === 0)).toBe(true);
+    const own = (await get('/api/orders/usage/daily', ann.cookie)).json().days;
+    expect(own.at(-1)).toEqual({ day: today, usedInKb: 2048 });
+    expect((await get('/api/orders/usage/daily', other.cookie)).json().days.at(-1)).toEqual({
+      day: today,
+      usedInKb: 1024,
+    });
+    expect((await get('/api/admin/stocks/residential/daily', ann.cookie)).statusCode).toBe(403);
+    expect((await call(undefined, 'GET', '/api/orders/usage/daily')).statusCode).toBe(401);
   });
 
   it('keeps an audit log of every change, newest first, a page at a time', async () => {

@@ -11,6 +11,7 @@ import {
   createCouponRequestSchema,
   customCheckoutRequestSchema,
   customCheckoutResponseSchema,
+  dailyUsageSchema,
   featureListSchema,
   fulfilRequestSchema,
   fulfilResponseSchema,
@@ -57,6 +58,7 @@ import { listSubnets } from '../inventory/list-subnets.ts';
 import { getResidentialStock, setResidentialLimit } from '../inventory/residential-stock.ts';
 import { swapSubnet } from '../inventory/swap-subnet.ts';
 import { uploadIps } from '../inventory/upload-ips.ts';
+import { listDailyUsage } from '../orders/daily-usage.ts';
 
 const poolParams = z.object({ pool: ipPoolSchema });
 /** Uploads and swaps carry up to a /16 of lines (65,536 of about 40 characters). */
@@ -110,11 +112,24 @@ export const adminRoutes: FastifyPluginAsync<{
     {
       schema: {
         tags: ['admin'],
-        summary: 'The residential pool in MB: used (sold), limit, available, usage',
+        summary:
+          'The residential pool in MB: used (sold), limit, available, usage, and carried (metered by the gateway)',
         response: { 200: residentialStockSchema },
       },
     },
     async () => getResidentialStock({ db }),
+  );
+
+  api.get(
+    '/admin/stocks/residential/daily',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'The residential data the gateway carried for all customers per day, last 30 days',
+        response: { 200: dailyUsageSchema },
+      },
+    },
+    async () => listDailyUsage({ db }),
   );
 
   api.put(

@@ -1,22 +1,32 @@
-import { adminMessages, type ResidentialStock } from '@storefront/contract';
-import { eq } from 'drizzle-orm';
+import { adminMessages, KB_PER_GB, type ResidentialStock } from '@storefront/contract';
+import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { residentialPool } from '../../db/schema.ts';
+import { residentialAccounts, residentialPool } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import { type Actor, recordAudit } from '../audit/record-audit.ts';
-import { deliverWaitingOrders } from '../delivery/deliver-order.ts';
+import { deliverWaitingOrders, MB_PER_GB } from '../delivery/deliver-order.ts';
 
-function stockOf(pool: { bandwidthLimitMb: number; bandwidthUsedMb: number } | undefined): ResidentialStock {
+async function stockOf(
+  db: Db | Tx,
+  pool: { bandwidthLimitMb: number; bandwidthUsedMb: number } | undefined,
+): Promise<ResidentialStock> {
   const limit = pool?.bandwidthLimitMb ?? 0;
   const used = pool?.bandwidthUsedMb ?? 0;
+  const [carried] = await db
+    .select({ kb: sql<string | null>`sum(${residentialAccounts.usedKb})` })
+    .from(residentialAccounts);
   return {
     bandwidthUsed: used,
     bandwidthLimit: limit,
     bandwidthAvailable: Math.max(0, limit - used),
     usagePercentage: limit === 0 ? 0 : Math.round((used / limit) * 10_000) / 100,
+    bandwidthCarried: Math.round(Number(carried?.kb ?? 0) / KB_PER_MB),
   };
 }
+
+/** The pool counts 1000 MB to the GB and the accounts 1024 × 1000 KB: 1024 KB to the MB. */
+const KB_PER_MB = KB_PER_GB / MB_PER_GB;
 
 async function poolRow(db: Db | Tx, lock: boolean) {
   const query = db.select().from(residentialPool).where(eq(residentialPool.id, 1));
@@ -26,7 +36,7 @@ async function poolRow(db: Db | Tx, lock: boolean) {
 
 /** GET /api/admin/stocks/residential: the pool in MB (spec section 3 'Residential stock'). */
 export async function getResidentialStock({ db }: { db: Db }): Promise<ResidentialStock> {
-  return stockOf(await poolRow(db, false));
+  return stockOf(db, await poolRow(db, false));
 }
 
 /**
@@ -65,7 +75,7 @@ export async function setResidentialLimit({
       summary: `Residential pool ${previous.toLocaleString('en-US')} MB → ${bandwidthLimit.toLocaleString('en-US')} MB${delivered > 0 ? `; ${delivered} waiting order${delivered === 1 ? '' : 's'} delivered` : ''}`,
       details: { previousMb: previous, limitMb: bandwidthLimit, delivered },
     });
-    const stock = stockOf(await poolRow(tx, false));
+    const stock = await stockOf(tx, await poolRow(tx, false));
     return {
       ...stock,
       delivered,

@@ -1,5 +1,6 @@
 import {
   cancelOrderRequestSchema,
+  dailyUsageSchema,
   orderHistorySchema,
   orderListSchema,
   orderUsageListSchema,
@@ -12,6 +13,7 @@ import { privateNoStore } from '../../lib/no-store.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
 import { type Guards, signedInOf } from '../auth/guards.ts';
 import { cancelOrder } from './cancel-order.ts';
+import { listDailyUsage } from './daily-usage.ts';
 import { listOrderHistory, listOrders, listOrderUsage, listProcessingOrders } from './list-orders.ts';
 
 export interface OrderRoutesOptions {
@@ -51,6 +53,18 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
       },
     },
     async (request) => listOrderUsage({ db, userId: signedInOf(request).user.id, gatewayEndpoint }),
+  );
+
+  api.get(
+    '/orders/usage/daily',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'The residential data the gateway carried for the signed-in customer per day, last 30 days',
+        response: { 200: dailyUsageSchema },
+      },
+    },
+    async (request) => listDailyUsage({ db, userId: signedInOf(request).user.id }),
   );
 
   api.get(
