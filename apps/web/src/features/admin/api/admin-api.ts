@@ -9,6 +9,7 @@ import {
   type CustomOrder,
   couponMessages,
   customOrderMessages,
+  type DailyUsage,
   type FeatureFlag,
   type IpPool,
   type IpStock,
@@ -53,6 +54,18 @@ export function useSaveFeatures() {
       void queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] });
     },
     onError: () => queryClient.invalidateQueries({ queryKey: adminKeys.features }),
+  });
+}
+
+/** GET /api/admin/stocks/residential/daily: what the gateway carried for all customers per day. */
+export function useResidentialDailyUsage() {
+  return useQuery({
+    queryKey: [...adminKeys.residential, 'daily'],
+    queryFn: ({ signal }) =>
+      apiRequest<DailyUsage>('/admin/stocks/residential/daily', {
+        fallbackMessage: adminMessages.fetchResidentialFailed,
+        signal,
+      }),
   });
 }
 

@@ -1,12 +1,14 @@
 import { Button, Card, Group, Loader, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
-import { useResidentialStock, useSetResidentialLimit } from '../api/admin-api.ts';
+import { useResidentialDailyUsage, useResidentialStock, useSetResidentialLimit } from '../api/admin-api.ts';
 import { HealthBadge, UsageBar } from './usage-health.tsx';
 
 /** Spec section 9: the admin's residential values are MB, divided by 1000 to give GB, shown to 3 decimals. */
 const gb = (mb: number) => `${(mb / 1000).toFixed(3)} GB`;
+
+const DailyUsageChart = lazy(() => import('../../../components/daily-usage-chart.tsx'));
 
 /** The Residential Proxy Inventory card: the bandwidth bar and the pool's size. */
 export function ResidentialInventoryCard() {
@@ -14,6 +16,7 @@ export function ResidentialInventoryCard() {
   const setLimit = useSetResidentialLimit();
   const [limitGb, setLimitGb] = useState<string | number>('');
   const data = stock.data;
+  const daily = useResidentialDailyUsage();
 
   const submit = () => {
     const value = typeof limitGb === 'number' ? limitGb : Number.NaN;
@@ -40,12 +43,18 @@ export function ResidentialInventoryCard() {
         {data && (
           <>
             <UsageBar percent={data.usagePercentage} label="Bandwidth used" />
-            <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="xs">
-              <Figure label="Used" value={gb(data.bandwidthUsed)} />
+            <SimpleGrid cols={{ base: 2, xs: 4 }} spacing="xs">
+              <Figure label="Used (sold)" value={gb(data.bandwidthUsed)} />
               <Figure label="Limit" value={gb(data.bandwidthLimit)} />
               <Figure label="Available" value={gb(data.bandwidthAvailable)} />
+              <Figure label="Carried by the gateway" value={gb(data.bandwidthCarried)} />
             </SimpleGrid>
           </>
+        )}
+        {daily.data && (
+          <Suspense fallback={null}>
+            <DailyUsageChart days={daily.data.days} label="Carried by the gateway" />
+          </Suspense>
         )}
         <Group align="flex-end" gap="sm">
           <NumberInput

@@ -1,4 +1,4 @@
-import { type Order, ordersMessages, type ProcessingOrder } from '@storefront/contract';
+import { type DailyUsage, type Order, ordersMessages, type ProcessingOrder } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { ordersQueryKey, PROCESSING_REFRESH_MS } from '../../../lib/queries/orders.ts';
@@ -26,5 +26,15 @@ export function useCancelOrder() {
         fallbackMessage: ordersMessages.cancelFailed,
       }),
     onSuccess: (orders) => queryClient.setQueryData(ordersQueryKey, orders),
+  });
+}
+
+/** GET /api/orders/usage/daily: what the gateway carried per day, for the chart on the Residential tab. */
+export function useDailyUsage(enabled: boolean) {
+  return useQuery({
+    queryKey: ['orders', 'usage', 'daily'],
+    enabled,
+    queryFn: ({ signal }) =>
+      apiRequest<DailyUsage>('/orders/usage/daily', { fallbackMessage: ordersMessages.fetchUsageFailed, signal }),
   });
 }

@@ -13,6 +13,8 @@ import {
 } from '@mantine/core';
 import type { OrderUsage, ProcessingOrder } from '@storefront/contract';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { lazy, Suspense } from 'react';
+import { useDailyUsage } from '../api/proxies-api.ts';
 import { gb, usageColor } from '../proxies-model.ts';
 import { ProcessingRow } from './order-card.tsx';
 import { ResidentialGenerator } from './residential-generator.tsx';
@@ -28,6 +30,20 @@ function CopyIcon({ value, label }: { value: string; label: string }) {
         </Tooltip>
       )}
     </CopyButton>
+  );
+}
+
+const DailyUsageChart = lazy(() => import('../../../components/daily-usage-chart.tsx'));
+
+/** What the gateway carried per day; nothing while there is no traffic to show. */
+function UsageOverTime() {
+  const daily = useDailyUsage(true);
+  const days = daily.data?.days ?? [];
+  if (!days.some((entry) => entry.usedInKb > 0)) return null;
+  return (
+    <Suspense fallback={null}>
+      <DailyUsageChart days={days} label="Data used" />
+    </Suspense>
   );
 }
 
@@ -55,6 +71,7 @@ function UsageCard({ account }: { account: OrderUsage }) {
             {gb(Math.max(0, account.totalInKb - account.usedInKb))} GB left · data never expires
           </Text>
         </div>
+        <UsageOverTime />
         <Group grow align="flex-end" wrap="wrap">
           <TextInput
             label="Endpoint"
