@@ -4,8 +4,15 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-/** Starts the built app on `port` (in-memory PGlite unless `databaseUrl` is given) and waits for its health check. */
-export async function startServer(port: number, databaseUrl = 'memory://'): Promise<ChildProcess> {
+/**
+ * Starts the built app on `port` (in-memory PGlite unless `databaseUrl` is given), its residential gateway on `port + 1`,
+ * and waits for its health check.
+ */
+export async function startServer(
+  port: number,
+  databaseUrl = 'memory://',
+  env: Record<string, string> = {},
+): Promise<ChildProcess> {
   const server = spawn(process.execPath, ['apps/server/src/main.ts'], {
     cwd: root,
     env: {
@@ -18,6 +25,8 @@ export async function startServer(port: number, databaseUrl = 'memory://'): Prom
       LOG_LEVEL: 'warn',
       // No mail leaves a benchmark; PostgreSQL in production would otherwise want SMTP_URL.
       LOG_EMAILS: 'true',
+      GATEWAY_PORT: String(port + 1),
+      ...env,
     },
     stdio: 'inherit',
   });

@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { expect, type Page, test } from '@playwright/test';
 import { parseResidentialLine } from '@storefront/contract';
 import { buyThroughSandbox, signUp, uniqueEmail } from './support/helpers.ts';
@@ -9,6 +11,7 @@ async function downloaded(page: Page, click: () => Promise<void>) {
   return { name: download.suggestedFilename(), content: await readFile(await download.path(), 'utf8') };
 }
 
+const run = promisify(execFile);
 const today = () => new Date().toISOString().slice(0, 10);
 
 test.describe('the Proxies page', () => {
@@ -125,6 +128,27 @@ test.describe('the Proxies page', () => {
     const file = await downloaded(page, () => page.getByRole('button', { name: 'Download', exact: true }).click());
     expect(file.name).toBe(`residential-proxies-ca-${today()}.txt`);
     expect(file.content.trim().split('\n')).toEqual(lines);
+
+    // A generated line works as it is in a customer's tool: curl through the gateway, and the page shows the traffic.
+    await expect(page.getByText(/Data used: .* in the last 30 days/)).toHaveCount(0);
+    const [host, port, user, password] = (lines[0] ?? '').split(':');
+    expect(`${host}:${port}`).toBe(E2E.gatewayEndpoint);
+    const { stdout } = await run('curl', [
+      '--silent',
+      '--fail',
+      '--proxy',
+      `http://${host}:${port}`,
+      '--proxy-user',
+      `${user}:${password}`,
+      `${E2E.appUrl}/`,
+    ]);
+    // The landing page, some KB: the gateway writes whole KB in its periodic batches.
+    expect(stdout).toContain('<html');
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByText(/Data used: 0\.000 GB in the last 30 days/)).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 15_000 });
+    await expect(page.getByLabel(/Data used, per day over the last 30 days/)).toBeVisible();
   });
 
   test('a waiting PK1 order turns into proxies on the open page when an administrator adds stock', async ({

@@ -6,6 +6,8 @@ export const E2E = {
   smtpPort: appPort + 25,
   oidcPort: appPort + 26,
   controlPort: appPort + 27,
+  gatewayPort: appPort + 28,
+  gatewayEndpoint: `127.0.0.1:${appPort + 28}`,
   adminEmail: 'admin@e2e.test',
   /** A second administrator, for tests that stock the pools. */
   stockAdminEmail: 'stock-admin@e2e.test',

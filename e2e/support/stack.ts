@@ -86,6 +86,10 @@ const app = spawn(process.execPath, ['apps/server/src/main.ts'], {
     GOOGLE_DISCOVERY_URL: `http://127.0.0.1:${E2E.oidcPort}/.well-known/openid-configuration`,
     AUTH_RATE_LIMIT_PER_IP: '100000',
     AUTH_RATE_LIMIT_PER_EMAIL: '1000',
+    GATEWAY_PORT: String(E2E.gatewayPort),
+    // The tests send their traffic to this same machine, which the gateway otherwise refuses as a target.
+    GATEWAY_ALLOW_PRIVATE: 'true',
+    GATEWAY_FLUSH_MS: '300',
   },
 });
 
