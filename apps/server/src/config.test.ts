@@ -23,6 +23,22 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'pglite:/tmp/x' }).database).toEqual({ kind: 'pglite', dataDir: '/tmp/x' });
   });
 
+  it('reads the gateway settings and refuses bad ones', () => {
+    const gateway = loadConfig({ APP_URL: 'https://shop.example.com', GATEWAY_PORT: '9000' }).gateway;
+    expect(gateway).toMatchObject({ enabled: true, port: 9000, allowPrivateTargets: false, upstream: undefined });
+    expect(gateway.purchaseUrl).toBe('https://shop.example.com/dashboard/purchase');
+    const upstream = loadConfig({ RESIDENTIAL_UPSTREAM_URL: 'http://u:p@gate.example:7777' }).gateway.upstream;
+    expect(upstream?.usernameTemplate).toContain('{session}');
+    for (const [name, env] of [
+      ['GATEWAY_PORT', { PORT: '8080', GATEWAY_PORT: '8080' }],
+      ['RESIDENTIAL_UPSTREAM_URL', { RESIDENTIAL_UPSTREAM_URL: 'ftp://gate.example' }],
+      ['RESIDENTIAL_UPSTREAM_USERNAME_TEMPLATE', { RESIDENTIAL_UPSTREAM_USERNAME_TEMPLATE: '{user}-{city}' }],
+    ] as const) {
+      expect(() => loadConfig(env), name).toThrow(name);
+    }
+    expect(loadConfig({ PORT: '8080', GATEWAY_PORT: '8080', GATEWAY_ENABLED: 'false' }).gateway.enabled).toBe(false);
+  });
+
   it('names every bad variable', () => {
     try {
       loadConfig({

@@ -236,6 +236,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         'are written to the log instead of sent (set LOG_EMAILS=true to do that on purpose)',
     );
   }
+  if (e.GATEWAY_ENABLED && e.GATEWAY_PORT !== 0 && e.GATEWAY_PORT === e.PORT) {
+    problems.push('GATEWAY_PORT: must differ from PORT (or set GATEWAY_ENABLED=false)');
+  }
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
     problems.push('STRIPE_WEBHOOK_SECRET: is required with STRIPE_SECRET_KEY, or paid orders would never be delivered');
   }
