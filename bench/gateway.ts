@@ -5,15 +5,14 @@
 //   memory: the gateway's resident memory idle and with 1,000 open tunnels (measured first, on a fresh process).
 // BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_MB (100), BENCH_REQUESTS (1000).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { KB_PER_GB } from '@storefront/contract';
-import { residentialAccounts, users } from '../apps/server/src/db/schema.ts';
 import { basicAuth } from '../apps/server/src/test/proxy-client.ts';
+import { createResidentialAccount } from '../apps/server/src/test/residential-account.ts';
 import { createBenchDatabase } from './bench-database.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -66,11 +65,7 @@ function rawDownload(port: number, head: string, expected: number): Promise<numb
 }
 
 const bench = await createBenchDatabase();
-const userId = randomUUID();
-const username = `res${randomBytes(5).toString('hex')}`;
-const password = randomBytes(12).toString('base64url');
-await bench.database.db.insert(users).values({ id: userId, name: 'Bench', email: `${username}@bench.test` });
-await bench.database.db.insert(residentialAccounts).values({ userId, username, password, totalKb: 1000 * KB_PER_GB });
+const { username, password } = await createResidentialAccount(bench.database.db, { totalKb: 1000 * KB_PER_GB });
 const auth = basicAuth(`${username}-country-us-session-bench001-duration-60`, password);
 
 const target = await startProcess(['bench/target-server.ts'], {}, /"port":(\d+)/);

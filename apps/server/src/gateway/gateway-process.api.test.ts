@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { BYTES_PER_KB, KB_PER_GB } from '@storefront/contract';
 import { eq, sum } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { residentialAccounts, residentialUsageDaily, users } from '../db/schema.ts';
-import { basicAuth, connectThroughProxy, startTargetServer, type TargetServer } from '../test/proxy-client.ts';
+import { residentialUsageDaily } from '../db/schema.ts';
+import { connectThroughProxy, startTargetServer, type TargetServer } from '../test/proxy-client.ts';
+import { createResidentialAccount, usedKbOf } from '../test/residential-account.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 
 const gatewayMain = fileURLToPath(new URL('./main.ts', import.meta.url));
@@ -71,21 +71,8 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('residential gateway process
   let target: TargetServer;
   let databaseUrl: string;
 
-  const account = async () => {
-    const userId = randomUUID();
-    const username = `res${randomBytes(5).toString('hex')}`;
-    const password = randomBytes(12).toString('base64url');
-    await t.database.db.insert(users).values({ id: userId, name: 'R', email: `${username}@example.com` });
-    await t.database.db.insert(residentialAccounts).values({ userId, username, password, totalKb: KB_PER_GB });
-    return { userId, auth: basicAuth(username, password) };
-  };
-  const usedKb = async (userId: string) => {
-    const [row] = await t.database.db
-      .select({ usedKb: residentialAccounts.usedKb })
-      .from(residentialAccounts)
-      .where(eq(residentialAccounts.userId, userId));
-    return row?.usedKb ?? -1;
-  };
+  const account = () => createResidentialAccount(t.database.db, { totalKb: KB_PER_GB });
+  const usedKb = (userId: string) => usedKbOf(t.database.db, userId);
 
   beforeAll(async () => {
     t = await createTestApp();

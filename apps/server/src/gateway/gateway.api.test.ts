@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { promisify } from 'node:util';
 import { BYTES_PER_KB, generateResidentialList, KB_PER_GB, parseResidentialLine } from '@storefront/contract';
@@ -18,6 +18,7 @@ import {
   startTargetServer,
   type TargetServer,
 } from '../test/proxy-client.ts';
+import { createResidentialAccount, usedKbOf } from '../test/residential-account.ts';
 import { createTestApp, signUpCustomer, type TestApp } from '../test/test-app.ts';
 import { type Gateway, gatewayMessages, startGateway } from './gateway.ts';
 
@@ -53,22 +54,8 @@ describe('residential gateway', () => {
     return gateway;
   };
 
-  /** A customer with a residential account of `totalKb`, `usedKb` used. */
-  const account = async (totalKb: number, usedKb = 0) => {
-    const userId = randomUUID();
-    const username = `res${randomBytes(5).toString('hex')}`;
-    const password = randomBytes(12).toString('base64url');
-    await t.database.db.insert(users).values({ id: userId, name: 'R', email: `${username}@example.com` });
-    await t.database.db.insert(residentialAccounts).values({ userId, username, password, totalKb, usedKb });
-    return { userId, username, password, auth: basicAuth(username, password) };
-  };
-  const usedKb = async (userId: string) => {
-    const [row] = await t.database.db
-      .select({ usedKb: residentialAccounts.usedKb })
-      .from(residentialAccounts)
-      .where(eq(residentialAccounts.userId, userId));
-    return row?.usedKb ?? -1;
-  };
+  const account = (totalKb: number, usedKb = 0) => createResidentialAccount(t.database.db, { totalKb, usedKb });
+  const usedKb = (userId: string) => usedKbOf(t.database.db, userId);
 
   beforeAll(async () => {
     gatewayPort = await freePort();
