@@ -136,7 +136,8 @@ export async function startGateway({
     });
   });
   server.on('requestFailed', ({ error }: { error: Error }) => {
-    log.warn({ err: { message: error.message } }, 'gateway request failed');
+    // proxy-chain's messages may quote the upstream URL: its credentials never reach the log.
+    log.warn({ err: { message: error.message.replace(/\/\/[^@\s/]+@/g, '//[redacted]@') } }, 'gateway request failed');
   });
 
   await server.listen();
