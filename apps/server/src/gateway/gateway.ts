@@ -97,14 +97,8 @@ export async function startGateway({
       meterConnection(connection);
       connection.account = account;
     }
-    const targetingOf = targeting && {
-      country: targeting.country,
-      sessionId: targeting.sessionId,
-      durationMinutes: targeting.durationMinutes,
-      type: targeting.type,
-    };
     return {
-      upstreamProxyUrl: config.upstream ? upstreamUrlFor(config.upstream, targetingOf) : null,
+      upstreamProxyUrl: config.upstream ? upstreamUrlFor(config.upstream, targeting) : null,
       ...(dnsLookup ? { dnsLookup } : {}),
     };
   };
