@@ -7,6 +7,8 @@ import { serializeRequest } from './lib/log-redaction.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { createRateLimitStore } from './lib/rate-limit-store.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
+import { authenticateApiKey } from './modules/api-keys/authenticate-key.ts';
+import { apiKeyRoutes } from './modules/api-keys/routes.ts';
 import { createAuth, resolveAuthSecret } from './modules/auth/auth.ts';
 import { createGuards } from './modules/auth/guards.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -88,7 +90,7 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
     logger: app.log,
     secret: authSecret,
   });
-  const guards = createGuards(auth, config);
+  const guards = createGuards(auth, config, (key) => authenticateApiKey({ db: database.db, key }));
   const rateLimitStore = await createRateLimitStore(config.redis, app.log);
   app.addHook('onClose', async () => rateLimitStore.close());
   const rateLimit = rateLimitStore.pluginOptions;
@@ -119,7 +121,15 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
       await api.register(catalogueRoutes, { db: database.db, pricing });
       await api.register(authRoutes, { auth, config, rateLimit, secret: authSecret });
       await api.register(userRoutes, { auth, db: database.db, guards });
-      await api.register(orderRoutes, { db: database.db, guards, gatewayEndpoint: config.gatewayEndpoint, provider });
+      await api.register(apiKeyRoutes, { db: database.db, guards });
+      await api.register(orderRoutes, {
+        db: database.db,
+        guards,
+        gatewayEndpoint: config.gatewayEndpoint,
+        provider,
+        rateLimit,
+        keyRateLimitPerMinute: config.apiKeyRateLimitPerMinute,
+      });
       await api.register(checkoutRoutes, {
         db: database.db,
         guards,

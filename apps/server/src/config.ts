@@ -83,6 +83,7 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(100),
   JOBS_INTERVAL_S: z.coerce.number().int().min(0).max(86_400).default(60),
   CHECKOUT_RATE_LIMIT_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  API_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   REDIS_URL: z
     .string()
     .refine((value) => /^rediss?:\/\/.+/.test(value), 'must be a redis:// or rediss:// URL')
@@ -118,6 +119,8 @@ export interface Config {
   site: SiteConfig;
   /** How long GET /api/pricing reuses its answer (0 = never). */
   pricingCacheMs: number;
+  /** Requests a personal API key may make a minute (counted in the rate-limit store). */
+  apiKeyRateLimitPerMinute: number;
   /** Unit prices in cents: per IP per month (ISP, PK1) and per GB (residential). */
   pricesCents: { isp_proxies: number; pk1_isp_proxies: number; residential_proxies: number };
   /** host:port customers put in their tools for residential proxies. */
@@ -275,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sandboxPayments: !(e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET),
     },
     pricingCacheMs: e.PRICING_CACHE_MS,
+    apiKeyRateLimitPerMinute: e.API_KEY_RATE_LIMIT_PER_MINUTE,
     pricesCents: {
       isp_proxies: toCents(e.PRICE_ISP_PROXIES),
       pk1_isp_proxies: toCents(e.PRICE_PK1_ISP_PROXIES),

@@ -433,3 +433,23 @@ export const adminAuditLog = pgTable(
   },
   (table) => [index('admin_audit_log_created_idx').on(table.createdAt)],
 );
+
+/**
+ * Personal API keys of customers. Only the SHA-256 of a key is kept (a key is 32 random bytes, so a fast hash is enough
+ * and a lookup is one index probe); `start` is its first characters, shown in the list. Revoking deletes the row.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    start: text('start').notNull(),
+    keyHash: text('key_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (table) => [uniqueIndex('api_keys_key_hash_key').on(table.keyHash), index('api_keys_user_id_idx').on(table.userId)],
+);

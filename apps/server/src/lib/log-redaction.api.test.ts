@@ -28,7 +28,7 @@ describe('the log of a full flow', () => {
     });
   const get = (path: string, cookie = '') => fetch(base + path, { headers: { cookie }, redirect: 'manual' });
 
-  it('holds no reset or confirmation token and no invoice id', async () => {
+  it('holds no reset or confirmation token, no invoice id and no API key', async () => {
     const email = 'logged@example.com';
     expect((await post('/api/auth/sign-up/email', { email, password: 'Str0ng!pass', name: 'Lou' })).status).toBe(200);
     const confirmation = confirmationLinkOf(t, email);
@@ -61,12 +61,28 @@ describe('the log of a full flow', () => {
     expect((await get(`/api/sandbox/invoices/${invoiceId}`)).status).toBe(200);
     await get(`/sandbox/invoices/${invoiceId}`);
 
+    // A personal API key, used in the link and as a bearer, then revoked and tried again (the 401 is logged too).
+    const created = (await (await post('/api/api-keys', { name: 'scraper' }, session)).json()) as {
+      id: string;
+      key: string;
+    };
+    const apiKey = created.key;
+    expect((await get(`/api/proxy-list?key=${apiKey}&product=isp_proxies`)).status).toBe(200);
+    expect((await fetch(`${base}/api/orders`, { headers: { authorization: `Bearer ${apiKey}` } })).status).toBe(200);
+    const revoked = await fetch(`${base}/api/api-keys/${created.id}`, {
+      method: 'DELETE',
+      headers: { cookie: session, origin: 'http://localhost:3000' },
+    });
+    expect(revoked.status).toBe(204);
+    expect((await get(`/api/proxy-list?format=ip:port:user:pass&key=${apiKey}`)).status).toBe(401);
+
     const confirmationToken = new URL(confirmation, base).searchParams.get('token') ?? '';
     const resetPathToken = resetLink.pathname.split('/').at(-1) ?? '';
-    const secrets = { confirmationToken, resetPathToken, resetToken, invoiceId };
+    const secrets = { confirmationToken, resetPathToken, resetToken, invoiceId, apiKey, keyBody: apiKey.slice(4) };
     const log = lines.join('\n');
     expect(lines.filter((line) => line.includes('"req"')).length).toBeGreaterThan(10);
     expect(log).toContain('/api/auth/reset-password/[redacted]');
+    expect(log).toContain('/api/proxy-list?format=ip:port:user:pass&key=[redacted]');
     for (const [name, secret] of Object.entries(secrets)) {
       expect(secret.length, name).toBeGreaterThan(10);
       expect(log.includes(secret), `${name} is in the log`).toBe(false);

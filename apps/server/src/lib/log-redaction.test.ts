@@ -20,6 +20,17 @@ describe('redactUrl', () => {
     expect(redactUrl('/api/sandbox/invoices/in_sandbox_AbC')).toBe(`/api/sandbox/invoices/${REDACTED}`);
   });
 
+  it('hides a personal API key in a list link, wherever it stands in the query', () => {
+    expect(redactUrl('/api/proxy-list?key=psk_AbC-d_9&product=isp_proxies')).toBe(
+      `/api/proxy-list?key=${REDACTED}&product=isp_proxies`,
+    );
+    expect(redactUrl('/api/proxy-list?format=ip:port:user:pass&KEY=psk_AbC#x')).toBe(
+      `/api/proxy-list?format=ip:port:user:pass&KEY=${REDACTED}#x`,
+    );
+    // A parameter that merely ends in "key" is not a key.
+    expect(redactUrl('/api/admin/users?sortkey=email')).toBe('/api/admin/users?sortkey=email');
+  });
+
   it('leaves ordinary URLs alone', () => {
     for (const url of ['/api/orders?page=2', '/dashboard/proxies?tab=isp_proxies', '/api/auth/get-session', '/']) {
       expect(redactUrl(url)).toBe(url);

@@ -3,8 +3,8 @@ import type { FastifyRequest } from 'fastify';
 /** What stands in the log where a secret was. */
 export const REDACTED = '[redacted]';
 
-/** Query parameters that carry a secret: reset and confirmation tokens, OAuth codes and state, provider tokens. */
-const SECRET_QUERY = /([?&](?:token|code|state|id_token|access_token|refresh_token|otp)=)[^&#]*/gi;
+/** Query parameters that carry a secret: reset and confirmation tokens, OAuth codes and state, provider tokens, API keys. */
+const SECRET_QUERY = /([?&](?:token|code|state|id_token|access_token|refresh_token|otp|key)=)[^&#]*/gi;
 
 /**
  * Path segments that are secrets themselves: the reset link's token (/api/auth/reset-password/<token>) and the sandbox's

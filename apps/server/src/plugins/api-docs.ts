@@ -28,6 +28,39 @@ export async function registerApiDocs(app: FastifyInstance, config: Config): Pro
         version: '1.0.0',
       },
       servers: [{ url: config.appUrl }],
+      components: {
+        securitySchemes: {
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'storefront.session_token',
+            description: 'The signed-in session of the web app (or its token as `Authorization: Bearer`).',
+          },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'psk_…',
+            description:
+              'A personal API key, created on the Settings page. It reads the orders and proxy lists of its owner only; ' +
+              'it never buys, cancels or changes the account.',
+          },
+          apiKeyInQuery: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'key',
+            description: 'The personal API key in the link, for tools that load a proxy list by URL.',
+          },
+        },
+      },
+      tags: [
+        {
+          name: 'api keys',
+          description:
+            'Calls marked with the lock of **apiKey** take a personal API key as well as the session. Load the current ' +
+            `proxy list into a tool by URL:\n\n\`\`\`\ncurl '${config.appUrl}/api/proxy-list?key=psk_YOUR_KEY&product=isp_proxies&format=http://user:pass@ip:port'\n\`\`\`\n\n` +
+            `or read the orders as JSON:\n\n\`\`\`\ncurl -H 'Authorization: Bearer psk_YOUR_KEY' ${config.appUrl}/api/orders\n\`\`\``,
+        },
+      ],
     },
     transform: jsonSchemaTransform,
   });

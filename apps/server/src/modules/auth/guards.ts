@@ -1,4 +1,4 @@
-import { authMessages, type UserRole } from '@storefront/contract';
+import { API_KEY_PREFIX, apiKeyMessages, authMessages, type UserRole } from '@storefront/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
@@ -16,6 +16,14 @@ export interface SignedIn {
   session: { id: string; createdAt: Date; expiresAt: Date };
 }
 
+/** The customer a personal API key belongs to (modules/api-keys). */
+export interface KeyHolder {
+  keyId: string;
+  userId: string;
+}
+
+export type AuthenticateKey = (key: string) => Promise<KeyHolder | null>;
+
 export interface Guards {
   /** The session of the request (cookie or `Authorization: Bearer`), or null. */
   currentSession(request: FastifyRequest): Promise<SignedIn | null>;
@@ -23,11 +31,18 @@ export interface Guards {
   requireUser(request: FastifyRequest): Promise<void>;
   /** onRequest (before the body is read): 401 without a user, 403 for a user who is not an administrator. */
   requireAdmin(request: FastifyRequest): Promise<void>;
+  /**
+   * onRequest for the customer's own reads: a signed-in session, or a personal API key sent as `Authorization: Bearer
+   * psk_…` (or as `?key=` where the route takes it). A key never sets `signedIn`, so every other guard refuses it.
+   */
+  requireReader(request: FastifyRequest): Promise<void>;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     signedIn?: SignedIn;
+    /** Set by requireReader when the request carries a personal API key instead of a session. */
+    keyHolder?: KeyHolder;
   }
 }
 
@@ -46,7 +61,25 @@ export function signedInOf(request: FastifyRequest): SignedIn {
   return request.signedIn;
 }
 
-export function createGuards(auth: Auth, config: Config): Guards {
+/** The customer whose data a read is for: the signed-in user, or the owner of the API key. */
+export function readerOf(request: FastifyRequest): string {
+  if (request.keyHolder) return request.keyHolder.userId;
+  return signedInOf(request).user.id;
+}
+
+/** The personal API key a request carries: a bearer token with the key prefix, or the `key` query parameter. */
+function apiKeyOf(request: FastifyRequest, fromQuery: boolean): string | undefined {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+  if (bearer?.startsWith(API_KEY_PREFIX)) return bearer;
+  if (!fromQuery) return undefined;
+  const key = (request.query as { key?: unknown } | undefined)?.key;
+  return typeof key === 'string' && key !== '' ? key : undefined;
+}
+
+/** Routes that take the key in the query string: links a tool loads by URL. */
+const KEY_IN_QUERY = new Set(['/api/proxy-list']);
+
+export function createGuards(auth: Auth, config: Config, authenticateKey: AuthenticateKey): Guards {
   const appOrigin = new URL(config.appUrl).origin;
 
   async function currentSession(request: FastifyRequest): Promise<SignedIn | null> {
@@ -99,6 +132,18 @@ export function createGuards(auth: Auth, config: Config): Guards {
       if (!signedIn) throw new AppError('UNAUTHORIZED', authMessages.noToken);
       if (signedIn.user.role !== 'admin') throw new AppError('FORBIDDEN', authMessages.adminRequired);
       checkOrigin(request);
+    },
+    async requireReader(request) {
+      const fromQuery = KEY_IN_QUERY.has(request.routeOptions.url ?? '');
+      const key = apiKeyOf(request, fromQuery);
+      if (key === undefined) {
+        const signedIn = await currentSession(request);
+        if (signedIn) return;
+        throw new AppError('UNAUTHORIZED', fromQuery ? apiKeyMessages.keyRequired : authMessages.authRequired);
+      }
+      const holder = await authenticateKey(key);
+      if (!holder) throw new AppError('UNAUTHORIZED', apiKeyMessages.invalidKey);
+      request.keyHolder = holder;
     },
   };
 }

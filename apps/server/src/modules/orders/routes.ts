@@ -1,3 +1,4 @@
+import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
 import {
   cancelOrderRequestSchema,
   dailyUsageSchema,
@@ -5,96 +6,162 @@ import {
   orderListSchema,
   orderUsageListSchema,
   processingOrderListSchema,
+  proxyListQuerySchema,
 } from '@storefront/contract';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
 import { privateNoStore } from '../../lib/no-store.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
-import { type Guards, signedInOf } from '../auth/guards.ts';
+import { type Guards, readerOf, signedInOf } from '../auth/guards.ts';
+import { tooManyAttemptsMessage } from '../auth/rate-limit.ts';
 import { cancelOrder } from './cancel-order.ts';
 import { listDailyUsage } from './daily-usage.ts';
 import { listOrderHistory, listOrders, listOrderUsage, listProcessingOrders } from './list-orders.ts';
+import { proxyListLines } from './proxy-list.ts';
 
 export interface OrderRoutesOptions {
   db: Db;
   guards: Guards;
   gatewayEndpoint: string;
   provider: PaymentProvider;
+  /** Where the counters live (../../lib/rate-limit-store.ts). */
+  rateLimit: RateLimitPluginOptions;
+  keyRateLimitPerMinute: number;
 }
+
+/** The API reference marks every call a personal API key may make (plugins/api-docs.ts names the schemes). */
+const KEY_SECURITY: { [scheme: string]: string[] }[] = [{ session: [] }, { apiKey: [] }];
 
 export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
   app,
-  { db, guards, gatewayEndpoint, provider },
+  { db, guards, gatewayEndpoint, provider, rateLimit: rateLimitOptions, keyRateLimitPerMinute },
 ) => {
+  await app.register(rateLimit, rateLimitOptions);
+  const perKey = app.createRateLimit({
+    max: keyRateLimitPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `api-key:${request.keyHolder?.keyId ?? request.ip}`,
+  });
+  /** The customer's own reads: a session, or an API key counted against its own limit (shared across instances). */
+  const requireReader = async (request: FastifyRequest, reply: FastifyReply) => {
+    await guards.requireReader(request);
+    if (!request.keyHolder) return;
+    const limit = await perKey(request);
+    if (!limit.isAllowed && limit.isExceeded) {
+      request.log.warn({ keyId: request.keyHolder.keyId }, 'API key rate limit reached');
+      reply.header('retry-after', String(limit.ttlInSeconds));
+      throw new AppError('TOO_MANY_REQUESTS', tooManyAttemptsMessage(limit.ttlInSeconds));
+    }
+  };
   const api = app.withTypeProvider<ZodTypeProvider>();
-  api.addHook('onRequest', guards.requireUser);
   api.addHook('onSend', privateNoStore);
 
   api.get(
     '/orders',
     {
+      onRequest: requireReader,
       schema: {
-        tags: ['orders'],
+        tags: ['orders', 'api keys'],
+        security: KEY_SECURITY,
         summary: "The signed-in customer's orders, newest first",
         response: { 200: orderListSchema },
       },
     },
-    async (request) => listOrders({ db, userId: signedInOf(request).user.id }),
+    async (request) => listOrders({ db, userId: readerOf(request) }),
   );
 
   api.get(
     '/orders/usage',
     {
+      onRequest: requireReader,
       schema: {
-        tags: ['orders'],
+        tags: ['orders', 'api keys'],
+        security: KEY_SECURITY,
         summary: "The signed-in customer's residential data and credentials",
         response: { 200: orderUsageListSchema },
       },
     },
-    async (request) => listOrderUsage({ db, userId: signedInOf(request).user.id, gatewayEndpoint }),
+    async (request) => listOrderUsage({ db, userId: readerOf(request), gatewayEndpoint }),
   );
 
   api.get(
     '/orders/usage/daily',
     {
+      onRequest: requireReader,
       schema: {
-        tags: ['orders'],
+        tags: ['orders', 'api keys'],
+        security: KEY_SECURITY,
         summary: 'The residential data the gateway carried for the signed-in customer per day, last 30 days',
         response: { 200: dailyUsageSchema },
       },
     },
-    async (request) => listDailyUsage({ db, userId: signedInOf(request).user.id }),
+    async (request) => listDailyUsage({ db, userId: readerOf(request) }),
   );
 
   api.get(
     '/orders/history',
     {
+      onRequest: requireReader,
       schema: {
-        tags: ['orders'],
+        tags: ['orders', 'api keys'],
+        security: KEY_SECURITY,
         summary: "The signed-in customer's payments with their invoices, newest first",
         description: 'total is in cents of currency; stripe_id is the invoice id of the payment provider.',
         response: { 200: orderHistorySchema },
       },
     },
-    async (request) => listOrderHistory({ db, userId: signedInOf(request).user.id }),
+    async (request) => listOrderHistory({ db, userId: readerOf(request) }),
   );
 
   api.get(
     '/orders/processing',
     {
+      onRequest: requireReader,
       schema: {
-        tags: ['orders'],
+        tags: ['orders', 'api keys'],
+        security: KEY_SECURITY,
         summary: "The signed-in customer's paid residential orders waiting for data",
         response: { 200: processingOrderListSchema },
       },
     },
-    async (request) => listProcessingOrders({ db, userId: signedInOf(request).user.id }),
+    async (request) => listProcessingOrders({ db, userId: readerOf(request) }),
+  );
+
+  api.get(
+    '/proxy-list',
+    {
+      onRequest: requireReader,
+      schema: {
+        tags: ['api keys'],
+        security: [{ apiKeyInQuery: [] }, { apiKey: [] }, { session: [] }],
+        summary: "The customer's current proxies as text, one a line, for a tool that loads its list by URL",
+        description: [
+          'The IPs of the live orders (delivered or processing), newest order first, in `format`. Without `product`,',
+          'every Elite ISP and PK1 proxy. With `product=residential_proxies`, `count` generated lines with `country`',
+          'and `type`, each with a new session id. A swap or a renewal shows at the next load.',
+          '',
+          '```',
+          "curl 'https://example.com/api/proxy-list?key=psk_YOUR_KEY&product=pk1_isp_proxies&format=socks5://user:pass@ip:port'",
+          '```',
+        ].join('\n'),
+        querystring: proxyListQuerySchema,
+        response: { 200: z.string() },
+      },
+    },
+    async (request, reply) => {
+      const lines = await proxyListLines({ db, userId: readerOf(request), query: request.query, gatewayEndpoint });
+      reply.type('text/plain; charset=utf-8');
+      return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+    },
   );
 
   api.post(
     '/orders/cancel',
     {
+      onRequest: guards.requireUser,
       schema: {
         tags: ['orders'],
         summary: 'Cancel an order at the end of its billing cycle; answers the updated order list',

@@ -1,0 +1,49 @@
+import { formatEndpoint, generateResidentialList, type ProductId, type ProxyListQuery } from '@storefront/contract';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { orders, proxyIps, residentialAccounts } from '../../db/schema.ts';
+
+/**
+ * The customer's current proxies as lines of text for a tool that loads a list by URL: the IPs held by the customer's
+ * live orders (delivered or processing; an expired order has given its IPs back), newest order first and by address
+ * within one (the Proxies page's order), in the asked format. For
+ * residential, `count` generated lines with the targeting asked for (the Proxies page's generator).
+ */
+export async function proxyListLines({
+  db,
+  userId,
+  query,
+  gatewayEndpoint,
+}: {
+  db: Db;
+  userId: string;
+  query: ProxyListQuery;
+  gatewayEndpoint: string;
+}): Promise<string[]> {
+  if (query.product === 'residential_proxies') {
+    const [account] = await db
+      .select({ username: residentialAccounts.username, password: residentialAccounts.password })
+      .from(residentialAccounts)
+      .where(eq(residentialAccounts.userId, userId));
+    if (!account) return [];
+    const lines = generateResidentialList(
+      { endpoint: gatewayEndpoint, ...account },
+      { count: query.count, type: query.type, country: query.country },
+    );
+    return lines.map((line) => formatEndpoint(line, query.format));
+  }
+  const products: ProductId[] = query.product ? [query.product] : ['isp_proxies', 'pk1_isp_proxies'];
+  const rows = await db
+    .select({ endpoint: proxyIps.endpoint })
+    .from(proxyIps)
+    .innerJoin(orders, eq(orders.id, proxyIps.assignedOrderId))
+    .where(
+      and(
+        eq(orders.userId, userId),
+        inArray(orders.productId, products),
+        inArray(orders.status, ['delivered', 'processing']),
+      ),
+    )
+    .orderBy(desc(orders.purchasedAt), desc(orders.createdAt), sql`${proxyIps.ip}::inet`, proxyIps.port);
+  return rows.map((row) => formatEndpoint(row.endpoint, query.format));
+}
