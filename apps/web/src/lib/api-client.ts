@@ -43,5 +43,7 @@ export async function apiRequest<T>(path: string, { method = 'GET', body, fallba
     throw new ApiError(0, fallbackMessage);
   }
   if (!response.ok) throw new ApiError(response.status, await messageOf(response, fallbackMessage));
+  // 204 No Content (a deletion): nothing to parse.
+  if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
 }

@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconKey } from '@tabler/icons-react';
 import { useAuth } from '../../../lib/use-auth.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { ApiKeysCard } from './api-keys-card.tsx';
 import { ChangePasswordDialog } from './change-password-dialog.tsx';
 import { TwoFactorCard } from './two-factor-card.tsx';
 
@@ -37,6 +38,7 @@ export function SettingsPage() {
           await refetch();
         }}
       />
+      <ApiKeysCard />
       <ChangePasswordDialog opened={passwordOpened} onClose={passwordDialog.close} />
     </Stack>
   );

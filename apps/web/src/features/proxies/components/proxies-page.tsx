@@ -20,6 +20,7 @@ import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useCancelOrder, useProcessingOrders } from '../api/proxies-api.ts';
 import { ordersOf, tabOf } from '../proxies-model.ts';
 import { CancelDialog } from './cancel-dialog.tsx';
+import { ListLinkButton } from './list-link-button.tsx';
 import { OrderCard } from './order-card.tsx';
 import { ResidentialTab } from './residential-tab.tsx';
 
@@ -86,6 +87,7 @@ export function ProxiesPage() {
               Download List
             </Button>
           )}
+          {hasProxies && <ListLinkButton tab={tab} format={safeFormat} />}
           <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={refresh}>
             Refresh
           </Button>

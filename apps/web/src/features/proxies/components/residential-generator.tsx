@@ -7,6 +7,7 @@ import {
   Select,
   SimpleGrid,
   Stack,
+  Text,
   Textarea,
   Title,
 } from '@mantine/core';
@@ -19,12 +20,14 @@ import {
   generateResidentialList,
   isoDate,
   type OrderUsage,
+  proxyListUrl,
   type ResidentialProxyType,
 } from '@storefront/contract';
 import { IconCheck, IconCopy, IconDownload, IconWand } from '@tabler/icons-react';
 import { useState } from 'react';
 import { downloadText } from '../../../lib/download.ts';
 import { viewerRows } from '../proxies-model.ts';
+import { ListLink } from './list-link.tsx';
 
 const countries = COUNTRY_OPTIONS.map((country) => ({ value: country.id, label: `${country.name} (${country.id})` }));
 
@@ -105,6 +108,22 @@ export function ResidentialGenerator({ account }: { account: OrderUsage }) {
           Download
         </Button>
       </Group>
+      <Stack gap={4}>
+        <Text size="sm" fw={500}>
+          The same list by link
+        </Text>
+        <Text size="xs" c="dimmed">
+          A tool that loads this link gets {count.toLocaleString('en-US')} new lines with these settings at every load.
+        </Text>
+        <ListLink
+          url={proxyListUrl(window.location.origin, {
+            product: 'residential_proxies',
+            country,
+            type,
+            count: Math.min(GENERATOR_COUNT_MAX, Math.max(GENERATOR_COUNT_MIN, count)),
+          })}
+        />
+      </Stack>
       {lines.length > 0 && (
         <Textarea
           label={`Generated proxies (${lines.length.toLocaleString('en-US')})`}

@@ -1,0 +1,267 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import {
+  API_KEY_LIMIT,
+  API_KEY_NAME_MAX,
+  type ApiKey,
+  apiKeyMessages,
+  type CreatedApiKey,
+  proxyListUrl,
+} from '@storefront/contract';
+import { IconCheck, IconCopy, IconPlus } from '@tabler/icons-react';
+import { useState } from 'react';
+import { FormError } from '../../../components/form-error.tsx';
+import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '../api/api-keys-api.ts';
+
+const day = (iso: string) => new Date(iso).toLocaleDateString();
+
+function CopyValue({ value, label }: { value: string; label: string }) {
+  return (
+    <CopyButton value={value}>
+      {({ copied, copy }) => (
+        <Button
+          size="xs"
+          variant={copied ? 'light' : 'default'}
+          color={copied ? 'green' : undefined}
+          leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
+          onClick={copy}
+        >
+          {copied ? 'Copied' : label}
+        </Button>
+      )}
+    </CopyButton>
+  );
+}
+
+/** Personal API keys: create (named, shown once), list with first characters and dates, revoke. */
+export function ApiKeysCard() {
+  const keys = useApiKeys();
+  const create = useCreateApiKey();
+  const revoke = useRevokeApiKey();
+  const [creating, setCreating] = useState(false);
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const list = keys.data ?? [];
+  const full = list.length >= API_KEY_LIMIT;
+
+  const closeCreate = () => {
+    setCreating(false);
+    setName('');
+    create.reset();
+  };
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    create.mutate(name, {
+      onSuccess: (key) => {
+        closeCreate();
+        setCreated(key);
+      },
+    });
+  };
+
+  return (
+    <Card withBorder padding="lg">
+      <Stack gap="md">
+        <Group justify="space-between" align="flex-start">
+          <Stack gap={4} maw={560}>
+            <Group gap="xs">
+              <Title order={2} size="h4">
+                API Keys
+              </Title>
+              {keys.isSuccess && (
+                <Badge color={full ? 'orange' : 'gray'} variant="light">
+                  {list.length} of {API_KEY_LIMIT}
+                </Badge>
+              )}
+            </Group>
+            <Text size="sm" c="dimmed">
+              A key lets your tools and scripts read your orders and load your proxy lists by link. It cannot buy,
+              cancel or change your account. See the{' '}
+              <Anchor href="/api/docs" target="_blank" rel="noopener">
+                API reference
+              </Anchor>
+              .
+            </Text>
+          </Stack>
+          <Button leftSection={<IconPlus size={16} aria-hidden />} disabled={full} onClick={() => setCreating(true)}>
+            Create API Key
+          </Button>
+        </Group>
+        {full && (
+          <Text size="sm" c="orange">
+            {apiKeyMessages.limitReached}
+          </Text>
+        )}
+
+        {keys.isPending ? (
+          <Text c="dimmed" size="sm">
+            Loading...
+          </Text>
+        ) : keys.isError ? (
+          <FormError message={keys.error.message} />
+        ) : list.length === 0 ? (
+          <Text c="dimmed" size="sm">
+            No API keys yet.
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={560}>
+            <Table verticalSpacing="xs" aria-label="API keys">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Name</Table.Th>
+                  <Table.Th>Key</Table.Th>
+                  <Table.Th>Created</Table.Th>
+                  <Table.Th>Last used</Table.Th>
+                  <Table.Th>
+                    <VisuallyHidden>Actions</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.map((key) => (
+                  <Table.Tr key={key.id}>
+                    <Table.Td style={{ wordBreak: 'break-word' }}>{key.name}</Table.Td>
+                    <Table.Td>
+                      <Code>{key.start}…</Code>
+                    </Table.Td>
+                    <Table.Td>{day(key.createdAt)}</Table.Td>
+                    <Table.Td>{key.lastUsedAt ? day(key.lastUsedAt) : 'Never'}</Table.Td>
+                    <Table.Td ta="right">
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Revoke ${key.name}`}
+                        onClick={() => setRevoking(key)}
+                      >
+                        Revoke
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+
+      <Modal opened={creating} onClose={closeCreate} title="Create an API key" centered>
+        <form onSubmit={submit} noValidate>
+          <Stack gap="md">
+            <FormError message={create.error?.message ?? null} />
+            <TextInput
+              label="Name"
+              description="What will use it, so you know which key to revoke later."
+              placeholder="Scraper on server 2"
+              maxLength={API_KEY_NAME_MAX}
+              data-autofocus
+              value={name}
+              onChange={(event) => setName(event.currentTarget.value)}
+            />
+            <Button type="submit" loading={create.isPending}>
+              Create Key
+            </Button>
+          </Stack>
+        </form>
+      </Modal>
+
+      <Modal
+        opened={created !== null}
+        onClose={() => setCreated(null)}
+        title="Your new API key"
+        centered
+        size="lg"
+        closeOnClickOutside={false}
+      >
+        {created && (
+          <Stack gap="md">
+            <Alert color="yellow" variant="light">
+              {apiKeyMessages.created}
+            </Alert>
+            <Stack gap={6}>
+              <Text size="sm" fw={500}>
+                {created.name}
+              </Text>
+              <Code block data-testid="new-api-key" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
+                {created.key}
+              </Code>
+              <Group>
+                <CopyValue value={created.key} label="Copy key" />
+              </Group>
+            </Stack>
+            <Stack gap={6}>
+              <Text size="sm" fw={500}>
+                Your proxy list by link
+              </Text>
+              <Text size="xs" c="dimmed">
+                Every Elite ISP and PK1 proxy you hold, one a line; the Proxies page gives the link for each product and
+                format.
+              </Text>
+              <Code block style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
+                {proxyListUrl(window.location.origin, { key: created.key })}
+              </Code>
+              <Group>
+                <CopyValue value={proxyListUrl(window.location.origin, { key: created.key })} label="Copy link" />
+              </Group>
+            </Stack>
+            <Button onClick={() => setCreated(null)}>Done</Button>
+          </Stack>
+        )}
+      </Modal>
+
+      <Modal opened={revoking !== null} onClose={() => setRevoking(null)} title="Revoke this API key?" centered>
+        {revoking && (
+          <Stack gap="md">
+            <FormError message={revoke.error?.message ?? null} />
+            <Text size="sm">
+              <strong>{revoking.name}</strong> (<Code>{revoking.start}…</Code>) stops working at once: every tool and
+              list link using it is refused from its next request.
+            </Text>
+            <Group justify="flex-end">
+              <Button
+                variant="default"
+                onClick={() => {
+                  revoke.reset();
+                  setRevoking(null);
+                }}
+              >
+                Keep Key
+              </Button>
+              <Button
+                color="red"
+                loading={revoke.isPending}
+                onClick={() =>
+                  revoke.mutate(revoking.id, {
+                    onSuccess: () => {
+                      setRevoking(null);
+                      notifications.show({ color: 'green', message: apiKeyMessages.revoked });
+                    },
+                  })
+                }
+              >
+                Revoke Key
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
+    </Card>
+  );
+}
