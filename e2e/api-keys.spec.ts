@@ -52,7 +52,7 @@ test.describe('API keys and the proxy list link', () => {
 
     await page.getByRole('button', { name: 'List Link' }).click();
     const shownLink = page.getByTestId('proxy-list-link');
-    await expect(shownLink).toContainText('key=YOUR_API_KEY&product=isp_proxies&format=socks5');
+    await expect(shownLink).toContainText('key=YOUR_API_KEY&product=isp_proxies&format=socks5://user:pass@ip:port');
     await expect(page.getByRole('button', { name: 'Copy Link' })).toBeVisible();
     const url = ((await shownLink.textContent()) ?? '').replace('YOUR_API_KEY', key);
     const loaded = await request.get(url);

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { proxyListQuerySchema, proxyListUrl } from './api-keys.ts';
 
 describe('proxyListUrl', () => {
-  it('writes a static list link with the format encoded, and a placeholder for the key', () => {
+  it('writes a static list link with the format readable, and a placeholder for the key', () => {
     expect(proxyListUrl('https://shop.example', { product: 'isp_proxies', format: 'http://user:pass@ip:port' })).toBe(
-      'https://shop.example/api/proxy-list?key=YOUR_API_KEY&product=isp_proxies&format=http%3A%2F%2Fuser%3Apass%40ip%3Aport',
+      'https://shop.example/api/proxy-list?key=YOUR_API_KEY&product=isp_proxies&format=http://user:pass@ip:port',
     );
   });
 
@@ -18,7 +18,7 @@ describe('proxyListUrl', () => {
       count: 50,
     });
     expect(url).toBe(
-      'https://shop.example/api/proxy-list?key=psk_abc&product=residential_proxies&format=ip%3Aport%3Auser%3Apass&country=DE&type=static&count=50',
+      'https://shop.example/api/proxy-list?key=psk_abc&product=residential_proxies&format=ip:port:user:pass&country=DE&type=static&count=50',
     );
     const query = Object.fromEntries(new URL(url).searchParams);
     expect(proxyListQuerySchema.parse(query)).toEqual({

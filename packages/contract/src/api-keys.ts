@@ -112,7 +112,11 @@ export function proxyListUrl(
   }
   const query = params
     .filter(([, value]) => value !== undefined && value !== '')
-    .map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`)
+    // ':', '/' and '@' may stand in a query as they are (RFC 3986): the format stays readable in the link.
+    .map(
+      ([name, value]) =>
+        `${name}=${encodeURIComponent(String(value)).replace(/%3A/g, ':').replace(/%2F/g, '/').replace(/%40/g, '@')}`,
+    )
     .join('&');
   return `${origin}/api/proxy-list?${query}`;
 }

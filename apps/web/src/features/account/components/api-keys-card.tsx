@@ -121,44 +121,78 @@ export function ApiKeysCard() {
             No API keys yet.
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={560}>
-            <Table verticalSpacing="xs" aria-label="API keys">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Key</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Th>Last used</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((key) => (
-                  <Table.Tr key={key.id}>
-                    <Table.Td style={{ wordBreak: 'break-word' }}>{key.name}</Table.Td>
-                    <Table.Td>
-                      <Code>{key.start}…</Code>
-                    </Table.Td>
-                    <Table.Td>{day(key.createdAt)}</Table.Td>
-                    <Table.Td>{key.lastUsedAt ? day(key.lastUsedAt) : 'Never'}</Table.Td>
-                    <Table.Td ta="right">
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        color="red"
-                        aria-label={`Revoke ${key.name}`}
-                        onClick={() => setRevoking(key)}
-                      >
-                        Revoke
-                      </Button>
-                    </Table.Td>
+          <>
+            <Table.ScrollContainer minWidth={560} visibleFrom="sm">
+              <Table verticalSpacing="xs" aria-label="API keys">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Name</Table.Th>
+                    <Table.Th>Key</Table.Th>
+                    <Table.Th>Created</Table.Th>
+                    <Table.Th>Last used</Table.Th>
+                    <Table.Th>
+                      <VisuallyHidden>Actions</VisuallyHidden>
+                    </Table.Th>
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+                </Table.Thead>
+                <Table.Tbody>
+                  {list.map((key) => (
+                    <Table.Tr key={key.id}>
+                      <Table.Td style={{ wordBreak: 'break-word' }}>{key.name}</Table.Td>
+                      <Table.Td>
+                        <Code>{key.start}…</Code>
+                      </Table.Td>
+                      <Table.Td>{day(key.createdAt)}</Table.Td>
+                      <Table.Td>{key.lastUsedAt ? day(key.lastUsedAt) : 'Never'}</Table.Td>
+                      <Table.Td ta="right">
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          color="red"
+                          aria-label={`Revoke ${key.name}`}
+                          onClick={() => setRevoking(key)}
+                        >
+                          Revoke
+                        </Button>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            <Stack gap={0} hiddenFrom="sm">
+              {list.map((key) => (
+                <Group
+                  key={key.id}
+                  justify="space-between"
+                  wrap="nowrap"
+                  py="xs"
+                  style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+                >
+                  <Stack gap={2} style={{ minWidth: 0 }}>
+                    <Text size="sm" fw={500} style={{ wordBreak: 'break-word' }}>
+                      {key.name}
+                    </Text>
+                    <Code style={{ alignSelf: 'flex-start' }}>{key.start}…</Code>
+                    <Text size="xs" c="dimmed">
+                      Created {day(key.createdAt)} ·{' '}
+                      {key.lastUsedAt ? `Last used ${day(key.lastUsedAt)}` : 'Never used'}
+                    </Text>
+                  </Stack>
+                  <Button
+                    size="xs"
+                    variant="subtle"
+                    color="red"
+                    aria-label={`Revoke ${key.name}`}
+                    onClick={() => setRevoking(key)}
+                    style={{ flexShrink: 0 }}
+                  >
+                    Revoke
+                  </Button>
+                </Group>
+              ))}
+            </Stack>
+          </>
         )}
       </Stack>
 

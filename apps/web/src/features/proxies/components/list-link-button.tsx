@@ -15,7 +15,7 @@ export function ListLinkButton({ tab, format }: { tab: ProductId; format: ProxyF
   });
   return (
     <Popover
-      width={420}
+      width="min(420px, calc(100vw - 2rem))"
       position="bottom-end"
       withArrow
       shadow="md"
