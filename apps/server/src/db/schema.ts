@@ -56,8 +56,9 @@ export const proxyIps = pgTable(
   },
   (table) => [
     uniqueIndex('proxy_ips_ip_port_key').on(table.ip, table.port),
+    // The delivery's claim reads this index in its own order (oldest first, then id) and stops after `quantity` rows.
     index('proxy_ips_available_idx')
-      .on(table.productId, table.createdAt)
+      .on(table.productId, table.createdAt, table.id)
       .where(sql`${table.assignedOrderId} is null and ${table.needRotated} = false`),
     index('proxy_ips_subnet_idx').on(table.subnet),
     check('proxy_ips_port_range', sql`${table.port} between 1 and 65535`),
@@ -338,7 +339,11 @@ export const payments = pgTable(
     paidAt: timestamp('paid_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('payments_user_idx').on(table.userId, table.paidAt)],
+  (table) => [
+    index('payments_user_idx').on(table.userId, table.paidAt),
+    // "Has this order been paid?" at every checkout event, and an order's payments for the admin.
+    index('payments_order_idx').on(table.orderId),
+  ],
 );
 
 /** Every payment-provider event handled, by its id: recorded in the transaction of its effect (exactly-once). */

@@ -9,7 +9,6 @@ import { recordRedemption } from '../coupons/coupons.ts';
 import { deliverOrder } from '../delivery/deliver-order.ts';
 import { receiptEmail } from '../notifications/customer-emails.ts';
 import { enqueueEmail } from '../notifications/outbox.ts';
-import { emailFacts } from './order-facts.ts';
 
 /** Payment confirmed: the order is paid, gets its history entry, its receipt and its redemption, and is delivered (or waits). */
 export async function applyCheckoutPaid({
@@ -22,15 +21,27 @@ export async function applyCheckoutPaid({
   brand: Branding;
 }): Promise<'unknown_order' | 'already_paid' | 'delivered' | 'processing'> {
   if (!orderIdSchema.safeParse(event.orderId).success) return 'unknown_order';
-  const [order] = await tx.select().from(orders).where(eq(orders.id, event.orderId)).for('update');
-  if (!order) return 'unknown_order';
+  // The order, locked, with its customer's address (for the receipt and the redemption) in the same round trip.
+  const [found] = await tx
+    .select({ order: orders, email: users.email })
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.userId))
+    .where(eq(orders.id, event.orderId))
+    .for('update', { of: orders });
+  if (!found) return 'unknown_order';
+  const { order, email } = found;
 
   // One checkout payment per order, whichever of the provider's events tells it first (and a double click in the sandbox).
-  const [earlier] = await tx
-    .select({ id: payments.id })
-    .from(payments)
-    .where(and(eq(payments.orderId, order.id), eq(payments.kind, 'checkout')))
-    .limit(1);
+  // It is written only here, in the transaction that moves the order out of awaiting_payment: an order still awaiting
+  // payment has none yet, so only a later event needs to look.
+  const [earlier] =
+    order.status === 'awaiting_payment'
+      ? []
+      : await tx
+          .select({ id: payments.id })
+          .from(payments)
+          .where(and(eq(payments.orderId, order.id), eq(payments.kind, 'checkout')))
+          .limit(1);
   if (!earlier) {
     await tx
       .insert(payments)
@@ -69,21 +80,20 @@ export async function applyCheckoutPaid({
     })
     .where(eq(orders.id, order.id));
 
-  const { to, facts } = await emailFacts(tx, order);
+  const facts = { orderId: order.id, productId: order.productId, quantity: order.quantity };
   await enqueueEmail(
     tx,
     `receipt:${event.invoice.id}`,
-    receiptEmail(brand, to, facts, {
+    receiptEmail(brand, email, facts, {
       amountCents: event.invoice.amountCents,
       currency: event.invoice.currency,
       invoiceUrl: event.invoice.hostedUrl,
       renewal: false,
     }),
   );
-  if (order.promoCodeId) {
-    const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, order.userId));
-    const email = user?.email ?? event.customerEmail;
-    if (email) await recordRedemption({ tx, promoCodeId: order.promoCodeId, orderId: order.id, email });
+  const redeemer = email || event.customerEmail;
+  if (order.promoCodeId && redeemer) {
+    await recordRedemption({ tx, promoCodeId: order.promoCodeId, orderId: order.id, email: redeemer });
   }
   return outcome;
 }

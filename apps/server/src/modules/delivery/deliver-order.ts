@@ -33,26 +33,37 @@ export async function deliverOrder({
 }
 
 async function deliverIps(tx: Tx, order: DeliverableOrder): Promise<'delivered' | 'processing'> {
-  const free = await tx
-    .select({ id: proxyIps.id })
-    .from(proxyIps)
-    .where(
-      and(eq(proxyIps.productId, order.productId), isNull(proxyIps.assignedOrderId), eq(proxyIps.needRotated, false)),
+  // One statement claims the oldest available IPs: it reads them in the available index's order, skips the ones another
+  // delivery holds, and assigns them. All or nothing: a short pool gives the claimed ones back in the same transaction.
+  // MATERIALIZED: the locked rows are chosen once, never re-read by another plan shape.
+  const result = await tx.execute(sql`
+    with picked as materialized (
+      select ${proxyIps.id} from ${proxyIps}
+      where ${proxyIps.productId} = ${order.productId}
+        and ${proxyIps.assignedOrderId} is null
+        and ${proxyIps.needRotated} = false
+      order by ${proxyIps.createdAt}, ${proxyIps.id}
+      limit ${order.quantity}
+      for update skip locked
     )
-    .orderBy(asc(proxyIps.createdAt), asc(proxyIps.id))
-    .limit(order.quantity)
-    .for('update', { skipLocked: true });
-  if (free.length < order.quantity) return 'processing';
-  await tx
-    .update(proxyIps)
-    .set({ assignedOrderId: order.id })
-    .where(
-      inArray(
-        proxyIps.id,
-        free.map((row) => row.id),
-      ),
-    );
-  return 'delivered';
+    update ${proxyIps} set assigned_order_id = ${order.id}
+    from picked where ${proxyIps.id} = picked.id
+    returning ${proxyIps.id}`);
+  // Both drivers (node-postgres and PGlite) answer with `rows`.
+  const claimed = (result as unknown as { rows: { id: string }[] }).rows;
+  if (claimed.length === order.quantity) return 'delivered';
+  if (claimed.length > 0) {
+    await tx
+      .update(proxyIps)
+      .set({ assignedOrderId: null })
+      .where(
+        inArray(
+          proxyIps.id,
+          claimed.map((row) => row.id),
+        ),
+      );
+  }
+  return 'processing';
 }
 
 async function deliverResidential(tx: Tx, order: DeliverableOrder): Promise<'delivered' | 'processing'> {
