@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { KB_PER_GB, PRODUCTS, type ProductId } from '@storefront/contract';
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { orders, proxyIps, residentialAccounts, residentialPool, users } from '../../db/schema.ts';
 import type { Branding } from '../../lib/branded-email.ts';
