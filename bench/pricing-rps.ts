@@ -27,7 +27,12 @@ try {
     headers: { 'content-type': 'application/json', origin: base },
     body: JSON.stringify(credentials),
   });
-  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  // Every cookie the sign-in sets, as a browser would send them back (the session token and, with the cookie cache, its
+  // signed copy of the session).
+  const cookie = signIn.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
 
   console.log(
     `side by side: ${LOAD.connections} connections, ${LOAD.warmupSeconds} s warm-up, ${LOAD.seconds} s measured, each server in its own process`,

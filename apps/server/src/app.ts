@@ -119,7 +119,7 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
       });
       await api.register(healthRoutes, { database });
       await api.register(catalogueRoutes, { db: database.db, pricing });
-      await api.register(authRoutes, { auth, config, rateLimit, secret: authSecret });
+      await api.register(authRoutes, { auth, config, rateLimit, secret: authSecret, guards });
       await api.register(userRoutes, { auth, db: database.db, guards });
       await api.register(apiKeyRoutes, { db: database.db, guards });
       await api.register(orderRoutes, {

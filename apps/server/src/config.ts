@@ -84,6 +84,7 @@ const envSchema = z.object({
   JOBS_INTERVAL_S: z.coerce.number().int().min(0).max(86_400).default(60),
   CHECKOUT_RATE_LIMIT_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(20),
   API_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  SESSION_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
   REDIS_URL: z
     .string()
     .refine((value) => /^rediss?:\/\/.+/.test(value), 'must be a redis:// or rediss:// URL')
@@ -121,6 +122,8 @@ export interface Config {
   pricingCacheMs: number;
   /** Requests a personal API key may make a minute (counted in the rate-limit store). */
   apiKeyRateLimitPerMinute: number;
+  /** How long an instance answers reads from its memory of a session (0 = always ask the database). */
+  sessionCacheMs: number;
   /** Unit prices in cents: per IP per month (ISP, PK1) and per GB (residential). */
   pricesCents: { isp_proxies: number; pk1_isp_proxies: number; residential_proxies: number };
   /** host:port customers put in their tools for residential proxies. */
@@ -279,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     pricingCacheMs: e.PRICING_CACHE_MS,
     apiKeyRateLimitPerMinute: e.API_KEY_RATE_LIMIT_PER_MINUTE,
+    sessionCacheMs: e.SESSION_CACHE_MS,
     pricesCents: {
       isp_proxies: toCents(e.PRICE_ISP_PROXIES),
       pk1_isp_proxies: toCents(e.PRICE_PK1_ISP_PROXIES),

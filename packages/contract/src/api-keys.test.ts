@@ -20,7 +20,9 @@ describe('proxyListUrl', () => {
     expect(url).toBe(
       'https://shop.example/api/proxy-list?key=psk_abc&product=residential_proxies&format=ip:port:user:pass&country=DE&type=static&count=50',
     );
-    const query = Object.fromEntries(new URL(url).searchParams);
+    const query = Object.fromEntries(
+      (url.split('?')[1] ?? '').split('&').map((pair) => pair.split('=').map(decodeURIComponent) as [string, string]),
+    );
     expect(proxyListQuerySchema.parse(query)).toEqual({
       key: 'psk_abc',
       product: 'residential_proxies',

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Auth } from './auth.ts';
 import { createDeviceCookies } from './device-cookie.ts';
-import { headersOf } from './guards.ts';
+import { type Guards, headersOf } from './guards.ts';
 import { authPath, authRateLimiter } from './rate-limit.ts';
 
 /** Node's request as the Fetch API request better-auth expects; the URL is built on APP_URL, never on the Host header. */
@@ -37,7 +37,8 @@ export const authRoutes: FastifyPluginAsync<{
   rateLimit: RateLimitPluginOptions;
   /** AUTH_SECRET, which also signs the device cookies. */
   secret: string;
-}> = async (app, { auth, config, rateLimit: rateLimitOptions, secret }) => {
+  guards: Guards;
+}> = async (app, { auth, config, rateLimit: rateLimitOptions, secret, guards }) => {
   await app.register(rateLimit, rateLimitOptions);
   const devices = createDeviceCookies(secret, config.appUrl.startsWith('https://'));
   const checkRateLimit = authRateLimiter(app, config.auth.rateLimit, devices);
@@ -53,7 +54,15 @@ export const authRoutes: FastifyPluginAsync<{
         return reply.status(403).send({ message: 'This request did not come from this site and was refused.' });
       }
       if (!(await checkRateLimit(request, reply))) return reply;
+      const requester = request.method === 'POST' ? guards.rememberedUserId(request) : undefined;
       const response = await auth.handler(toWebRequest(request, config.appUrl));
+      // A change made here (sign-out, revoked sessions, two-factor, a new e-mail, an administrator's ban or role change)
+      // reaches this instance's session cache at once: the requester's and the target user's sessions are forgotten.
+      if (request.method === 'POST' && response.status < 400) {
+        if (requester) guards.forgetUser(requester);
+        const target = (request.body as { userId?: unknown } | undefined)?.userId;
+        if (typeof target === 'string') guards.forgetUser(target);
+      }
       // A right password marks this browser as one of the customer's own (see device-cookie.ts).
       const email = (request.body as { email?: unknown } | undefined)?.email;
       const signedIn = authPath(request) === '/sign-in/email' && response.status === 200 && typeof email === 'string';

@@ -47,7 +47,7 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
   });
   /** The customer's own reads: a session, or an API key counted against its own limit (shared across instances). */
   const requireReader = async (request: FastifyRequest, reply: FastifyReply) => {
-    await guards.requireReader(request);
+    await guards.requireReader(request, reply);
     if (!request.keyHolder) return;
     const limit = await perKey(request);
     if (!limit.isAllowed && limit.isExceeded) {

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import type { Auth } from '../auth/auth.ts';
-import { type Guards, headersOf, signedInOf } from '../auth/guards.ts';
+import { type Guards, signedInOf } from '../auth/guards.ts';
 import { changePassword } from './change-password.ts';
 
 export const userRoutes: FastifyPluginAsync<{ auth: Auth; db: Db; guards: Guards }> = async (
@@ -26,26 +26,12 @@ export const userRoutes: FastifyPluginAsync<{ auth: Auth; db: Db; guards: Guards
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      // better-auth extends a session older than a day when it is read; its new cookie is passed on here.
-      const { headers, response: found } = await auth.api.getSession({
-        headers: headersOf(request),
-        returnHeaders: true,
-      });
-      const cookies = headers.getSetCookie();
-      if (cookies.length > 0) reply.header('set-cookie', cookies);
-      if (!found || found.user.banned) return { authenticated: false, user: null };
-      const { user } = found;
-      return {
-        authenticated: true,
-        user: {
-          id: user.id,
-          email: user.email,
-          role: user.role === 'admin' ? ('admin' as const) : ('user' as const),
-          createdAt: new Date(user.createdAt).toISOString(),
-          emailVerified: user.emailVerified,
-          twoFactorEnabled: user.twoFactorEnabled === true,
-        },
-      };
+      // From this instance's session cache when it remembers the session (guards.ts); a session better-auth extends
+      // when it is read sends its new cookie.
+      const signedIn = await guards.currentSession(request, { reply });
+      if (!signedIn) return { authenticated: false, user: null };
+      const { user } = signedIn;
+      return { authenticated: true, user: { ...user, createdAt: user.createdAt.toISOString() } };
     },
   );
 
@@ -67,6 +53,7 @@ export const userRoutes: FastifyPluginAsync<{ auth: Auth; db: Db; guards: Guards
       const context = await auth.$context;
       const hash = await context.password.hash(request.body.newPassword);
       await changePassword({ db, signedIn, passwordHash: hash, now: new Date() });
+      guards.forgetUser(signedIn.user.id);
       return { message: 'Password updated!' };
     },
   );
