@@ -61,6 +61,10 @@ export const proxyIps = pgTable(
       .on(table.productId, table.createdAt, table.id)
       .where(sql`${table.assignedOrderId} is null and ${table.needRotated} = false`),
     index('proxy_ips_subnet_idx').on(table.subnet),
+    // An order's proxies in the order the customer sees them (GET /api/orders, list links): read, never sorted.
+    index('proxy_ips_order_idx')
+      .on(table.assignedOrderId, sql`(${table.ip}::inet)`, table.port)
+      .where(sql`${table.assignedOrderId} is not null`),
     check('proxy_ips_port_range', sql`${table.port} between 1 and 65535`),
   ],
 );

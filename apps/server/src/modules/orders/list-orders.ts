@@ -11,11 +11,12 @@ export async function listOrders({ db, userId }: { db: Db; userId: string }): Pr
     .where(and(eq(orders.userId, userId), ne(orders.status, 'awaiting_payment')))
     .orderBy(desc(orders.purchasedAt), desc(orders.createdAt));
   if (rows.length === 0) return [];
-  // One row per order with its endpoints aggregated in the database: far less work in JavaScript for 10,000 proxies.
+  // One row per order with its endpoints aggregated in the database, as JSON: the driver reads a JSON array of 10,000
+  // strings several times faster than a Postgres array literal.
   const ips = await db
     .select({
       orderId: proxyIps.assignedOrderId,
-      endpoints: sql<string[]>`array_agg(${proxyIps.endpoint} order by ${proxyIps.ip}::inet, ${proxyIps.port})`,
+      endpoints: sql<string[]>`json_agg(${proxyIps.endpoint} order by ${proxyIps.ip}::inet, ${proxyIps.port})`,
     })
     .from(proxyIps)
     .where(

@@ -1,0 +1,1 @@
+CREATE INDEX "proxy_ips_order_idx" ON "proxy_ips" USING btree ("assigned_order_id",("ip"::inet),"port") WHERE "proxy_ips"."assigned_order_id" is not null;
