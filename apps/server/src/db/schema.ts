@@ -295,6 +295,11 @@ export const orders = pgTable(
     providerSubscriptionId: text('provider_subscription_id'),
     providerCustomerId: text('provider_customer_id'),
     checkoutUrl: text('checkout_url'),
+    /**
+     * Raised by a trigger on proxy_ips (migration 0011) by every statement that adds, removes or changes one of the
+     * order's IPs, whichever code path runs it: the key under which an instance may keep the order's endpoint list.
+     */
+    proxiesVersion: integer('proxies_version').notNull().default(0),
     /** Set by a failed renewal: the IPs stay until then, and the order expires unless a payment arrives. */
     graceEndsAt: timestamp('grace_ends_at', { withTimezone: true }),
     /** The period end whose renewal reminder went out (one reminder per period). */

@@ -2,31 +2,43 @@ import type { Order, OrderHistoryEntry, OrderUsage, ProcessingOrder } from '@sto
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { orders, payments, proxyIps, residentialAccounts } from '../../db/schema.ts';
+import { type EndpointCache, endpointCacheKey } from './endpoint-cache.ts';
 
-/** The customer's paid orders, newest first, each with its proxies (spec section 3 'Order'). */
-export async function listOrders({ db, userId }: { db: Db; userId: string }): Promise<Order[]> {
+/**
+ * The customer's paid orders, newest first, each with its proxies (spec section 3 'Order'). With `cache`, an order's
+ * endpoints are read from the database only when its proxies_version is not kept yet (endpoint-cache.ts).
+ */
+export async function listOrders({
+  db,
+  userId,
+  cache,
+}: {
+  db: Db;
+  userId: string;
+  cache?: EndpointCache;
+}): Promise<Order[]> {
   const rows = await db
     .select()
     .from(orders)
     .where(and(eq(orders.userId, userId), ne(orders.status, 'awaiting_payment')))
     .orderBy(desc(orders.purchasedAt), desc(orders.createdAt));
   if (rows.length === 0) return [];
-  // One row per order with its endpoints aggregated in the database, as JSON: the driver reads a JSON array of 10,000
-  // strings several times faster than a Postgres array literal.
-  const ips = await db
-    .select({
-      orderId: proxyIps.assignedOrderId,
-      endpoints: sql<string[]>`json_agg(${proxyIps.endpoint} order by ${proxyIps.ip}::inet, ${proxyIps.port})`,
-    })
-    .from(proxyIps)
-    .where(
-      inArray(
-        proxyIps.assignedOrderId,
-        rows.map((row) => row.id),
-      ),
-    )
-    .groupBy(proxyIps.assignedOrderId);
-  const proxiesByOrder = new Map(ips.map(({ orderId, endpoints }) => [orderId, endpoints]));
+  const proxiesByOrder = new Map<string, string[]>();
+  const missing: string[] = [];
+  for (const row of rows) {
+    const kept = cache?.get(endpointCacheKey(row));
+    if (kept) proxiesByOrder.set(row.id, kept);
+    else missing.push(row.id);
+  }
+  if (missing.length > 0) {
+    for (const [orderId, endpoints] of await endpointsOf(db, missing)) {
+      proxiesByOrder.set(orderId, endpoints);
+    }
+    const read = new Set(missing);
+    for (const row of rows) {
+      if (read.has(row.id)) cache?.set(endpointCacheKey(row), proxiesByOrder.get(row.id) ?? []);
+    }
+  }
   return rows.map((row) => ({
     id: row.id,
     product_id: row.productId,
@@ -37,6 +49,21 @@ export async function listOrders({ db, userId }: { db: Db; userId: string }): Pr
     cancelled: row.cancelled,
     payment_failed: row.paymentFailed,
   }));
+}
+
+/** Each order's endpoints by address then port (the Proxies page's order); orders without IPs are left out. */
+async function endpointsOf(db: Db, orderIds: string[]): Promise<Map<string, string[]>> {
+  // One row per order with its endpoints aggregated in the database, as JSON: the driver reads a JSON array of 10,000
+  // strings several times faster than a Postgres array literal.
+  const ips = await db
+    .select({
+      orderId: proxyIps.assignedOrderId,
+      endpoints: sql<string[]>`json_agg(${proxyIps.endpoint} order by ${proxyIps.ip}::inet, ${proxyIps.port})`,
+    })
+    .from(proxyIps)
+    .where(inArray(proxyIps.assignedOrderId, orderIds))
+    .groupBy(proxyIps.assignedOrderId);
+  return new Map(ips.map(({ orderId, endpoints }) => [orderId ?? '', endpoints]));
 }
 
 /** The customer's residential account, if they bought data (spec section 3 'Order usage'). */

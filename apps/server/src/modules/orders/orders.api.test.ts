@@ -164,4 +164,52 @@ describe('orders API', () => {
       expect((await cancel(undefined, bobs)).statusCode).toBe(401);
     });
   });
+
+  it("never answers a kept endpoint list after a change of the order's IPs, whatever statement made it", async () => {
+    const db = t.database.db;
+    const userId = ids.ann ?? '';
+    const [order] = await db
+      .insert(orders)
+      .values({ userId, productId: 'pk1_isp_proxies', quantity: 3, status: 'delivered', purchasedAt: new Date() })
+      .returning();
+    const orderId = order?.id ?? '';
+    const proxiesOf = async () => {
+      const list = (await t.app.inject({ url: '/api/orders', headers: { cookie: cookies.ann } })).json();
+      return list.find((entry: { id: string }) => entry.id === orderId).proxies as string[];
+    };
+    const versionOf = async () =>
+      (await db.select({ v: orders.proxiesVersion }).from(orders).where(eq(orders.id, orderId)))[0]?.v;
+    const ip = (k: number) => ({
+      productId: 'pk1_isp_proxies' as const,
+      ip: `203.0.113.${k}`,
+      port: 9000,
+      username: 'u',
+      password: 'p',
+      endpoint: `203.0.113.${k}:9000:u:p`,
+      subnet: '203.0.113.0/24',
+    });
+    expect(await proxiesOf()).toEqual([]);
+    // Inserted already assigned (one statement, one version), read twice (the second from the cache).
+    const before = await versionOf();
+    await db.insert(proxyIps).values([10, 2, 1].map((k) => ({ ...ip(k), assignedOrderId: orderId })));
+    expect(await versionOf()).toBe((before ?? 0) + 1);
+    const three = ['203.0.113.1:9000:u:p', '203.0.113.2:9000:u:p', '203.0.113.10:9000:u:p'];
+    expect(await proxiesOf()).toEqual(three);
+    expect(await proxiesOf()).toEqual(three);
+    // An endpoint rewritten in place (as a swap does).
+    await db
+      .update(proxyIps)
+      .set({ endpoint: '203.0.113.2:9000:u:new' })
+      .where(eq(proxyIps.endpoint, '203.0.113.2:9000:u:p'));
+    expect(await proxiesOf()).toEqual(['203.0.113.1:9000:u:p', '203.0.113.2:9000:u:new', '203.0.113.10:9000:u:p']);
+    // A change that does not touch the list (the burnt flag) keeps the version.
+    const kept = await versionOf();
+    await db.update(proxyIps).set({ needRotated: true }).where(eq(proxyIps.assignedOrderId, orderId));
+    expect(await versionOf()).toBe(kept);
+    // Released (as an expiry does), then deleted.
+    await db.update(proxyIps).set({ assignedOrderId: null }).where(eq(proxyIps.ip, '203.0.113.10'));
+    expect(await proxiesOf()).toEqual(['203.0.113.1:9000:u:p', '203.0.113.2:9000:u:new']);
+    await db.delete(proxyIps).where(eq(proxyIps.ip, '203.0.113.1'));
+    expect(await proxiesOf()).toEqual(['203.0.113.2:9000:u:new']);
+  });
 });

@@ -19,6 +19,7 @@ import { type Guards, readerOf, signedInOf } from '../auth/guards.ts';
 import { tooManyAttemptsMessage } from '../auth/rate-limit.ts';
 import { cancelOrder } from './cancel-order.ts';
 import { listDailyUsage } from './daily-usage.ts';
+import { createEndpointCache } from './endpoint-cache.ts';
 import { listOrderHistory, listOrders, listOrderUsage, listProcessingOrders } from './list-orders.ts';
 import { proxyListLines } from './proxy-list.ts';
 
@@ -56,6 +57,7 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
       throw new AppError('TOO_MANY_REQUESTS', tooManyAttemptsMessage(limit.ttlInSeconds));
     }
   };
+  const endpointCache = createEndpointCache();
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.addHook('onSend', privateNoStore);
 
@@ -70,7 +72,7 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
         response: { 200: orderListSchema },
       },
     },
-    async (request) => listOrders({ db, userId: readerOf(request) }),
+    async (request) => listOrders({ db, userId: readerOf(request), cache: endpointCache }),
   );
 
   api.get(

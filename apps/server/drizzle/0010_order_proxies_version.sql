@@ -1,0 +1,1 @@
+ALTER TABLE "orders" ADD COLUMN "proxies_version" integer DEFAULT 0 NOT NULL;
