@@ -5,7 +5,6 @@ import {
   Button,
   Card,
   Code,
-  CopyButton,
   Group,
   Modal,
   Stack,
@@ -24,28 +23,26 @@ import {
   type CreatedApiKey,
   proxyListUrl,
 } from '@storefront/contract';
-import { IconCheck, IconCopy, IconPlus } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
+import { CopyValueButton } from '../../../components/copy-value-button.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '../api/api-keys-api.ts';
 
 const day = (iso: string) => new Date(iso).toLocaleDateString();
 
-function CopyValue({ value, label }: { value: string; label: string }) {
+function RevokeButton({ apiKey, onRevoke }: { apiKey: ApiKey; onRevoke: (key: ApiKey) => void }) {
   return (
-    <CopyButton value={value}>
-      {({ copied, copy }) => (
-        <Button
-          size="xs"
-          variant={copied ? 'light' : 'default'}
-          color={copied ? 'green' : undefined}
-          leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
-          onClick={copy}
-        >
-          {copied ? 'Copied' : label}
-        </Button>
-      )}
-    </CopyButton>
+    <Button
+      size="xs"
+      variant="subtle"
+      color="red"
+      aria-label={`Revoke ${apiKey.name}`}
+      onClick={() => onRevoke(apiKey)}
+      style={{ flexShrink: 0 }}
+    >
+      Revoke
+    </Button>
   );
 }
 
@@ -145,15 +142,7 @@ export function ApiKeysCard() {
                       <Table.Td>{day(key.createdAt)}</Table.Td>
                       <Table.Td>{key.lastUsedAt ? day(key.lastUsedAt) : 'Never'}</Table.Td>
                       <Table.Td ta="right">
-                        <Button
-                          size="xs"
-                          variant="subtle"
-                          color="red"
-                          aria-label={`Revoke ${key.name}`}
-                          onClick={() => setRevoking(key)}
-                        >
-                          Revoke
-                        </Button>
+                        <RevokeButton apiKey={key} onRevoke={setRevoking} />
                       </Table.Td>
                     </Table.Tr>
                   ))}
@@ -179,16 +168,7 @@ export function ApiKeysCard() {
                       {key.lastUsedAt ? `Last used ${day(key.lastUsedAt)}` : 'Never used'}
                     </Text>
                   </Stack>
-                  <Button
-                    size="xs"
-                    variant="subtle"
-                    color="red"
-                    aria-label={`Revoke ${key.name}`}
-                    onClick={() => setRevoking(key)}
-                    style={{ flexShrink: 0 }}
-                  >
-                    Revoke
-                  </Button>
+                  <RevokeButton apiKey={key} onRevoke={setRevoking} />
                 </Group>
               ))}
             </Stack>
@@ -237,7 +217,7 @@ export function ApiKeysCard() {
                 {created.key}
               </Code>
               <Group>
-                <CopyValue value={created.key} label="Copy key" />
+                <CopyValueButton value={created.key} label="Copy key" />
               </Group>
             </Stack>
             <Stack gap={6}>
@@ -252,7 +232,7 @@ export function ApiKeysCard() {
                 {proxyListUrl(window.location.origin, { key: created.key })}
               </Code>
               <Group>
-                <CopyValue value={proxyListUrl(window.location.origin, { key: created.key })} label="Copy link" />
+                <CopyValueButton value={proxyListUrl(window.location.origin, { key: created.key })} label="Copy link" />
               </Group>
             </Stack>
             <Button onClick={() => setCreated(null)}>Done</Button>

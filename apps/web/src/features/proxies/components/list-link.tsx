@@ -1,7 +1,7 @@
-import { Anchor, Button, Code, CopyButton, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Code, Group, Stack, Text } from '@mantine/core';
 import { paths } from '@storefront/contract';
-import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { CopyValueButton } from '../../../components/copy-value-button.tsx';
 
 /** A proxy list link with its copy button; the key stays a placeholder (keys are shown once, when created). */
 export function ListLink({ url, label = 'Copy Link' }: { url: string; label?: string }) {
@@ -18,19 +18,7 @@ export function ListLink({ url, label = 'Copy Link' }: { url: string; label?: st
           </Anchor>
           ). Tools that load it get your current proxies, swaps and renewals included.
         </Text>
-        <CopyButton value={url}>
-          {({ copied, copy }) => (
-            <Button
-              size="xs"
-              variant={copied ? 'light' : 'default'}
-              color={copied ? 'green' : undefined}
-              leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
-              onClick={copy}
-            >
-              {copied ? 'Copied' : label}
-            </Button>
-          )}
-        </CopyButton>
+        <CopyValueButton value={url} label={label} />
       </Group>
     </Stack>
   );

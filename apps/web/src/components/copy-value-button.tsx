@@ -1,0 +1,21 @@
+import { Button, CopyButton } from '@mantine/core';
+import { IconCheck, IconCopy } from '@tabler/icons-react';
+
+/** A small button that copies `value` and says so for a moment (keys, links, lists). */
+export function CopyValueButton({ value, label }: { value: string; label: string }) {
+  return (
+    <CopyButton value={value}>
+      {({ copied, copy }) => (
+        <Button
+          size="xs"
+          variant={copied ? 'light' : 'default'}
+          color={copied ? 'green' : undefined}
+          leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
+          onClick={copy}
+        >
+          {copied ? 'Copied' : label}
+        </Button>
+      )}
+    </CopyButton>
+  );
+}
