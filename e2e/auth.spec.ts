@@ -265,9 +265,13 @@ test.describe('dashboard', () => {
   test('at 375 px the sidebar is behind a burger menu', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 740 });
     await signUp(page, uniqueEmail());
+    // As a person would, wait for the page before opening the menu: while the page's code still loads, the layout may
+    // be drawn again and the menu closed (seen once in CI under load).
+    await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
     const nav = page.getByRole('navigation', { name: 'Dashboard' });
     await expect(nav.getByRole('link', { name: 'Settings' })).not.toBeInViewport();
     await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(page.getByRole('button', { name: 'Close menu' })).toBeVisible();
     await nav.getByRole('link', { name: 'Settings' }).click();
     await expect(page).toHaveURL(/\/dashboard\/settings$/);
     await expect(page.getByRole('heading', { name: 'Account Settings' })).toBeVisible();

@@ -69,6 +69,20 @@ for (const width of [1280, 375]) {
       await expect(page.getByText('Loading...')).toBeVisible();
     });
 
+    test('a page whose code is still loading waits inside the layout, which keeps its navigation', async ({ page }) => {
+      await signUp(page, uniqueEmail('lazy'));
+      await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+      await page.route('**/assets/order-history-page-*.js', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.continue();
+      });
+      await page.goto('/dashboard/order-history');
+      await expect(page.getByRole('main').getByRole('status')).toHaveText('Loading...');
+      await expect(page.getByRole('navigation', { name: 'Dashboard' })).toBeAttached();
+      await expect(page.getByRole('button', { name: 'Sign Out' })).toBeAttached();
+      await expect(page.getByRole('heading', { name: 'Order History' })).toBeVisible();
+    });
+
     test('Checkout Started shows before the payment page; the cancel dialog warns; references read cleanly', async ({
       page,
     }) => {

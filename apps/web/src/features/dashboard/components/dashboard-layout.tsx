@@ -14,7 +14,7 @@ import {
   IconShieldLock,
   IconShoppingCart,
 } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, NavLink as RouterNavLink, useLocation, useNavigate } from 'react-router';
 import { BrandMark } from '../../../components/brand-mark.tsx';
 import { ColorSchemeToggle } from '../../../components/color-scheme-toggle.tsx';
@@ -147,7 +147,16 @@ export function DashboardLayout() {
       </AppShell.Navbar>
       <AppShell.Main>
         <Box maw={1200} mx="auto">
-          <Outlet />
+          {/* A page whose code is still loading waits here, inside the layout: the navigation and its menu stay put. */}
+          <Suspense
+            fallback={
+              <Text c="dimmed" role="status">
+                Loading...
+              </Text>
+            }
+          >
+            <Outlet />
+          </Suspense>
         </Box>
       </AppShell.Main>
     </AppShell>
