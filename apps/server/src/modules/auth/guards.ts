@@ -106,7 +106,7 @@ const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?storefront\.session_token=([^;]+
  * What identifies a request's session, hashed (the cache never holds a usable token): the bearer token, else the
  * session cookie. Undefined without either: such a request has no session and the database is not asked.
  */
-function credentialKey(request: FastifyRequest): string | undefined {
+export function credentialKey(request: FastifyRequest): string | undefined {
   const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
   const token = bearer ?? SESSION_COOKIE.exec(request.headers.cookie ?? '')?.[1];
   return token ? createHash('sha256').update(token).digest('base64url') : undefined;

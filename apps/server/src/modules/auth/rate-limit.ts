@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthConfig } from '../../config.ts';
 import type { DeviceCookies } from './device-cookie.ts';
+import { credentialKey } from './guards.ts';
 
 /**
  * The auth calls a guesser or a spammer would hammer, and what each is counted by besides the IP: the e-mail address
@@ -35,12 +36,8 @@ const emailOf = (request: FastifyRequest): string | undefined => {
 };
 
 /** The session that makes the call (cookie or bearer), hashed: the key never holds a usable token. */
-const sessionKeyOf = (request: FastifyRequest): string => {
-  const bearer = request.headers.authorization?.replace(/^Bearer\s+/i, '');
-  const cookie = /(?:^|;\s*)(?:__Secure-)?storefront\.session_token=([^;]+)/.exec(request.headers.cookie ?? '')?.[1];
-  const token = bearer ?? cookie ?? `ip:${request.ip}`;
-  return createHash('sha256').update(token).digest('base64url').slice(0, 22);
-};
+const sessionKeyOf = (request: FastifyRequest): string =>
+  (credentialKey(request) ?? createHash('sha256').update(`ip:${request.ip}`).digest('base64url')).slice(0, 22);
 
 /**
  * Fixed windows of @fastify/rate-limit on each sensitive auth call, counted in Redis when REDIS_URL is set, else in this
