@@ -31,7 +31,14 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The periodic job (renewals, expiries, reminders, e-mails). */
     jobs: JobRunner;
+    /** Every route this app answers, as registered (method and URL pattern; the implied HEAD routes left out). */
+    routeTable: readonly RouteEntry[];
   }
+}
+
+export interface RouteEntry {
+  method: string;
+  url: string;
 }
 
 export interface BuildAppOptions {
@@ -66,6 +73,11 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
     logger: logger === false ? false : { ...loggerOptions, ...(typeof logger === 'object' ? logger : {}) },
     trustProxy: config.trustProxy,
     bodyLimit: 1_048_576,
+  });
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routeTable.push({ method, url: route.url });
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -15,6 +15,8 @@ import { promoteIfAdmin } from './admin-emails.ts';
 import { accountExistsEmail, confirmationEmail, passwordResetEmail } from './emails.ts';
 
 export const AUTH_BASE_PATH = '/api/auth';
+/** better-auth calls answered 404 (see `disabledPaths` below). */
+export const DISABLED_AUTH_PATHS = ['/admin/remove-user', '/admin/impersonate-user', '/admin/stop-impersonating'];
 /** A session lasts a week of inactivity; any use after a day extends it (the "refresh before it expires"). */
 const SESSION_SECONDS = 7 * 24 * 60 * 60;
 const SESSION_REFRESH_SECONDS = 24 * 60 * 60;
@@ -133,6 +135,10 @@ export function createAuth({ config, db, mailer, logger, secret }: AuthDeps) {
     basePath: AUTH_BASE_PATH,
     secret,
     trustedOrigins: [config.appUrl],
+    // The admin plugin's calls that this shop does not offer: removing a customer would fail half-way on their orders and
+    // payments (which are kept), and impersonation would let an administrator act as a customer with no trace in the
+    // audit log. Banning is how an account is closed (docs/decisions/2026-11-23-proof-suite.md).
+    disabledPaths: DISABLED_AUTH_PATHS,
     database: drizzleAdapter(db, {
       provider: 'pg',
       schema: { user: users, session: sessions, account: accounts, verification: verifications, twoFactor: twoFactors },

@@ -1,0 +1,394 @@
+/**
+ * Who may call what: one entry for every route the server answers (Fastify's route table, with better-auth's endpoints
+ * in place of its `/api/auth/*` catch-all), for both payment providers. `authorisation-matrix.api.test.ts` fails when a
+ * route has no entry here or an entry names a route that no longer exists, and calls every entry as a visitor, a
+ * customer, another customer and an administrator.
+ */
+
+/**
+ * - `public`: anyone, signed in or not.
+ * - `customer`: a session of any role (a visitor gets 401).
+ * - `reader`: a session or an API key (a visitor gets 401).
+ * - `owner`: a session, and only the customer's own object: everyone else gets 404, administrators included (they
+ *   reach customers' things through /api/admin).
+ * - `admin`: a visitor gets 401, a customer 403.
+ * - `signed`: a payment provider's webhook; without its signature everyone gets 400.
+ * - `capability`: anyone who holds the unguessable id in the URL (a printable invoice); an unknown id is a 404.
+ * - `disabled`: a call of better-auth this shop turns off (auth.ts, DISABLED_AUTH_PATHS): 404 for everyone.
+ * - `page`: a page of the web app (503 saying how to build it when the build is missing).
+ * - `auth-step`: a step of a sign-in, confirmation or reset flow that needs a token, code or cookie from an earlier
+ *   step: nobody gets past it without one, and it never answers 5xx.
+ */
+export type Access =
+  | 'page'
+  | 'public'
+  | 'customer'
+  | 'reader'
+  | 'owner'
+  | 'admin'
+  | 'signed'
+  | 'capability'
+  | 'auth-step';
+
+/** The objects the matrix points at: made by the test before the first call. */
+export interface MatrixFixture {
+  /** The customer's (owner's) unpaid sandbox checkout. */
+  checkoutId: string;
+  /** The customer's paid order (a sandbox subscription). */
+  orderId: string;
+  /** The invoice of that payment. */
+  invoiceId: string;
+  /** One of the customer's API keys (a `DELETE` by the owner revokes it). */
+  apiKeyId: string;
+  /** A customer nobody signs in as, whom administrators' calls may change. */
+  victimId: string;
+  victimEmail: string;
+  victimPassword: string;
+  couponId: string;
+  promoCodeId: string;
+}
+
+export interface MatrixRequest {
+  url: string;
+  payload?: unknown;
+}
+
+export interface MatrixEntry {
+  access: Access;
+  /** A realistic call: the body an allowed caller would send (refusals must come from the role, not the body). */
+  request: (f: MatrixFixture) => MatrixRequest;
+}
+
+const get = (url: string) => () => ({ url });
+const post = (url: string, payload: unknown) => () => ({ url, payload });
+const strongPassword = 'N3w!passphrase';
+
+/** Routes registered in Fastify, keyed `METHOD url-pattern`. */
+export const ROUTE_MATRIX: Record<string, MatrixEntry> = {
+  // Public reads and the API reference.
+  'GET /': { access: 'page', request: get('/') },
+  'GET /api/docs': { access: 'public', request: get('/api/docs') },
+  'GET /api/health': { access: 'public', request: get('/api/health') },
+  'GET /api/pricing': { access: 'public', request: get('/api/pricing') },
+  'GET /api/features': { access: 'public', request: get('/api/features') },
+  'GET /api/docs/json': { access: 'public', request: get('/api/docs/json') },
+  'GET /api/docs/yaml': { access: 'public', request: get('/api/docs/yaml') },
+  'GET /api/docs/static/*': { access: 'public', request: get('/api/docs/static/swagger-ui.css') },
+  'GET /api/docs/static/index.html': { access: 'public', request: get('/api/docs/static/index.html') },
+  'GET /api/docs/static/swagger-initializer.js': {
+    access: 'public',
+    request: get('/api/docs/static/swagger-initializer.js'),
+  },
+
+  // The customer's own reads (a session, or an API key for the five reads and the list link).
+  'GET /api/user/auth': { access: 'public', request: get('/api/user/auth') },
+  'POST /api/user/password': {
+    access: 'customer',
+    request: post('/api/user/password', { newPassword: strongPassword }),
+  },
+  'GET /api/orders': { access: 'reader', request: get('/api/orders') },
+  'GET /api/orders/usage': { access: 'reader', request: get('/api/orders/usage') },
+  'GET /api/orders/usage/daily': { access: 'reader', request: get('/api/orders/usage/daily') },
+  'GET /api/orders/history': { access: 'reader', request: get('/api/orders/history') },
+  'GET /api/orders/processing': { access: 'reader', request: get('/api/orders/processing') },
+  'GET /api/proxy-list': { access: 'reader', request: get('/api/proxy-list?format=ip:port:user:pass') },
+  'POST /api/orders/cancel': {
+    access: 'owner',
+    request: (f) => ({ url: '/api/orders/cancel', payload: { id: f.orderId } }),
+  },
+  'GET /api/api-keys': { access: 'customer', request: get('/api/api-keys') },
+  'POST /api/api-keys': { access: 'customer', request: post('/api/api-keys', { name: 'matrix' }) },
+  'DELETE /api/api-keys/:id': { access: 'owner', request: (f) => ({ url: `/api/api-keys/${f.apiKeyId}` }) },
+  'POST /api/checkout': {
+    access: 'customer',
+    request: post('/api/checkout', { productId: 'isp_proxies', quantity: 5 }),
+  },
+
+  // Payment providers.
+  'POST /api/webhooks/sandbox': { access: 'signed', request: post('/api/webhooks/sandbox', { type: 'x' }) },
+  'POST /api/webhooks/stripe': { access: 'signed', request: post('/api/webhooks/stripe', { type: 'x' }) },
+
+  // The sandbox's hosted pages.
+  'GET /api/sandbox/checkout/:id': {
+    access: 'owner',
+    request: (f) => ({ url: `/api/sandbox/checkout/${f.checkoutId}` }),
+  },
+  'POST /api/sandbox/checkout/:id/pay': {
+    access: 'owner',
+    request: (f) => ({ url: `/api/sandbox/checkout/${f.checkoutId}/pay`, payload: { card: 'declined' } }),
+  },
+  'GET /api/sandbox/invoices/:id': {
+    access: 'capability',
+    request: (f) => ({ url: `/api/sandbox/invoices/${f.invoiceId}` }),
+  },
+  'GET /api/sandbox/orders/:id/billing': {
+    access: 'owner',
+    request: (f) => ({ url: `/api/sandbox/orders/${f.orderId}/billing` }),
+  },
+  'POST /api/sandbox/orders/:id/card': {
+    access: 'owner',
+    request: (f) => ({ url: `/api/sandbox/orders/${f.orderId}/card`, payload: { card: 'ok' } }),
+  },
+
+  // The administrator console.
+  'POST /api/admin/sandbox/clock': {
+    access: 'admin',
+    request: post('/api/admin/sandbox/clock', { now: new Date(Date.now() + 60_000).toISOString() }),
+  },
+  'GET /api/admin/features': { access: 'admin', request: get('/api/admin/features') },
+  'POST /api/admin/features': {
+    access: 'admin',
+    request: post('/api/admin/features', [{ featureName: 'isp_proxies', isEnabled: true }]),
+  },
+  'GET /api/admin/stocks/residential': { access: 'admin', request: get('/api/admin/stocks/residential') },
+  'PUT /api/admin/stocks/residential': {
+    access: 'admin',
+    request: post('/api/admin/stocks/residential', { bandwidthLimit: 500_000 }),
+  },
+  'GET /api/admin/stocks/residential/daily': { access: 'admin', request: get('/api/admin/stocks/residential/daily') },
+  'GET /api/admin/stocks/:pool': { access: 'admin', request: get('/api/admin/stocks/isp') },
+  'POST /api/admin/stocks/:pool/upload': {
+    access: 'admin',
+    request: post('/api/admin/stocks/isp/upload', { ips: ['203.0.113.77:8000:user:pass'] }),
+  },
+  'GET /api/admin/ips/:pool/subnets': { access: 'admin', request: get('/api/admin/ips/isp/subnets') },
+  'POST /api/admin/ips/:pool/subnets/swap': {
+    access: 'admin',
+    request: post('/api/admin/ips/isp/subnets/swap', { subnet: '192.0.2.0/24', newEndpoints: [] }),
+  },
+  'GET /api/admin/users': { access: 'admin', request: (f) => ({ url: `/api/admin/users?email=${f.victimEmail}` }) },
+  'POST /api/admin/checkout/pk1/custom': {
+    access: 'admin',
+    request: (f) => ({ url: '/api/admin/checkout/pk1/custom', payload: { userId: f.victimId, quantity: 5 } }),
+  },
+  'POST /api/admin/orders/fulfill': {
+    access: 'admin',
+    request: (f) => ({
+      url: '/api/admin/orders/fulfill',
+      payload: { userId: f.victimId, orderId: '00000000-0000-4000-8000-000000000000', ips: [] },
+    }),
+  },
+  'GET /api/admin/coupons': { access: 'admin', request: get('/api/admin/coupons') },
+  'POST /api/admin/coupons': {
+    access: 'admin',
+    request: post('/api/admin/coupons', {
+      code: 'MATRIX10',
+      name: 'Matrix ten',
+      duration: 'once',
+      discountType: 'percent_off',
+      percentOff: 10,
+      appliesToProducts: ['isp_proxies'],
+    }),
+  },
+  'GET /api/admin/coupons/redemptions': { access: 'admin', request: get('/api/admin/coupons/redemptions') },
+  'GET /api/admin/coupons/options': { access: 'admin', request: get('/api/admin/coupons/options') },
+  'DELETE /api/admin/coupons/:couponId': {
+    access: 'admin',
+    request: (f) => ({ url: `/api/admin/coupons/${f.couponId}` }),
+  },
+  'PATCH /api/admin/coupons/:promoCodeId/toggle': {
+    access: 'admin',
+    request: (f) => ({ url: `/api/admin/coupons/${f.promoCodeId}/toggle`, payload: { active: false } }),
+  },
+  'GET /api/admin/audit-log': { access: 'admin', request: get('/api/admin/audit-log') },
+};
+
+/** better-auth's endpoints under /api/auth, keyed `METHOD /api/auth<path>` (see auth.ts for the plugins). */
+export const AUTH_MATRIX: Record<string, MatrixEntry> = {
+  // Flows a visitor starts.
+  'POST /api/auth/sign-up/email': {
+    access: 'public',
+    request: post('/api/auth/sign-up/email', {
+      email: 'matrix-new@example.com',
+      password: strongPassword,
+      name: 'New',
+    }),
+  },
+  'POST /api/auth/sign-in/email': {
+    access: 'public',
+    request: (f) => ({
+      url: '/api/auth/sign-in/email',
+      payload: { email: f.victimEmail, password: f.victimPassword },
+    }),
+  },
+  'POST /api/auth/sign-in/social': {
+    access: 'public',
+    request: post('/api/auth/sign-in/social', { provider: 'google', callbackURL: '/auth/callback' }),
+  },
+  'POST /api/auth/request-password-reset': {
+    access: 'public',
+    request: (f) => ({
+      url: '/api/auth/request-password-reset',
+      payload: { email: f.victimEmail, redirectTo: '/reset-password' },
+    }),
+  },
+  'POST /api/auth/send-verification-email': {
+    access: 'public',
+    request: (f) => ({ url: '/api/auth/send-verification-email', payload: { email: f.victimEmail } }),
+  },
+  'GET /api/auth/get-session': { access: 'public', request: get('/api/auth/get-session') },
+  'POST /api/auth/get-session': { access: 'public', request: post('/api/auth/get-session', {}) },
+  'POST /api/auth/sign-out': { access: 'public', request: post('/api/auth/sign-out', {}) },
+  'GET /api/auth/ok': { access: 'public', request: get('/api/auth/ok') },
+  'GET /api/auth/error': { access: 'public', request: get('/api/auth/error') },
+
+  // Steps that need a token, code or cookie from an earlier step.
+  'GET /api/auth/callback/:id': { access: 'auth-step', request: get('/api/auth/callback/github?code=x&state=y') },
+  'POST /api/auth/callback/:id': {
+    access: 'auth-step',
+    request: post('/api/auth/callback/github', { code: 'x', state: 'y' }),
+  },
+  'POST /api/auth/reset-password': {
+    access: 'auth-step',
+    request: post('/api/auth/reset-password', { newPassword: strongPassword, token: 'not-a-token' }),
+  },
+  'GET /api/auth/reset-password/:token': {
+    access: 'auth-step',
+    request: get('/api/auth/reset-password/not-a-token?callbackURL=/reset-password'),
+  },
+  'GET /api/auth/verify-email': { access: 'auth-step', request: get('/api/auth/verify-email?token=not-a-token') },
+  'GET /api/auth/delete-user/callback': {
+    access: 'auth-step',
+    request: get('/api/auth/delete-user/callback?token=not-a-token'),
+  },
+  'POST /api/auth/two-factor/verify-totp': {
+    access: 'auth-step',
+    request: post('/api/auth/two-factor/verify-totp', { code: '123456' }),
+  },
+  'POST /api/auth/two-factor/send-otp': { access: 'auth-step', request: post('/api/auth/two-factor/send-otp', {}) },
+  'POST /api/auth/two-factor/verify-otp': {
+    access: 'auth-step',
+    request: post('/api/auth/two-factor/verify-otp', { code: '123456' }),
+  },
+  'POST /api/auth/two-factor/verify-backup-code': {
+    access: 'auth-step',
+    request: post('/api/auth/two-factor/verify-backup-code', { code: 'abcde-fghij' }),
+  },
+
+  // A signed-in customer's own account.
+  'POST /api/auth/verify-password': {
+    access: 'customer',
+    request: post('/api/auth/verify-password', { password: 'wrong-Passw0rd!' }),
+  },
+  'POST /api/auth/change-email': {
+    access: 'customer',
+    request: post('/api/auth/change-email', { newEmail: 'matrix-changed@example.com' }),
+  },
+  'POST /api/auth/change-password': {
+    access: 'customer',
+    request: post('/api/auth/change-password', { currentPassword: 'wrong-Passw0rd!', newPassword: strongPassword }),
+  },
+  'POST /api/auth/update-session': { access: 'customer', request: post('/api/auth/update-session', {}) },
+  'POST /api/auth/update-user': { access: 'customer', request: post('/api/auth/update-user', { name: 'Renamed' }) },
+  'POST /api/auth/delete-user': {
+    access: 'customer',
+    request: post('/api/auth/delete-user', { password: 'wrong-Passw0rd!' }),
+  },
+  'GET /api/auth/list-sessions': { access: 'customer', request: get('/api/auth/list-sessions') },
+  'POST /api/auth/revoke-session': {
+    access: 'customer',
+    request: post('/api/auth/revoke-session', { token: 'not-a-token' }),
+  },
+  'POST /api/auth/revoke-sessions': { access: 'customer', request: post('/api/auth/revoke-sessions', {}) },
+  'POST /api/auth/revoke-other-sessions': { access: 'customer', request: post('/api/auth/revoke-other-sessions', {}) },
+  'POST /api/auth/link-social': {
+    access: 'customer',
+    request: post('/api/auth/link-social', { provider: 'google', callbackURL: '/dashboard/settings' }),
+  },
+  'GET /api/auth/list-accounts': { access: 'customer', request: get('/api/auth/list-accounts') },
+  'POST /api/auth/unlink-account': {
+    access: 'customer',
+    request: post('/api/auth/unlink-account', { providerId: 'google', accountId: 'matrix-account' }),
+  },
+  'POST /api/auth/refresh-token': {
+    access: 'customer',
+    request: post('/api/auth/refresh-token', { accountId: 'matrix-account' }),
+  },
+  'POST /api/auth/get-access-token': {
+    access: 'customer',
+    request: post('/api/auth/get-access-token', { accountId: 'matrix-account' }),
+  },
+  'GET /api/auth/account-info': { access: 'customer', request: get('/api/auth/account-info?accountId=matrix-account') },
+  'POST /api/auth/two-factor/get-totp-uri': {
+    access: 'customer',
+    request: post('/api/auth/two-factor/get-totp-uri', { password: 'wrong-Passw0rd!' }),
+  },
+  'POST /api/auth/two-factor/generate-backup-codes': {
+    access: 'customer',
+    request: post('/api/auth/two-factor/generate-backup-codes', { password: 'wrong-Passw0rd!' }),
+  },
+  'POST /api/auth/two-factor/enable': {
+    access: 'customer',
+    request: post('/api/auth/two-factor/enable', { password: 'wrong-Passw0rd!' }),
+  },
+  'POST /api/auth/two-factor/disable': {
+    access: 'customer',
+    request: post('/api/auth/two-factor/disable', { password: 'wrong-Passw0rd!' }),
+  },
+
+  // better-auth's admin plugin.
+  'POST /api/auth/admin/set-role': {
+    access: 'admin',
+    request: (f) => ({ url: '/api/auth/admin/set-role', payload: { userId: f.victimId, role: 'user' } }),
+  },
+  'GET /api/auth/admin/get-user': {
+    access: 'admin',
+    request: (f) => ({ url: `/api/auth/admin/get-user?id=${f.victimId}` }),
+  },
+  'POST /api/auth/admin/create-user': {
+    access: 'admin',
+    request: post('/api/auth/admin/create-user', {
+      email: 'matrix-made@example.com',
+      password: strongPassword,
+      name: 'Made',
+    }),
+  },
+  'POST /api/auth/admin/update-user': {
+    access: 'admin',
+    request: (f) => ({ url: '/api/auth/admin/update-user', payload: { userId: f.victimId, data: { name: 'Victim' } } }),
+  },
+  'GET /api/auth/admin/list-users': { access: 'admin', request: get('/api/auth/admin/list-users') },
+  'POST /api/auth/admin/list-user-sessions': {
+    access: 'admin',
+    request: (f) => ({ url: '/api/auth/admin/list-user-sessions', payload: { userId: f.victimId } }),
+  },
+  'POST /api/auth/admin/ban-user': {
+    access: 'admin',
+    request: (f) => ({ url: '/api/auth/admin/ban-user', payload: { userId: f.victimId } }),
+  },
+  'POST /api/auth/admin/unban-user': {
+    access: 'admin',
+    request: (f) => ({ url: '/api/auth/admin/unban-user', payload: { userId: f.victimId } }),
+  },
+  'POST /api/auth/admin/impersonate-user': {
+    access: 'disabled',
+    request: (f) => ({ url: '/api/auth/admin/impersonate-user', payload: { userId: f.victimId } }),
+  },
+  'POST /api/auth/admin/stop-impersonating': {
+    access: 'disabled',
+    request: post('/api/auth/admin/stop-impersonating', {}),
+  },
+  'POST /api/auth/admin/revoke-user-session': {
+    access: 'admin',
+    request: post('/api/auth/admin/revoke-user-session', { sessionToken: 'not-a-token' }),
+  },
+  'POST /api/auth/admin/revoke-user-sessions': {
+    access: 'admin',
+    request: (f) => ({ url: '/api/auth/admin/revoke-user-sessions', payload: { userId: f.victimId } }),
+  },
+  'POST /api/auth/admin/remove-user': {
+    access: 'disabled',
+    request: (f) => ({ url: '/api/auth/admin/remove-user', payload: { userId: f.victimId } }),
+  },
+  'POST /api/auth/admin/set-user-password': {
+    access: 'admin',
+    request: (f) => ({
+      url: '/api/auth/admin/set-user-password',
+      payload: { userId: f.victimId, newPassword: strongPassword },
+    }),
+  },
+  'POST /api/auth/admin/has-permission': {
+    access: 'customer',
+    request: post('/api/auth/admin/has-permission', { permissions: { user: ['list'] } }),
+  },
+};
