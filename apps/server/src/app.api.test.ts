@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_DOCS_CSP } from './plugins/api-docs.ts';
-import { tooDeepMessage } from './plugins/json-body.ts';
+import { nulMessage, tooDeepMessage } from './plugins/json-body.ts';
 import { createTestApp, signUpCustomer, type TestApp } from './test/test-app.ts';
 
 describe('app shell', () => {
@@ -34,6 +34,23 @@ describe('app shell', () => {
     const body = response.json();
     expect(typeof body.message).toBe('string');
     expect(JSON.stringify(body)).not.toMatch(/at .*\.ts:\d+/);
+  });
+
+  it('refuses a NUL character in a body, a query or a path with a 400 in words (PostgreSQL cannot hold it)', async () => {
+    const answers = [
+      await t.app.inject({ url: '/api/admin/users?email=a%00b' }),
+      await t.app.inject({ url: '/api/sandbox/invoices/in_%00' }),
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in/email',
+        headers: { 'content-type': 'application/json', origin: 'http://localhost:3000' },
+        payload: JSON.stringify({ email: 'a\u0000@example.com', password: 'x' }),
+      }),
+    ];
+    for (const answer of answers) {
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json()).toEqual({ message: nulMessage });
+    }
   });
 
   it('refuses JSON nested 5,000 levels deep with a 400, on the auth routes and everywhere else', async () => {

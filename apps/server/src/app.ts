@@ -39,6 +39,8 @@ declare module 'fastify' {
 export interface RouteEntry {
   method: string;
   url: string;
+  /** The route's zod schemas of what it accepts (the proof suite fuzzes from them). */
+  schema: { body?: unknown; querystring?: unknown; params?: unknown };
 }
 
 export interface BuildAppOptions {
@@ -77,7 +79,10 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) if (method !== 'HEAD') routeTable.push({ method, url: route.url });
+    const { body, querystring, params } = route.schema ?? {};
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routeTable.push({ method, url: route.url, schema: { body, querystring, params } });
+    }
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

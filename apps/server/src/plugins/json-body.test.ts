@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonDepthExceeds } from './json-body.ts';
+import { jsonDepthExceeds, jsonHasNul } from './json-body.ts';
 
 describe('jsonDepthExceeds', () => {
   const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
@@ -14,5 +14,15 @@ describe('jsonDepthExceeds', () => {
   it('is not fooled by escaped quotes', () => {
     expect(jsonDepthExceeds(`{"a":"\\"[[[[[[","b":1}`, 1)).toBe(false);
     expect(jsonDepthExceeds(`{"a":"\\\\",  "b":[[1]]}`, 2)).toBe(true);
+  });
+});
+
+describe('jsonHasNul', () => {
+  it('finds U+0000 written as an escape in any string, and only there', () => {
+    expect(jsonHasNul(JSON.stringify({ email: 'a\u0000b@example.com' }))).toBe(true);
+    expect(jsonHasNul(JSON.stringify(['x', { deep: ['\u0000'] }]))).toBe(true);
+    expect(jsonHasNul(JSON.stringify({ note: 'a backslash then u0000: \\u0000' }))).toBe(false);
+    expect(jsonHasNul(JSON.stringify({ note: '\\\u0000' }))).toBe(true);
+    expect(jsonHasNul('{"plain":"text"}')).toBe(false);
   });
 });

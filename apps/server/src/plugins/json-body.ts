@@ -6,6 +6,22 @@ export const MAX_JSON_DEPTH = 32;
 
 export const tooDeepMessage = `The request body is nested too deeply (at most ${MAX_JSON_DEPTH} levels of objects and arrays).`;
 
+/** PostgreSQL cannot store or compare text holding U+0000; such text is refused before it reaches a query. */
+export const nulMessage = 'Text in this request may not contain a NUL character (\\u0000).';
+
+/** A JSON text with a string that holds U+0000 (written `\\u0000`; a raw one is invalid JSON anyway). */
+export function jsonHasNul(text: string): boolean {
+  let at = text.indexOf('\\u0000');
+  while (at !== -1) {
+    // An escape only when the backslash before `u0000` is not itself escaped (an odd run of backslashes).
+    let run = 0;
+    while (at - run - 1 >= 0 && text.charCodeAt(at - run - 1) === 92) run++;
+    if (run % 2 === 0) return true;
+    at = text.indexOf('\\u0000', at + 1);
+  }
+  return false;
+}
+
 /** The deepest nesting of objects and arrays in a JSON text, read without parsing it (strings are skipped). */
 export function jsonDepthExceeds(text: string, max: number): boolean {
   let depth = 0;
@@ -28,12 +44,24 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
  * depth, so that no handler or library meets a body deep enough to overflow the stack when it walks or re-serialises it.
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
+  // The same for the address: a path or query holding %00 is refused for every route.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.url.includes('%00') || request.url.includes('\0')) {
+      reply.status(400).send({ message: nulMessage });
+      return;
+    }
+    done();
+  });
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
       done(new AppError('BAD_REQUEST', tooDeepMessage), undefined);
+      return;
+    }
+    if (jsonHasNul(text)) {
+      done(new AppError('BAD_REQUEST', nulMessage), undefined);
       return;
     }
     parseJson(request, text, done);

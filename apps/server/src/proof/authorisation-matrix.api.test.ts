@@ -6,7 +6,7 @@ import { createAuth } from '../modules/auth/auth.ts';
 import { changedTables, databaseFingerprint } from '../test/fingerprint.ts';
 import { recordProof } from '../test/proof-results.ts';
 import { cookieOf, createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../test/test-app.ts';
-import { AUTH_MATRIX, type Access, type MatrixFixture, ROUTE_MATRIX } from './route-matrix.ts';
+import { type Access, AUTH_MATRIX, type MatrixFixture, ROUTE_MATRIX } from './route-matrix.ts';
 
 type Role = 'visitor' | 'customer' | 'other' | 'admin';
 /** Refusals first, so an allowed call (which may change things) never hides a refused one's change. */

@@ -20,6 +20,7 @@
  *   step: nobody gets past it without one, and it never answers 5xx.
  */
 export type Access =
+  | 'disabled'
   | 'page'
   | 'public'
   | 'customer'

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users, verifications } from '../../db/schema.ts';
 import { confirmationLinkOf, cookieOf, createTestApp, signUpCustomer, type TestApp } from '../../test/test-app.ts';
 import { applyAdminEmails } from './admin-emails.ts';
+import { returnAddressMessage } from './routes.ts';
 
 const ORIGIN = 'http://localhost:3000';
 const json = { 'content-type': 'application/json', origin: ORIGIN };
@@ -113,6 +114,25 @@ describe('accounts', () => {
     });
     expect(longName.statusCode).toBe(400);
     expect(longName.json().message).toBe('Name must be at most 100 characters');
+  });
+
+  it('refuses a return address that is not a page of this site with a 400, not a 500 or a redirect elsewhere', async () => {
+    for (const callbackURL of [
+      'true',
+      'https://evil.example/x',
+      '//evil.example',
+      '/\\evil.example',
+      'javascript:alert(1)',
+    ]) {
+      const answer = await t.app.inject({
+        url: `/api/auth/verify-email?token=nothing&callbackURL=${encodeURIComponent(callbackURL)}`,
+      });
+      expect(answer.statusCode, callbackURL).toBe(400);
+      expect(answer.json()).toEqual({ message: returnAddressMessage });
+    }
+    const own = await t.app.inject({ url: '/api/auth/verify-email?token=nothing&callbackURL=%2Fauth%2Fcallback' });
+    expect(own.statusCode).toBe(302);
+    expect(own.headers.location).toMatch(/^\/auth\/callback\?error=/);
   });
 
   it('answers authenticated false without a session', async () => {

@@ -29,6 +29,31 @@ async function sendWebResponse(reply: FastifyReply, response: Response, extraCoo
   return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
 }
 
+export const returnAddressMessage = 'The page to return to is not a page of this site.';
+
+/** The fields of better-auth's calls (query or body) that name where the browser goes next. */
+const RETURN_ADDRESS_FIELDS = ['callbackURL', 'errorCallbackURL', 'newUserCallbackURL', 'redirectTo'];
+
+/**
+ * True when every return address in the request is a page of this site (a path, or a URL on APP_URL's origin).
+ * better-auth answers 500 for one that is not a URL at all, and would send the browser elsewhere for a foreign one.
+ */
+export function returnAddressesAreOwn(request: FastifyRequest, appOrigin: string): boolean {
+  for (const source of [request.query, request.body]) {
+    if (typeof source !== 'object' || source === null) continue;
+    for (const field of RETURN_ADDRESS_FIELDS) {
+      const value = (source as Record<string, unknown>)[field];
+      if (value === undefined) continue;
+      if (typeof value !== 'string' || value.length > 2000 || /[\\\s]/.test(value) || value.startsWith('//'))
+        return false;
+      // A path of this site, or a whole URL on its origin (a bare word is neither: better-auth cannot read it).
+      const url = value.startsWith('/') ? URL.parse(value, appOrigin) : URL.parse(value);
+      if (url?.origin !== appOrigin) return false;
+    }
+  }
+  return true;
+}
+
 /** better-auth's handler at /api/auth/*, behind the per-IP and per-e-mail limits. */
 export const authRoutes: FastifyPluginAsync<{
   auth: Auth;
@@ -52,6 +77,9 @@ export const authRoutes: FastifyPluginAsync<{
       const origin = request.headers.origin;
       if (request.method === 'POST' && origin !== undefined && origin !== appOrigin) {
         return reply.status(403).send({ message: 'This request did not come from this site and was refused.' });
+      }
+      if (!returnAddressesAreOwn(request, appOrigin)) {
+        return reply.status(400).send({ message: returnAddressMessage });
       }
       if (!(await checkRateLimit(request, reply))) return reply;
       const requester = request.method === 'POST' ? guards.rememberedUserId(request) : undefined;
