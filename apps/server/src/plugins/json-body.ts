@@ -44,8 +44,9 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
  * depth, so that no handler or library meets a body deep enough to overflow the stack when it walks or re-serialises it.
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
-  // The same for the address: a path or query holding %00 is refused for every route.
-  app.addHook('onRequest', (request, reply, done) => {
+  // The same for the address: a path or query holding %00 is refused for every route (before validation, once the
+  // answer's security headers are set).
+  app.addHook('preValidation', (request, reply, done) => {
     if (request.url.includes('%00') || request.url.includes('\0')) {
       reply.status(400).send({ message: nulMessage });
       return;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -8,6 +9,12 @@ import { type Database, openDatabase } from '../db/client.ts';
 import { seedDatabase } from '../db/seed.ts';
 import type { Mail, Mailer } from '../lib/mailer.ts';
 import { applyAdminEmails } from '../modules/auth/admin-emails.ts';
+
+let proofLogStream: Writable | undefined;
+function proofLog(file: string): Writable {
+  proofLogStream ??= createWriteStream(file, { flags: 'a' });
+  return proofLogStream;
+}
 
 export interface TestApp {
   app: FastifyInstance;
@@ -65,7 +72,9 @@ export async function createTestApp(
       mails.push(mail);
     },
   };
-  const logger = options.log ? { level: 'info', stream: options.log } : false;
+  // `npm run proof` collects the info log of the whole API suite in PROOF_LOG_FILE and scans it for secrets.
+  const logStream = options.log ?? (process.env.PROOF_LOG_FILE ? proofLog(process.env.PROOF_LOG_FILE) : undefined);
+  const logger = logStream ? { level: 'info', stream: logStream } : false;
   const app = await buildApp({ config, database, logger, mailer });
   return {
     app,
@@ -106,7 +115,7 @@ export async function signUpCustomer(t: TestApp, email: string): Promise<{ cooki
   const response = await t.app.inject({
     method: 'POST',
     url: '/api/auth/sign-up/email',
-    headers: jsonHeaders,
+    headers: { 'content-type': 'application/json', origin: new URL(t.config.appUrl).origin },
     payload: { email, password: 'Str0ng!pass', name: email.split('@')[0], callbackURL: '/auth/callback' },
   });
   if (response.statusCode !== 200) throw new Error(`sign-up failed: ${response.body}`);
