@@ -91,6 +91,8 @@ export type PaymentEvent =
       subscriptionId: string | null;
       /** Where the customer can pay or update the card (Stripe's hosted invoice, the sandbox's billing page). */
       payUrl: string | null;
+      /** The invoice that failed: once it is paid, a late report of its failure changes nothing. */
+      invoiceId: string | null;
     }
   | {
       /** The customer or an operator set or cleared cancel-at-period-end at the provider. */

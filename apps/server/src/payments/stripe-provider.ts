@@ -177,7 +177,14 @@ export function createStripeProvider(
       // The first invoice of a subscription is the checkout's: its session's events deliver the order.
       if (!subscriptionId || invoice.billing_reason === 'subscription_create') return { kind: 'ignored', ...base };
       if (event.type === 'invoice.payment_failed') {
-        return { kind: 'renewal.failed', ...base, orderId, subscriptionId, payUrl: invoice.hosted_invoice_url ?? null };
+        return {
+          kind: 'renewal.failed',
+          ...base,
+          orderId,
+          subscriptionId,
+          payUrl: invoice.hosted_invoice_url ?? null,
+          invoiceId: invoice.id ?? null,
+        };
       }
       const fresh = invoice.id ? await stripe.invoices.retrieve(invoice.id) : invoice;
       return {

@@ -305,6 +305,59 @@ describe('checkout through Stripe (a local stand-in for its API)', () => {
     expect(await t.database.db.select().from(proxyIps).where(eq(proxyIps.assignedOrderId, orderId))).toEqual([]);
   });
 
+  it("asks again for an event that overtook its order's payment, and ignores a failure of an invoice already paid", async () => {
+    await checkout({ productId: 'isp_proxies', quantity: 5 });
+    const orderId = (await lastOrder())?.id ?? '';
+    const cancelAtEnd = JSON.stringify({
+      id: 'evt_early_update',
+      object: 'event',
+      type: 'customer.subscription.updated',
+      created: 1_797_900_000,
+      data: {
+        object: {
+          id: `sub_early_${orderId}`,
+          object: 'subscription',
+          metadata: { orderId },
+          status: 'active',
+          cancel_at_period_end: true,
+          items: { data: [] },
+        },
+      },
+    });
+    // Before the payment: 503, nothing recorded, so Stripe sends it again; after it, it counts.
+    const early = await deliver(cancelAtEnd);
+    expect(early.statusCode).toBe(503);
+    expect(early.headers['retry-after']).toBe('60');
+    await deliver(sessionEvent(`evt_start_${orderId}`, orderId));
+    expect((await deliver(cancelAtEnd)).json().outcome).toBe('cancel_scheduled');
+    expect(await lastOrder()).toMatchObject({ cancelled: true, status: 'delivered' });
+
+    const renewalInvoice = (id: string, type: string) =>
+      JSON.stringify({
+        id,
+        object: 'event',
+        type,
+        created: 1_797_900_000,
+        data: {
+          object: {
+            id: `in_retried_${orderId.slice(0, 8)}`,
+            object: 'invoice',
+            billing_reason: 'subscription_cycle',
+            parent: {
+              type: 'subscription_details',
+              subscription_details: { subscription: `sub_early_${orderId}`, metadata: { orderId } },
+            },
+          },
+        },
+      });
+    // The retried charge succeeded and its event came first; the failure that preceded it arrives late.
+    expect((await deliver(renewalInvoice('evt_retry_paid', 'invoice.paid'))).json().outcome).toBe('renewed');
+    expect((await deliver(renewalInvoice('evt_retry_failed', 'invoice.payment_failed'))).json().outcome).toBe(
+      'already_recorded',
+    );
+    expect(await lastOrder()).toMatchObject({ paymentFailed: false, graceEndsAt: null });
+  });
+
   it('honours cancel at period end set at Stripe', async () => {
     await checkout({ productId: 'isp_proxies', quantity: 5 });
     const orderId = (await lastOrder())?.id ?? '';

@@ -22,6 +22,10 @@ export interface TestApp {
   config: Config;
   /** Every e-mail the app sent, newest last. */
   mails: Mail[];
+  /** The mailer that keeps them (for calling a use case as the app would). */
+  mailer: Mailer;
+  /** Stops the app and starts a new one on the same database, as a restarted server does; `app` is the new one. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -75,18 +79,23 @@ export async function createTestApp(
   // `npm run proof` collects the info log of the whole API suite in PROOF_LOG_FILE and scans it for secrets.
   const logStream = options.log ?? (process.env.PROOF_LOG_FILE ? proofLog(process.env.PROOF_LOG_FILE) : undefined);
   const logger = logStream ? { level: 'info', stream: logStream } : false;
-  const app = await buildApp({ config, database, logger, mailer });
-  return {
-    app,
+  const testApp: TestApp = {
+    app: await buildApp({ config, database, logger, mailer }),
     database,
     config,
     mails,
+    mailer,
+    restart: async () => {
+      await testApp.app.close();
+      testApp.app = await buildApp({ config, database, logger, mailer });
+    },
     close: async () => {
-      await app.close();
+      await testApp.app.close();
       await database.close();
       await dropDatabase();
     },
   };
+  return testApp;
 }
 
 /** Headers of a same-site JSON request from the app's own pages. */

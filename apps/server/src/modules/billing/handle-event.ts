@@ -1,7 +1,7 @@
 import { orderIdSchema, paths } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { orders, webhookEvents } from '../../db/schema.ts';
+import { orders, payments, webhookEvents } from '../../db/schema.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import type { PaymentEvent, ProviderName } from '../../payments/provider.ts';
 import { applyCheckoutPaid } from './checkout-paid.ts';
@@ -59,10 +59,15 @@ export async function handlePaymentEventIn({
 
   const order = await findOrder(tx, event.orderId, event.subscriptionId);
   if (!order) return 'unknown_order';
+  // A subscription's later events can overtake the payment that starts it: refused for now (nothing is recorded), so
+  // the provider sends the event again, after the payment has arrived.
+  if (order.status === 'awaiting_payment') throw new EventTooEarlyError();
   switch (event.kind) {
     case 'renewal.paid':
       return recordRenewal({ tx, brand, order, invoice: event.invoice, periodEnd: event.periodEnd });
     case 'renewal.failed':
+      // A failure reported after the same invoice was paid (a retry that succeeded) is old news.
+      if (event.invoiceId && (await invoiceIsPaid(tx, event.invoiceId))) return 'already_recorded';
       return recordRenewalFailure({
         tx,
         brand,
@@ -81,6 +86,18 @@ export async function handlePaymentEventIn({
     case 'subscription.ended':
       return expireOrder({ tx, brand, order, endedAt: event.endedAt });
   }
+}
+
+/** An event about an order whose first payment has not arrived yet; the webhook answers 503 so it comes again. */
+export class EventTooEarlyError extends Error {
+  constructor() {
+    super('This event is about an order whose payment has not arrived yet; send it again later.');
+  }
+}
+
+async function invoiceIsPaid(tx: Tx, invoiceId: string): Promise<boolean> {
+  const [paid] = await tx.select({ id: payments.id }).from(payments).where(eq(payments.invoiceId, invoiceId)).limit(1);
+  return paid !== undefined;
 }
 
 /** The order an event names: by our order id (metadata) first, then by the provider's subscription id. Locked. */

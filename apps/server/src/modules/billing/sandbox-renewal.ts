@@ -78,6 +78,7 @@ export async function failSandboxRenewal({
       orderId: order.id,
       subscriptionId: null,
       payUrl: `${brand.appUrl}${pathTo(paths.sandboxBilling, { id: order.id })}`,
+      invoiceId: null,
     },
     brand,
     now,

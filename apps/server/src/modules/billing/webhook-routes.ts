@@ -6,13 +6,14 @@ import type { Db } from '../../db/client.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import { type PaymentProvider, WebhookSignatureError } from '../../payments/provider.ts';
 import { SANDBOX_SIGNATURE_HEADER } from '../../payments/sandbox-provider.ts';
-import { handlePaymentEvent } from './handle-event.ts';
+import { EventTooEarlyError, handlePaymentEvent } from './handle-event.ts';
 
 const SIGNATURE_HEADERS = { stripe: 'stripe-signature', sandbox: SANDBOX_SIGNATURE_HEADER } as const;
 
 /**
  * POST /api/webhooks/{provider} for the active provider. The body is kept raw (the signature is computed on its bytes);
- * 400 for a bad signature, 200 once the event is recorded (a repeat answers 200 and does nothing), 500 lets the provider retry.
+ * 400 for a bad signature, 200 once the event is recorded (a repeat answers 200 and does nothing); 503 for an event that
+ * overtook its order's payment and 500 on a failure both make the provider send it again.
  */
 export const webhookRoutes: FastifyPluginAsync<{
   db: Db;
@@ -32,7 +33,11 @@ export const webhookRoutes: FastifyPluginAsync<{
       schema: {
         tags: ['payments'],
         summary: `Events of the ${provider.name} payment provider (signed)`,
-        response: { 200: z.object({ received: z.literal(true), outcome: z.string() }), 400: errorResponseSchema },
+        response: {
+          200: z.object({ received: z.literal(true), outcome: z.string() }),
+          400: errorResponseSchema,
+          503: errorResponseSchema,
+        },
       },
     },
     async (request, reply) => {
@@ -46,6 +51,10 @@ export const webhookRoutes: FastifyPluginAsync<{
         flushEmails();
         return { received: true as const, outcome };
       } catch (error) {
+        if (error instanceof EventTooEarlyError) {
+          request.log.info("payment event ahead of its order's payment: asked to send it again");
+          return reply.status(503).header('retry-after', '60').send({ message: error.message });
+        }
         if (error instanceof WebhookSignatureError) {
           request.log.warn('payment webhook with a bad signature');
           return reply.status(400).send({ message: error.message });

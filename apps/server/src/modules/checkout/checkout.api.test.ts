@@ -326,12 +326,12 @@ describe('checkout through the sandbox provider', () => {
     for (const id of ['%00', 'cs_sandbox_%00', "cs_sandbox_'or'1'='1", 'x'.repeat(90)]) {
       const checkoutPage = await t.app.inject({ url: `/api/sandbox/checkout/${id}`, headers: { cookie: ann.cookie } });
       expect(checkoutPage.statusCode, id).toBe(400);
-      expect(checkoutPage.json().message).toMatch(/not a sandbox checkout id/);
+      expect(checkoutPage.json().message).toMatch(/not a sandbox checkout id|NUL character/);
       const payment = await pay(ann.cookie, id, 'ok');
       expect(payment.statusCode, id).toBe(400);
       const invoice = await t.app.inject({ url: `/api/sandbox/invoices/${id.replace('cs_', 'in_')}` });
       expect(invoice.statusCode, id).toBe(400);
-      expect(invoice.json().message).toMatch(/not a sandbox invoice id/);
+      expect(invoice.json().message).toMatch(/not a sandbox invoice id|NUL character/);
     }
     const unknown = await t.app.inject({ url: `/api/sandbox/invoices/in_sandbox_${'A'.repeat(24)}` });
     expect(unknown.statusCode).toBe(404);
