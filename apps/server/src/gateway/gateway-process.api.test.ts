@@ -1,68 +1,27 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { BYTES_PER_KB, KB_PER_GB } from '@storefront/contract';
 import { eq, sum } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { residentialUsageDaily } from '../db/schema.ts';
+import { gatewayMain, spawnProcess } from '../test/processes.ts';
 import { connectThroughProxy, startTargetServer, type TargetServer } from '../test/proxy-client.ts';
 import { createResidentialAccount, usedKbOf } from '../test/residential-account.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 
-const gatewayMain = fileURLToPath(new URL('./main.ts', import.meta.url));
-
-interface GatewayProcess {
-  child: ChildProcess;
-  port: number;
-  stop(): Promise<number | null>;
-}
-
 /** `npm run gateway` as its own process on the test's PostgreSQL database; resolves once it listens. */
-async function spawnGateway(databaseUrl: string, env: Record<string, string> = {}): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [gatewayMain], {
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
+async function spawnGateway(databaseUrl: string, env: Record<string, string> = {}) {
+  const gateway = await spawnProcess(
+    gatewayMain,
+    {
       DATABASE_URL: databaseUrl,
       GATEWAY_HOST: '127.0.0.1',
       GATEWAY_PORT: '0',
       GATEWAY_ALLOW_PRIVATE: 'true',
       GATEWAY_CACHE_MS: '200',
-      LOG_LEVEL: 'info',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the gateway did not start:\n${output}`)), 20_000);
-    child.stdout?.on('data', (data: Buffer) => {
-      output += data.toString();
-      const match = /residential gateway listening on port (\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    });
-    child.stderr?.on('data', (data: Buffer) => {
-      output += data.toString();
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the gateway exited with ${code}:\n${output}`));
-    });
-  });
-  return {
-    child,
-    port,
-    stop: async () => {
-      if (child.exitCode !== null) return child.exitCode;
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      const [code] = await exited;
-      return code as number | null;
-    },
-  };
+    /residential gateway listening on port (\d+)/,
+  );
+  return { ...gateway, port: Number(gateway.ready[1]) };
 }
 
 /** Gateways as separate processes: only on PostgreSQL, which several processes can share (the embedded one cannot). */

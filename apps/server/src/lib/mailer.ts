@@ -6,6 +6,11 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
+  /**
+   * The same for every attempt to send one message (the outbox row's id): a message sent again after a crash between
+   * the SMTP server's acceptance and our record of it carries the same Message-ID, which mail clients show once.
+   */
+  id?: string;
 }
 
 export interface Mailer {
@@ -37,7 +42,9 @@ export function createMailer(
   return {
     delivers: true,
     async send(mail) {
-      await transport.sendMail({ from: options.from, ...mail });
+      const { id, ...message } = mail;
+      const domain = /@([^>\s]+)/.exec(options.from)?.[1] ?? 'storefront.invalid';
+      await transport.sendMail({ from: options.from, ...message, ...(id && { messageId: `<${id}@${domain}>` }) });
       logger.info({ mail: { to: mail.to, subject: mail.subject } }, 'e-mail sent');
     },
   };

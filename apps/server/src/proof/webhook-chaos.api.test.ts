@@ -7,6 +7,7 @@ import { couponRedemptions, emailOutbox, orders, payments, proxyIps, webhookEven
 import { dispatchOutbox } from '../modules/notifications/outbox.ts';
 import { sandboxWebhookSecret } from '../payments/sandbox-provider.ts';
 import { type FakeStripe, startFakeStripe } from '../test/fake-stripe.ts';
+import { sandboxPaidPayload } from '../test/payments.ts';
 import { recordProof } from '../test/proof-results.ts';
 import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../test/test-app.ts';
 
@@ -104,23 +105,12 @@ function stripeEvents(ids: Record<Label, string>): string[] {
 function sandboxEvents(ids: Record<Label, string>): string[] {
   return [
     ...SCENARIO.filter((order) => order.label !== 'bob-unpaid').map((order) =>
-      JSON.stringify({
-        id: `evt_sandbox_${order.label}`,
-        type: 'sandbox.checkout.paid',
-        created: Math.floor(Date.now() / 1000),
-        data: {
-          orderId: ids[order.label],
-          customerEmail: `${order.customer}@example.com`,
-          invoice: {
-            id: `in_sandbox_${order.label}`,
-            hostedUrl: `http://localhost:3000/sandbox/invoices/in_sandbox_${order.label}`,
-            amountCents: 1000,
-            discountCents: 0,
-            currency: 'usd',
-            paidAt: '2026-11-23T00:00:00.000Z',
-          },
-          periodEnd: order.productId === 'residential_proxies' ? null : '2026-12-23T00:00:00.000Z',
-        },
+      sandboxPaidPayload({
+        eventId: `evt_sandbox_${order.label}`,
+        orderId: ids[order.label],
+        customerEmail: `${order.customer}@example.com`,
+        invoiceId: `in_sandbox_${order.label}`,
+        periodEnd: order.productId === 'residential_proxies' ? null : '2026-12-23T00:00:00.000Z',
       }),
     ),
     JSON.stringify({

@@ -42,3 +42,32 @@ export function testPool(size: number) {
 
 /** The brand the shop's e-mails carry, for tests and benchmarks that call use cases directly. */
 export const testBrand = { brandName: 'Proxy Storefront', appUrl: 'http://localhost:3000' };
+
+/** The body of the sandbox's webhook for a paid checkout, as `signEvent` writes it (sign it with the sandbox's secret). */
+export function sandboxPaidPayload(event: {
+  eventId: string;
+  orderId: string;
+  customerEmail: string;
+  invoiceId: string;
+  /** Null for one-off purchases (residential data). */
+  periodEnd: string | null;
+}): string {
+  return JSON.stringify({
+    id: event.eventId,
+    type: 'sandbox.checkout.paid',
+    created: Math.floor(Date.now() / 1000),
+    data: {
+      orderId: event.orderId,
+      customerEmail: event.customerEmail,
+      invoice: {
+        id: event.invoiceId,
+        hostedUrl: `http://localhost:3000/sandbox/invoices/${event.invoiceId}`,
+        amountCents: 1250,
+        discountCents: 0,
+        currency: 'usd',
+        paidAt: new Date().toISOString(),
+      },
+      periodEnd: event.periodEnd,
+    },
+  });
+}

@@ -31,7 +31,13 @@ export async function dispatchOutbox(db: Db, mailer: Mailer, log: FastifyBaseLog
         .for('update', { skipLocked: true });
       if (!message) return 'empty';
       try {
-        await mailer.send({ to: message.toAddress, subject: message.subject, text: message.text, html: message.html });
+        await mailer.send({
+          to: message.toAddress,
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+          id: message.id,
+        });
         await tx
           .update(emailOutbox)
           .set({ sentAt: new Date(), attempts: sql`${emailOutbox.attempts} + 1` })

@@ -1,0 +1,78 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const serverMain = fileURLToPath(new URL('../main.ts', import.meta.url));
+export const gatewayMain = fileURLToPath(new URL('../gateway/main.ts', import.meta.url));
+
+export interface ServerProcess {
+  child: ChildProcess;
+  /** Everything it printed so far. */
+  output(): string;
+  /** SIGTERM, and the exit code once it exits. */
+  stop(): Promise<number | null>;
+  /** kill -9: no shutdown hook runs. */
+  crash(): Promise<void>;
+}
+
+/** A port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+/**
+ * `npm run serve` or `npm run gateway` as its own process; resolves once its output matches `ready` (the match is
+ * passed back, for a port it chose itself).
+ */
+export async function spawnProcess(
+  main: string,
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<ServerProcess & { ready: RegExpExecArray }> {
+  const child = spawn(process.execPath, [main], {
+    env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${main} did not start:\n${output}`)), 30_000);
+    child.stdout?.on('data', (data: Buffer) => {
+      output += data.toString();
+      const found = ready.exec(output);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found);
+      }
+    });
+    child.stderr?.on('data', (data: Buffer) => {
+      output += data.toString();
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${main} exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    child,
+    ready: match,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const [code] = await exited;
+      return code as number | null;
+    },
+    crash: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
