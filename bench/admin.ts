@@ -7,7 +7,7 @@ import { users } from '../apps/server/src/db/schema.ts';
 import { createBenchDatabase } from './bench-database.ts';
 import { startServer } from './start-server.ts';
 
-const PORT = 3305;
+const PORT = 3325;
 const base = `http://127.0.0.1:${PORT}`;
 const ADMIN = { email: 'bench-admin@example.com', password: 'Str0ng!pass' };
 

@@ -15,4 +15,6 @@ export const E2E = {
   consoleAdminEmail: 'console-admin@e2e.test',
   /** The administrator who moves the sandbox's test clock (e2e/time.spec.ts). */
   clockAdminEmail: 'clock-admin@e2e.test',
+  /** The administrator who opens every page for the accessibility check (e2e/accessibility.spec.ts). */
+  a11yAdminEmail: 'a11y-admin@e2e.test',
 } as const;

@@ -8,10 +8,38 @@ import { colorSchemeManager, theme } from './theme.ts';
 // render agree): the landing page shows no toast, so it stays off its critical path.
 const NotificationsHost = lazy(() => import('./notifications-host.tsx'));
 
-// Mantine's default dimmed grey is below 4.5:1 on white; these shades meet WCAG AA in both schemes.
+/** Colours whose light variant (badges, alerts) writes text in the colour itself on a pale tint of it. */
+const TINTED = [
+  'blue',
+  'cyan',
+  'grape',
+  'gray',
+  'green',
+  'indigo',
+  'lime',
+  'orange',
+  'pink',
+  'red',
+  'teal',
+  'violet',
+  'yellow',
+];
+/** The pale colours need more black to reach 4.5:1 on their own tint. */
+const PALE = new Set(['lime', 'orange', 'yellow']);
+
+// Mantine's default dimmed grey, and the text of its light variants, are below 4.5:1 in the light scheme; these meet
+// WCAG AA in both schemes (the dark scheme's light variants already do).
 const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    ...Object.fromEntries(
+      TINTED.map((color) => [
+        `--mantine-color-${color}-light-color`,
+        `color-mix(in srgb, var(--mantine-color-${color}-9), black ${PALE.has(color) ? 45 : 20}%)`,
+      ]),
+    ),
+  },
   dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)' },
 });
 

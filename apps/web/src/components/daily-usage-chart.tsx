@@ -24,20 +24,22 @@ export default function DailyUsageChart({ days, label }: { days: DailyUsage['day
       <Text size="xs" c="dimmed" mb={4}>
         {label}: {(total / KB_PER_GB).toFixed(3)} GB in the last {days.length} days
       </Text>
-      <BarChart
-        h={180}
-        data={data}
-        dataKey="day"
-        series={[{ name: unit, color: 'blue.6' }]}
-        unit={` ${unit}`}
-        tickLine="none"
-        gridAxis="x"
-        withTooltip
-        valueFormatter={(value) => value.toLocaleString('en-US', { maximumFractionDigits: 3 })}
-        xAxisProps={{ interval: 'preserveStartEnd', minTickGap: 16 }}
-        yAxisProps={{ width: 72, tickFormatter: (value: number) => String(Number(value.toFixed(2))) }}
-        aria-label={`${label}, per day over the last ${days.length} days`}
-      />
+      {/* A chart is one picture to a screen reader: its label says what it shows (the totals are in the text above). */}
+      <div role="img" aria-label={`${label}, per day over the last ${days.length} days`}>
+        <BarChart
+          h={180}
+          data={data}
+          dataKey="day"
+          series={[{ name: unit, color: 'blue.6' }]}
+          unit={` ${unit}`}
+          tickLine="none"
+          gridAxis="x"
+          withTooltip
+          valueFormatter={(value) => value.toLocaleString('en-US', { maximumFractionDigits: 3 })}
+          xAxisProps={{ interval: 'preserveStartEnd', minTickGap: 16 }}
+          yAxisProps={{ width: 72, tickFormatter: (value: number) => String(Number(value.toFixed(2))) }}
+        />
+      </div>
     </div>
   );
 }
