@@ -4,8 +4,9 @@
 import autocannon from 'autocannon';
 import { eq } from 'drizzle-orm';
 import { chromium } from 'playwright-core';
-import { orders, proxyIps, users } from '../apps/server/src/db/schema.ts';
+import { proxyIps } from '../apps/server/src/db/schema.ts';
 import { createBenchDatabase } from './bench-database.ts';
+import { orderWithProxies, signedIn } from './shop.ts';
 import { startServer } from './start-server.ts';
 
 const PORT = 3304;
@@ -15,47 +16,8 @@ const bench = await createBenchDatabase();
 const { database } = bench;
 const server = await startServer(PORT, bench.url);
 try {
-  const credentials = { email: 'bench@example.com', password: 'Str0ng!pass' };
-  const signUp = await fetch(`${base}/api/auth/sign-up/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: base },
-    body: JSON.stringify({ ...credentials, name: 'bench' }),
-  });
-  const body = (await signUp.json()) as { user: { id: string } };
-  // The address is confirmed here rather than through the mailed link (there is no session before it).
-  await database.db.update(users).set({ emailVerified: true }).where(eq(users.id, body.user.id));
-  const signIn = await fetch(`${base}/api/auth/sign-in/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: base },
-    body: JSON.stringify(credentials),
-  });
-  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-
-  const [order] = await database.db
-    .insert(orders)
-    .values({
-      userId: body.user.id,
-      productId: 'isp_proxies' as const,
-      quantity: COUNT,
-      status: 'delivered',
-      purchasedAt: new Date(),
-      expiresAt: new Date(Date.now() + 30 * 86_400_000),
-    })
-    .returning();
-  const rows = Array.from({ length: COUNT }, (_, index) => {
-    const ip = `10.${Math.floor(index / 62_500)}.${Math.floor(index / 250) % 250}.${(index % 250) + 1}`;
-    return {
-      productId: 'isp_proxies' as const,
-      ip,
-      port: 8000,
-      username: 'user',
-      password: 'secretpass',
-      endpoint: `${ip}:8000:user:secretpass`,
-      subnet: `${ip.split('.').slice(0, 3).join('.')}.0/24`,
-      assignedOrderId: order?.id,
-    };
-  });
-  for (let i = 0; i < rows.length; i += 2000) await database.db.insert(proxyIps).values(rows.slice(i, i + 2000));
+  const { cookie, userId } = await signedIn(base, database.db, 'bench@example.com');
+  await orderWithProxies(database.db, userId, COUNT);
 
   const baseline = await autocannon({
     url: `${base}/api/orders/usage`,
