@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { recordProof } from '../apps/server/src/test/proof-results.ts';
 import { LANDING_JS_BUDGET_BYTES, landingAssets } from '../apps/web/scripts/landing-bundle.ts';
 import { startServer } from './start-server.ts';
 
@@ -24,6 +25,11 @@ console.log('landing route, loaded up front (gzip -9):');
 for (const f of initial) console.log(`  ${f.padEnd(44)} ${kb(gz(f))}`);
 console.log(`  JavaScript ${kb(jsBytes)} (budget ${kb(LANDING_JS_BUDGET_BYTES)})  CSS ${kb(cssBytes)}`);
 console.log(`lazy chunks: ${lazy.length}, ${kb(lazyBytes)} in all`);
+recordProof(
+  'landing bundle (gzip)',
+  { javascript: kb(jsBytes), budget: kb(LANDING_JS_BUDGET_BYTES), css: kb(cssBytes) },
+  'build',
+);
 
 // The server-rendered page itself, as the server sends it (brotli), and what a rendering costs on this machine.
 const port = 3315;
