@@ -182,7 +182,6 @@ console.log(
 for (const kind of databases) {
   const dir = kind === 'pglite' ? mkdtempSync(path.join(tmpdir(), 'storefront-load-')) : '';
   const bench = kind === 'postgres' ? await createBenchDatabase() : undefined;
-  if (bench) await bench.database.close();
   const url = bench ? bench.url : `pglite:${dir}`;
   try {
     const sessions = await prepareShop(url, base);

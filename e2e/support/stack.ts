@@ -4,6 +4,7 @@
  * A small control server lets the tests read the mail and choose the next social identity.
  */
 import { spawn } from 'node:child_process';
+import { openSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { OAuth2Server } from 'oauth2-mock-server';
 import { SMTPServer } from 'smtp-server';
@@ -68,8 +69,10 @@ const control = createServer((request, response) => {
 });
 await new Promise<void>((resolve) => control.listen(E2E.controlPort, '127.0.0.1', resolve));
 
+// `npm run proof` keeps the app's whole info log (E2E_LOG_FILE) and scans it for secrets afterwards.
+const logFile = process.env.E2E_LOG_FILE ? openSync(process.env.E2E_LOG_FILE, 'a') : undefined;
 const app = spawn(process.execPath, ['apps/server/src/main.ts'], {
-  stdio: 'inherit',
+  stdio: logFile === undefined ? 'inherit' : ['ignore', logFile, 'inherit'],
   env: {
     ...process.env,
     NODE_ENV: 'test',
@@ -77,7 +80,7 @@ const app = spawn(process.execPath, ['apps/server/src/main.ts'], {
     PORT: String(E2E.appPort),
     APP_URL: E2E.appUrl,
     DATABASE_URL: 'memory://',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: logFile === undefined ? 'warn' : 'info',
     SMTP_URL: `smtp://127.0.0.1:${E2E.smtpPort}`,
     MAIL_FROM: 'Proxy Storefront <no-reply@e2e.test>',
     ADMIN_EMAILS: [

@@ -2,27 +2,10 @@ import { BYTES_PER_KB, KB_PER_GB } from '@storefront/contract';
 import { eq, sum } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { residentialUsageDaily } from '../db/schema.ts';
-import { gatewayMain, spawnProcess } from '../test/processes.ts';
+import { spawnGateway } from '../test/processes.ts';
 import { connectThroughProxy, startTargetServer, type TargetServer } from '../test/proxy-client.ts';
 import { createResidentialAccount, usedKbOf } from '../test/residential-account.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
-
-/** `npm run gateway` as its own process on the test's PostgreSQL database; resolves once it listens. */
-async function spawnGateway(databaseUrl: string, env: Record<string, string> = {}) {
-  const gateway = await spawnProcess(
-    gatewayMain,
-    {
-      DATABASE_URL: databaseUrl,
-      GATEWAY_HOST: '127.0.0.1',
-      GATEWAY_PORT: '0',
-      GATEWAY_ALLOW_PRIVATE: 'true',
-      GATEWAY_CACHE_MS: '200',
-      ...env,
-    },
-    /residential gateway listening on port (\d+)/,
-  );
-  return { ...gateway, port: Number(gateway.ready[1]) };
-}
 
 /** Gateways as separate processes: only on PostgreSQL, which several processes can share (the embedded one cannot). */
 describe.skipIf(process.env.TEST_DB !== 'postgres')('residential gateway processes on one PostgreSQL', () => {

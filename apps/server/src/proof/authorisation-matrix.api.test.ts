@@ -2,9 +2,9 @@ import { eq } from 'drizzle-orm';
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payments } from '../db/schema.ts';
-import { createAuth } from '../modules/auth/auth.ts';
 import { changedTables, databaseFingerprint } from '../test/fingerprint.ts';
 import { recordProof } from '../test/proof-results.ts';
+import { authEndpoints } from '../test/route-table.ts';
 import { cookieOf, createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../test/test-app.ts';
 import { type Access, AUTH_MATRIX, type MatrixFixture, ROUTE_MATRIX } from './route-matrix.ts';
 
@@ -39,18 +39,7 @@ const PASSWORD = 'Str0ng!pass';
 
 /** `METHOD pattern` of every route an app answers, with better-auth's endpoints in place of `/api/auth/*`. */
 function routesOf(t: TestApp): string[] {
-  const auth = createAuth({
-    config: t.config,
-    db: t.database.db,
-    mailer: { delivers: true, async send() {} },
-    logger: t.app.log,
-    secret: 'route-table-only'.repeat(3),
-  });
-  const authRoutes = Object.values(auth.api).flatMap((endpoint) => {
-    const { path, options } = endpoint as { path?: string; options?: { method?: string | string[] } };
-    if (!path) return []; // server-only calls have no path and no HTTP route
-    return [options?.method ?? 'GET'].flat().map((method) => `${method} /api/auth${path}`);
-  });
+  const authRoutes = authEndpoints(t).map((endpoint) => `${endpoint.method} ${endpoint.url}`);
   const fastifyRoutes = t.app.routeTable
     .filter((route) => !route.url.startsWith('/api/auth/'))
     .map((route) => `${route.method} ${route.url}`);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, payments, proxyIps, webhookEvents } from '../db/schema.ts';
 import { sandboxWebhookSecret } from '../payments/sandbox-provider.ts';
 import { sandboxPaidPayload } from '../test/payments.ts';
-import { freePort, gatewayMain, type ServerProcess, serverMain, spawnProcess } from '../test/processes.ts';
+import { freePort, serverMain, spawnGateway, spawnProcess } from '../test/processes.ts';
 import { recordProof } from '../test/proof-results.ts';
 import { connectThroughProxy, startTargetServer, type TargetServer } from '../test/proxy-client.ts';
 import { createResidentialAccount, usedKbOf } from '../test/residential-account.ts';
@@ -252,21 +252,7 @@ describe.runIf(process.env.TEST_DB === 'postgres')('crash recovery: kill -9 in t
   it('metering killed mid-transfer loses at most the bytes of the last batch window', async () => {
     const databaseUrl = t.config.database.kind === 'postgres' ? t.config.database.connectionString : '';
     const customer = await createResidentialAccount(t.database.db, { totalKb: KB_PER_GB });
-    const spawnGateway = async () => {
-      const gateway = await spawnProcess(
-        gatewayMain,
-        {
-          DATABASE_URL: databaseUrl,
-          GATEWAY_HOST: '127.0.0.1',
-          GATEWAY_PORT: '0',
-          GATEWAY_ALLOW_PRIVATE: 'true',
-          GATEWAY_FLUSH_MS: String(FLUSH_MS),
-        },
-        /residential gateway listening on port (\d+)/,
-      );
-      return { ...gateway, port: Number(gateway.ready[1]) };
-    };
-    const gateway: ServerProcess & { port: number } = await spawnGateway();
+    const gateway = await spawnGateway(databaseUrl, { GATEWAY_FLUSH_MS: String(FLUSH_MS) });
     let killed: Promise<void> | undefined;
     const started = performance.now();
     const transfer = await connectThroughProxy(

@@ -3,10 +3,11 @@ import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema.ts';
-import { createAuth, DISABLED_AUTH_PATHS } from '../modules/auth/auth.ts';
+import { DISABLED_AUTH_PATHS } from '../modules/auth/auth.ts';
 import { fuzzedValue, hostileString, type JsonSchema, jsonSchemaOf } from '../test/arbitraries.ts';
 import { changedTables, databaseFingerprint } from '../test/fingerprint.ts';
 import { recordProof } from '../test/proof-results.ts';
+import { authEndpoints } from '../test/route-table.ts';
 import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../test/test-app.ts';
 
 /** Runs per route: a handful in the everyday suite, more with PROOF_FUZZ_RUNS (npm run proof uses 100). */
@@ -35,26 +36,14 @@ function fuzzTargets(t: TestApp): FuzzTarget[] {
       query: jsonSchemaOf(route.schema.querystring),
       params: jsonSchemaOf(route.schema.params),
     }));
-  const auth = createAuth({
-    config: t.config,
-    db: t.database.db,
-    mailer: { delivers: true, async send() {} },
-    logger: t.app.log,
-    secret: 'fuzz-route-table-only'.repeat(2),
-  });
-  const authTargets = Object.values(auth.api).flatMap((endpoint) => {
-    const { path, options } = endpoint as {
-      path?: string;
-      options?: { method?: string | string[]; body?: unknown; query?: unknown };
-    };
-    if (!path || DISABLED_AUTH_PATHS.includes(path)) return [];
-    return [options?.method ?? 'GET'].flat().map((method) => ({
-      method,
-      url: `/api/auth${path}`,
-      body: jsonSchemaOf(options?.body),
-      query: jsonSchemaOf(options?.query),
+  const authTargets = authEndpoints(t)
+    .filter((endpoint) => !DISABLED_AUTH_PATHS.includes(endpoint.url.slice('/api/auth'.length)))
+    .map((endpoint) => ({
+      method: endpoint.method,
+      url: endpoint.url,
+      body: jsonSchemaOf(endpoint.body),
+      query: jsonSchemaOf(endpoint.query),
     }));
-  });
   return [...fastify, ...authTargets];
 }
 

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuth } from '../modules/auth/auth.ts';
 import { changedTables, databaseFingerprint } from '../test/fingerprint.ts';
 import { recordProof } from '../test/proof-results.ts';
+import { authEndpoints } from '../test/route-table.ts';
 import { createTestApp, signUpCustomer, type TestApp } from '../test/test-app.ts';
 
 const webDist = path.resolve(import.meta.dirname, '../../../web/dist');
@@ -133,17 +133,7 @@ describe('security headers, cookies and CSRF on every kind of answer (served ove
   });
 
   it('refuses a cross-site form post to every state-changing route, carrying the session cookie, and nothing changes', async () => {
-    const auth = createAuth({
-      config: t.config,
-      db: t.database.db,
-      mailer: { delivers: true, async send() {} },
-      logger: t.app.log,
-      secret: 'csrf-route-table-only'.repeat(2),
-    });
-    const authWrites = Object.values(auth.api).flatMap((endpoint) => {
-      const { path: route, options } = endpoint as { path?: string; options?: { method?: string | string[] } };
-      return route ? [options?.method ?? 'GET'].flat().map((method) => ({ method, url: `/api/auth${route}` })) : [];
-    });
+    const authWrites = authEndpoints(t);
     const writes = [...t.app.routeTable.filter((route) => !route.url.startsWith('/api/auth/')), ...authWrites].filter(
       (route) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method),
     );

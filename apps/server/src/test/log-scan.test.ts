@@ -21,6 +21,8 @@ describe('findSecrets', () => {
       '{"url":"/api/proxy-list?key=[redacted]&format=ip:port"}',
       '{"orderId":"7c9e6679-7425-40de-944b-e07fc1f90ae7","amountCents":125000}',
       '{"password":"[redacted]"}',
+      '{"url":"/api/admin/coupons/%22a6494124-2e91-397a-a265-673600000008%22/toggle"}',
+      '{"id":"18a47171-0008-1000-95c3-0cf7756aaab9"}',
     ].join('\n');
     expect(findSecrets(text)).toEqual([]);
   });

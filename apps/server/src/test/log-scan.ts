@@ -35,7 +35,8 @@ export function findSecrets(text: string): string[] {
       const match = pattern.exec(line);
       if (match) findings.push(`${what}: ${match[0].slice(0, 60)}`);
     }
-    for (const match of line.matchAll(/(?<![\d.-])\d(?:[ -]?\d){12,18}(?![\d.])/g)) {
+    // Whole numbers only: not a run of digits inside an id (a UUID's groups are hex words joined by hyphens).
+    for (const match of line.matchAll(/(?<![\w.-])\d(?:[ -]?\d){12,18}(?![\w.-])/g)) {
       const digits = match[0].replace(/\D/g, '');
       // Card numbers start 2–6; timestamps and ids of 13 digits that pass Luhn by chance are mostly epoch milliseconds.
       if (luhn(digits) && /^[2-6]/.test(digits) && !/^1\d{12}$/.test(digits)) {

@@ -76,3 +76,23 @@ export async function spawnProcess(
     },
   };
 }
+
+/** `npm run gateway` on a PostgreSQL database, on a port it picks; resolves once it listens. */
+export async function spawnGateway(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<ServerProcess & { port: number }> {
+  const gateway = await spawnProcess(
+    gatewayMain,
+    {
+      DATABASE_URL: databaseUrl,
+      GATEWAY_HOST: '127.0.0.1',
+      GATEWAY_PORT: '0',
+      GATEWAY_ALLOW_PRIVATE: 'true',
+      GATEWAY_CACHE_MS: '200',
+      ...env,
+    },
+    /residential gateway listening on port (\d+)/,
+  );
+  return { ...gateway, port: Number(gateway.ready[1]) };
+}
