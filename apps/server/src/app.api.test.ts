@@ -51,6 +51,16 @@ describe('app shell', () => {
       expect(answer.statusCode).toBe(400);
       expect(answer.json()).toEqual({ message: nulMessage });
     }
+    // A route with its own error shape answers in it (the fuzzer found a 500 here: the shape did not fit its schema).
+    const customer = await signUpCustomer(t, 'nul@example.com');
+    const checkout = await t.app.inject({
+      method: 'POST',
+      url: '/api/checkout?a%00b',
+      headers: { 'content-type': 'application/json', origin: 'http://localhost:3000', cookie: customer.cookie },
+      payload: { productId: 'isp_proxies', quantity: 5 },
+    });
+    expect(checkout.statusCode).toBe(400);
+    expect(checkout.json()).toEqual({ success: false, error: { message: nulMessage } });
   });
 
   it('refuses JSON nested 5,000 levels deep with a 400, on the auth routes and everywhere else', async () => {

@@ -261,7 +261,7 @@ describe.runIf(process.env.TEST_DB === 'postgres')('crash recovery: kill -9 in t
       customer.auth,
       '/bytes?n=200000000&delay=2',
       {
-        onData: (received) => {
+        onData: () => {
           // Several batch windows in, so some bytes are written and some are in the window the kill cuts.
           if (performance.now() - started > FLUSH_MS * 4 && !killed) killed = gateway.crash();
         },
