@@ -23,7 +23,7 @@ import { userRoutes } from './modules/users/routes.ts';
 import { createPaymentProvider } from './payments/create-provider.ts';
 import { registerApiDocs } from './plugins/api-docs.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
-import { registerJsonBodyParser } from './plugins/json-body.ts';
+import { refuseNulInAddress, registerJsonBodyParser } from './plugins/json-body.ts';
 import { apiSecurityHeaders, registerSecurity } from './plugins/security.ts';
 import { loadWebAppBuild, registerWebApp } from './plugins/web-app.ts';
 
@@ -88,6 +88,7 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerJsonBodyParser(app);
+  refuseNulInAddress(app);
   // Pages and API answers over 1 KB go out compressed (built assets are compressed ahead of time, see web-app.ts).
   await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
 

@@ -44,16 +44,6 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
  * depth, so that no handler or library meets a body deep enough to overflow the stack when it walks or re-serialises it.
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
-  // The same for the address: a path or query holding %00 is refused for every route (before validation, once the
-  // answer's security headers are set).
-  // As an error, so each route answers it in its own error shape (the checkout's is { success, error }).
-  app.addHook('preValidation', (request, _reply, done) => {
-    if (request.url.includes('%00') || request.url.includes('\0')) {
-      done(new AppError('BAD_REQUEST', nulMessage));
-      return;
-    }
-    done();
-  });
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
@@ -67,5 +57,20 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       return;
     }
     parseJson(request, text, done);
+  });
+}
+
+/**
+ * A path or query holding a NUL (%00) is refused for every route, as the JSON parser refuses one in a body: before
+ * validation, once the answer's security headers are set, and as an error, so that each route answers it in its own
+ * error shape (the checkout's is { success, error }).
+ */
+export function refuseNulInAddress(app: FastifyInstance): void {
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.url.includes('%00') || request.url.includes('\0')) {
+      done(new AppError('BAD_REQUEST', nulMessage));
+      return;
+    }
+    done();
   });
 }
