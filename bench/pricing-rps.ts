@@ -1,9 +1,10 @@
 // GET /api/pricing and two authenticated small reads (/api/user/auth, /api/orders/usage) against a bare Fastify
-// hello-world: each server in its own process, autocannon in this one, same settings, same run (bench/side-by-side.ts).
+// hello-world: each server in its own process, autocannon in this one, same settings, same run, each of our figures
+// between two of the hello-world's (bench/side-by-side.ts).
 import { eq } from 'drizzle-orm';
-import { users } from '../apps/server/src/db/schema.ts';
+import { residentialAccounts, users } from '../apps/server/src/db/schema.ts';
 import { createBenchDatabase } from './bench-database.ts';
-import { LOAD, report, requestsPerSecond, startHelloWorld } from './side-by-side.ts';
+import { sideBySide, startHelloWorld } from './side-by-side.ts';
 import { startServer } from './start-server.ts';
 
 const HELLO_PORT = 3301;
@@ -22,6 +23,10 @@ try {
   const { user } = (await signUp.json()) as { user: { id: string } };
   // Confirmed here rather than through the mailed link (there is no session before it).
   await bench.database.db.update(users).set({ emailVerified: true }).where(eq(users.id, user.id));
+  // A customer who bought data, so that /api/orders/usage answers with an account as it does for them.
+  await bench.database.db
+    .insert(residentialAccounts)
+    .values({ userId: user.id, username: 'resbench0001', password: 'bench-password', totalKb: 10 * 1_024_000 });
   const signIn = await fetch(`${base}/api/auth/sign-in/email`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: base },
@@ -34,26 +39,11 @@ try {
     .map((line) => line.split(';')[0])
     .join('; ');
 
-  console.log(
-    `side by side: ${LOAD.connections} connections, ${LOAD.warmupSeconds} s warm-up, ${LOAD.seconds} s measured, each server in its own process`,
-  );
-  const reference = await requestsPerSecond(`http://127.0.0.1:${HELLO_PORT}/`);
-  const pricing = await requestsPerSecond(`${base}/api/pricing`);
-  report('GET /api/pricing (PostgreSQL)', pricing, reference, 0.8);
-  report(
-    'GET /api/user/auth (signed in)',
-    await requestsPerSecond(`${base}/api/user/auth`, { cookie }),
-    reference,
-    0.5,
-  );
-  report(
-    'GET /api/orders/usage (signed in)',
-    await requestsPerSecond(`${base}/api/orders/usage`, { cookie }),
-    reference,
-    0.5,
-  );
-  const again = await requestsPerSecond(`http://127.0.0.1:${HELLO_PORT}/`);
-  console.log(`hello-world again at the end: ${again.toFixed(0)} req/s (the machine's drift over the run)`);
+  await sideBySide(`http://127.0.0.1:${HELLO_PORT}/`, [
+    { label: 'GET /api/pricing (PostgreSQL)', url: `${base}/api/pricing`, target: 0.8 },
+    { label: 'GET /api/user/auth (signed in)', url: `${base}/api/user/auth`, headers: { cookie }, target: 0.5 },
+    { label: 'GET /api/orders/usage (signed in)', url: `${base}/api/orders/usage`, headers: { cookie }, target: 0.5 },
+  ]);
 } finally {
   server.kill('SIGTERM');
   hello.kill('SIGTERM');
