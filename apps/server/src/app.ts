@@ -21,7 +21,7 @@ import { orderRoutes } from './modules/orders/routes.ts';
 import { sandboxRoutes } from './modules/sandbox/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { createPaymentProvider } from './payments/create-provider.ts';
-import { registerApiDocs } from './plugins/api-docs.ts';
+import { registerApiDocs, registerApiDocsPage } from './plugins/api-docs.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { refuseNulInAddress, registerJsonBodyParser } from './plugins/json-body.ts';
 import { apiSecurityHeaders, registerSecurity } from './plugins/security.ts';
@@ -94,7 +94,6 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
 
   const webApp = await loadWebAppBuild(config.webDistDir, config.site);
   const pricing = createPricingReader(database.db, config.pricingCacheMs);
-  await registerSecurity(app, { scriptHashes: webApp.scriptHashes, https: config.appUrl.startsWith('https://') });
   await registerApiDocs(app, config);
 
   const authSecret = await resolveAuthSecret(config.auth, app.log);
@@ -123,11 +122,9 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
 
   await app.register(
     async (api) => {
-      // JSON answers carry an API's headers, not a page's (security.ts): helmet skips them and one fixed map is set.
+      // JSON answers carry an API's headers, not a page's (security.ts): one fixed map, set by this context's only
+      // onRequest hook (helmet is registered beside it, for pages, and never runs here).
       const apiHeaders = apiSecurityHeaders(config.appUrl.startsWith('https://'));
-      api.addHook('onRoute', (route) => {
-        route.config = { ...(route.config ?? {}), helmet: { skipRoute: true } } as typeof route.config;
-      });
       // The whole /api/admin subtree, whichever module declares a route there: 401 for a visitor, 403 for a customer.
       // (One callback-style hook for every API answer: no promise for the public reads.)
       api.addHook('onRequest', (request, reply, done) => {
@@ -171,6 +168,13 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
     { prefix: '/api' },
   );
 
-  await registerWebApp(app, { distDir: config.webDistDir, build: webApp, site: config.site, pricing });
+  // Pages, their assets, the API reference page and every answer for an unknown address (the 404 page, or JSON under
+  // /api) carry a page's security headers from helmet, in a context of their own so that its two hooks a request never
+  // run for the API's answers.
+  await app.register(async (pages) => {
+    await registerSecurity(pages, { scriptHashes: webApp.scriptHashes, https: config.appUrl.startsWith('https://') });
+    await registerApiDocsPage(pages);
+    await registerWebApp(pages, { distDir: config.webDistDir, build: webApp, site: config.site, pricing });
+  });
   return app;
 }

@@ -18,7 +18,10 @@ export const API_DOCS_CSP = [
   "style-src 'self' 'unsafe-inline'",
 ].join('; ');
 
-/** The OpenAPI document, built from the routes' zod schemas, and its reference page at /api/docs. */
+/**
+ * The OpenAPI document, built from the routes' zod schemas. Registered on the root before any route, so that it sees
+ * every route; its reference page is registerApiDocsPage.
+ */
 export async function registerApiDocs(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -64,6 +67,10 @@ export async function registerApiDocs(app: FastifyInstance, config: Config): Pro
     },
     transform: jsonSchemaTransform,
   });
+}
+
+/** The reference page at /api/docs: a page, so it is registered where pages get their security headers (app.ts). */
+export async function registerApiDocsPage(app: FastifyInstance): Promise<void> {
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',
     // The reference page's own scripts only, as strict as the app's policy (no https: styles or fonts, no framing, no
