@@ -18,6 +18,7 @@ import { checkoutRoutes } from './modules/checkout/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { createJobRunner, type JobRunner } from './modules/jobs/runner.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
+import { createUsageCache } from './modules/orders/usage-cache.ts';
 import { sandboxRoutes } from './modules/sandbox/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { createPaymentProvider } from './payments/create-provider.ts';
@@ -111,6 +112,9 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
   const rateLimitStore = await createRateLimitStore(config.redis, app.log);
   app.addHook('onClose', async () => rateLimitStore.close());
   const rateLimit = rateLimitStore.pluginOptions;
+  // Each customer's usage answer, kept until the database notifies a change of their residential account.
+  const usageCache = await createUsageCache(database);
+  app.addHook('onClose', async () => usageCache.close());
   const jobs = createJobRunner({ db: database.db, brand, mailer: appMailer, log: app.log, provider });
   app.decorate('jobs', jobs);
   app.addHook('onReady', async () => jobs.start(config.jobsIntervalSeconds));
@@ -141,6 +145,7 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
         db: database.db,
         guards,
         gatewayEndpoint: config.gatewayEndpoint,
+        usageCache,
         provider,
         rateLimit,
         keyRateLimitPerMinute: config.apiKeyRateLimitPerMinute,

@@ -22,11 +22,13 @@ import { listDailyUsage } from './daily-usage.ts';
 import { createEndpointCache } from './endpoint-cache.ts';
 import { listOrderHistory, listOrders, listOrderUsage, listProcessingOrders } from './list-orders.ts';
 import { proxyListLines } from './proxy-list.ts';
+import type { UsageCache } from './usage-cache.ts';
 
 export interface OrderRoutesOptions {
   db: Db;
   guards: Guards;
   gatewayEndpoint: string;
+  usageCache: UsageCache;
   provider: PaymentProvider;
   /** Where the counters live (../../lib/rate-limit-store.ts). */
   rateLimit: RateLimitPluginOptions;
@@ -38,7 +40,7 @@ const KEY_SECURITY: { [scheme: string]: string[] }[] = [{ session: [] }, { apiKe
 
 export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
   app,
-  { db, guards, gatewayEndpoint, provider, rateLimit: rateLimitOptions, keyRateLimitPerMinute },
+  { db, guards, gatewayEndpoint, usageCache, provider, rateLimit: rateLimitOptions, keyRateLimitPerMinute },
 ) => {
   await app.register(rateLimit, rateLimitOptions);
   const perKey = app.createRateLimit({
@@ -86,7 +88,10 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
         response: { 200: orderUsageListSchema },
       },
     },
-    async (request) => listOrderUsage({ db, userId: readerOf(request), gatewayEndpoint }),
+    async (request) => {
+      const userId = readerOf(request);
+      return usageCache.get(userId, () => listOrderUsage({ db, userId, gatewayEndpoint }));
+    },
   );
 
   api.get(
