@@ -91,7 +91,13 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
   registerJsonBodyParser(app);
   refuseNulInAddress(app);
   // Pages and API answers over 1 KB go out compressed (built assets are compressed ahead of time, see web-app.ts).
-  await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
+  // Compressed request bodies are not taken (no client of this API sends them): no decompression hook on any route.
+  await app.register(compress, {
+    globalCompression: true,
+    globalDecompression: false,
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+  });
 
   const webApp = await loadWebAppBuild(config.webDistDir, config.site);
   const pricing = createPricingReader(database.db, config.pricingCacheMs);
