@@ -8,7 +8,7 @@ import type { PaymentEvent } from '../../payments/provider.ts';
 import { recordRedemption } from '../coupons/coupons.ts';
 import { deliverOrder } from '../delivery/deliver-order.ts';
 import { receiptEmail } from '../notifications/customer-emails.ts';
-import { enqueueEmail } from '../notifications/outbox.ts';
+import { emailInsert } from '../notifications/outbox.ts';
 
 /** Payment confirmed: the order is paid, gets its history entry, its receipt and its redemption, and is delivered (or waits). */
 export async function applyCheckoutPaid({
@@ -31,35 +31,30 @@ export async function applyCheckoutPaid({
   if (!found) return 'unknown_order';
   const { order, email } = found;
 
-  // One checkout payment per order, whichever of the provider's events tells it first (and a double click in the sandbox).
-  // It is written only here, in the transaction that moves the order out of awaiting_payment: an order still awaiting
-  // payment has none yet, so only a later event needs to look.
-  const [earlier] =
-    order.status === 'awaiting_payment'
-      ? []
-      : await tx
-          .select({ id: payments.id })
-          .from(payments)
-          .where(and(eq(payments.orderId, order.id), eq(payments.kind, 'checkout')))
-          .limit(1);
-  if (!earlier) {
-    await tx
-      .insert(payments)
-      .values({
-        orderId: order.id,
-        userId: order.userId,
-        kind: 'checkout',
-        invoiceId: event.invoice.id,
-        hostedInvoiceUrl: event.invoice.hostedUrl,
-        status: 'paid',
-        amountCents: event.invoice.amountCents,
-        discountCents: event.invoice.discountCents,
-        currency: event.invoice.currency,
-        paidAt: event.invoice.paidAt,
-      })
-      .onConflictDoNothing({ target: payments.invoiceId });
+  const payment = {
+    orderId: order.id,
+    userId: order.userId,
+    kind: 'checkout' as const,
+    invoiceId: event.invoice.id,
+    hostedInvoiceUrl: event.invoice.hostedUrl,
+    status: 'paid' as const,
+    amountCents: event.invoice.amountCents,
+    discountCents: event.invoice.discountCents,
+    currency: event.invoice.currency,
+    paidAt: event.invoice.paidAt,
+  };
+  if (order.status !== 'awaiting_payment') {
+    // One checkout payment per order, whichever of the provider's events tells it first (and a double click in the
+    // sandbox). It is written only in the transaction that moves the order out of awaiting_payment (below), so only an
+    // order already moved on can have one.
+    const [earlier] = await tx
+      .select({ id: payments.id })
+      .from(payments)
+      .where(and(eq(payments.orderId, order.id), eq(payments.kind, 'checkout')))
+      .limit(1);
+    if (!earlier) await tx.insert(payments).values(payment).onConflictDoNothing({ target: payments.invoiceId });
+    return 'already_paid';
   }
-  if (order.status !== 'awaiting_payment') return 'already_paid';
 
   const productId = order.productId;
   const paidAt = event.invoice.paidAt;
@@ -68,7 +63,33 @@ export async function applyCheckoutPaid({
   const outcome = order.custom
     ? 'processing'
     : await deliverOrder({ tx, order: { id: order.id, userId: order.userId, productId, quantity: order.quantity } });
+
+  // The payment, the order's new state and the receipt in one statement (one round trip): PostgreSQL runs each
+  // data-modifying WITH clause once, to completion, whether or not the main statement reads it.
+  const facts = { orderId: order.id, productId: order.productId, quantity: order.quantity };
+  const recorded = tx
+    .$with('recorded_payment')
+    .as(
+      tx
+        .insert(payments)
+        .values(payment)
+        .onConflictDoNothing({ target: payments.invoiceId })
+        .returning({ id: payments.id }),
+    );
+  const receipt = tx.$with('receipt').as(
+    emailInsert(
+      tx,
+      `receipt:${event.invoice.id}`,
+      receiptEmail(brand, email, facts, {
+        amountCents: event.invoice.amountCents,
+        currency: event.invoice.currency,
+        invoiceUrl: event.invoice.hostedUrl,
+        renewal: false,
+      }),
+    ),
+  );
   await tx
+    .with(recorded, receipt)
     .update(orders)
     .set({
       status: outcome,
@@ -80,17 +101,6 @@ export async function applyCheckoutPaid({
     })
     .where(eq(orders.id, order.id));
 
-  const facts = { orderId: order.id, productId: order.productId, quantity: order.quantity };
-  await enqueueEmail(
-    tx,
-    `receipt:${event.invoice.id}`,
-    receiptEmail(brand, email, facts, {
-      amountCents: event.invoice.amountCents,
-      currency: event.invoice.currency,
-      invoiceUrl: event.invoice.hostedUrl,
-      renewal: false,
-    }),
-  );
   const redeemer = email || event.customerEmail;
   if (order.promoCodeId && redeemer) {
     await recordRedemption({ tx, promoCodeId: order.promoCodeId, orderId: order.id, email: redeemer });
