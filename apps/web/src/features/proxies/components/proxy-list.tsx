@@ -1,9 +1,10 @@
-import { Button, CopyButton, Group, Pagination, Select, Stack, Table, Text, Textarea } from '@mantine/core';
+import { Button, CopyButton, Group, Pagination, Select, Stack, Table, Text } from '@mantine/core';
 import { formatEndpoint, type Order, orderDownload, type ProxyFormat } from '@storefront/contract';
 import { IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
-import { useState } from 'react';
+import { type CSSProperties, type KeyboardEvent, useId, useState } from 'react';
 import { downloadText } from '../../../lib/download.ts';
 import { pageSizeOptions, viewerRows } from '../proxies-model.ts';
+import classes from './proxy-list.module.css';
 
 /** An expanded order: its endpoints a page at a time, Download and Copy, and the whole list in a text viewer. */
 export function ProxyList({ order, format }: { order: Order; format: ProxyFormat }) {
@@ -15,6 +16,8 @@ export function ProxyList({ order, format }: { order: Order; format: ProxyFormat
   const current = Math.min(page, pages);
   const shown = lines.slice((current - 1) * size, current * size);
   const text = lines.join('\n');
+  const viewerId = useId();
+  const viewerLabelId = useId();
 
   return (
     <Stack gap="sm">
@@ -80,13 +83,35 @@ export function ProxyList({ order, format }: { order: Order; format: ProxyFormat
           <Pagination size="sm" total={pages} value={current} onChange={setPage} aria-label="Proxy pages" />
         </Group>
       )}
-      <Textarea
-        label="All proxies (text)"
-        readOnly
-        value={text}
-        rows={viewerRows(lines.length)}
-        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
-      />
+      <Stack gap={4}>
+        <Text id={viewerLabelId} size="sm" fw={500}>
+          All proxies (text)
+        </Text>
+        {/* A labelled region that scrolls, focusable so that a keyboard can scroll it; Ctrl+A / Cmd+A inside selects
+            the list, not the page. */}
+        <section
+          id={viewerId}
+          className={classes.viewer}
+          style={{ '--viewer-rows': viewerRows(lines.length) } as CSSProperties}
+          aria-labelledby={viewerLabelId}
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1)
+          tabIndex={0}
+          onKeyDown={selectAllWithin}
+        >
+          <pre className={classes.text}>{text}</pre>
+        </section>
+      </Stack>
     </Stack>
   );
+}
+
+/** Ctrl+A / Cmd+A in the text viewer selects its text only, as it would in a text field. */
+function selectAllWithin(event: KeyboardEvent<HTMLElement>) {
+  if (event.key.toLowerCase() !== 'a' || !(event.ctrlKey || event.metaKey) || event.altKey) return;
+  event.preventDefault();
+  const range = document.createRange();
+  range.selectNodeContents(event.currentTarget);
+  const selection = window.getSelection();
+  selection?.removeAllRanges();
+  selection?.addRange(range);
 }
