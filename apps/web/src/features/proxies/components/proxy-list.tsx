@@ -98,11 +98,32 @@ export function ProxyList({ order, format }: { order: Order; format: ProxyFormat
           tabIndex={0}
           onKeyDown={selectAllWithin}
         >
-          <pre className={classes.text}>{text}</pre>
+          {textChunks(lines).map((chunk) => (
+            <div key={chunk.first} className={classes.chunk} style={{ '--chunk-lines': chunk.lines } as CSSProperties}>
+              {chunk.text}
+            </div>
+          ))}
         </section>
       </Stack>
     </Stack>
   );
+}
+
+/** Lines per block of the text viewer: only the blocks in view are laid out (proxy-list.module.css). */
+const CHUNK_LINES = 500;
+
+/**
+ * The viewer's text in blocks of CHUNK_LINES lines. Each block but the last ends with its line break, so the viewer's
+ * text (and a copied selection across blocks) is the list exactly, line for line.
+ */
+function textChunks(lines: string[]): { first: number; lines: number; text: string }[] {
+  const chunks = [];
+  for (let first = 0; first < lines.length; first += CHUNK_LINES) {
+    const part = lines.slice(first, first + CHUNK_LINES);
+    const last = first + CHUNK_LINES >= lines.length;
+    chunks.push({ first, lines: part.length, text: `${part.join('\n')}${last ? '' : '\n'}` });
+  }
+  return chunks;
 }
 
 /** Ctrl+A / Cmd+A in the text viewer selects its text only, as it would in a text field. */
