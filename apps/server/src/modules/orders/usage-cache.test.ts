@@ -27,53 +27,44 @@ const usage = (usedInKb: number): OrderUsage[] => [
   { usedInKb, totalInKb: 1_024_000, endpoint: 'shop.example:8080', username: 'res1', password: 'p' },
 ];
 
+/** A read of the database that counts its calls; `answer` gives what the n-th call returns (from 1). */
+function countedRead(answer: (call: number) => OrderUsage[]) {
+  const counted = { calls: 0, read: async () => answer(++counted.calls) };
+  return counted;
+}
+
 describe('usage cache', () => {
   it('listens on the channel the trigger notifies, and reads a customer once until their account changes', async () => {
     const fake = fakeDatabase();
     const cache = await createUsageCache(fake.database);
     expect(fake.channel()).toBe(RESIDENTIAL_ACCOUNTS_CHANNEL);
-    let reads = 0;
-    let used = 1;
-    const read = async () => {
-      reads += 1;
-      return usage(used);
-    };
-    expect(await cache.get('ann', read)).toEqual(usage(1));
-    used = 2;
-    expect(await cache.get('ann', read)).toEqual(usage(1));
-    expect(reads).toBe(1);
+    const ann = countedRead(usage);
+    expect(await cache.get('ann', ann.read)).toEqual(usage(1));
+    expect(await cache.get('ann', ann.read)).toEqual(usage(1));
+    expect(ann.calls).toBe(1);
     fake.notify('bob');
-    expect(await cache.get('ann', read)).toEqual(usage(1));
+    expect(await cache.get('ann', ann.read)).toEqual(usage(1));
     fake.notify('ann');
-    expect(await cache.get('ann', read)).toEqual(usage(2));
-    expect(reads).toBe(2);
+    expect(await cache.get('ann', ann.read)).toEqual(usage(2));
+    expect(ann.calls).toBe(2);
   });
 
   it('does not keep an answer read while a change was notified (it may predate the change)', async () => {
     const fake = fakeDatabase();
     const cache = await createUsageCache(fake.database);
-    let reads = 0;
-    const racing = async () => {
-      reads += 1;
+    const racing = countedRead((call) => {
       fake.notify('ann');
-      return usage(1);
-    };
-    await cache.get('ann', racing);
-    await cache.get('ann', async () => {
-      reads += 1;
-      return usage(2);
+      return usage(call);
     });
-    expect(reads).toBe(2);
+    await cache.get('ann', racing.read);
+    expect(await cache.get('ann', countedRead(() => usage(2)).read)).toEqual(usage(2));
+    expect(racing.calls).toBe(1);
   });
 
   it('reads the database every time while it cannot hear the notifications, and forgets what it kept before', async () => {
     const fake = fakeDatabase();
     const cache = await createUsageCache(fake.database);
-    let reads = 0;
-    const read = async () => {
-      reads += 1;
-      return usage(reads);
-    };
+    const { read } = countedRead(usage);
     await cache.get('ann', read);
     fake.lose();
     expect(await cache.get('ann', read)).toEqual(usage(2));

@@ -16,7 +16,6 @@ export function ProxyList({ order, format }: { order: Order; format: ProxyFormat
   const current = Math.min(page, pages);
   const shown = lines.slice((current - 1) * size, current * size);
   const text = lines.join('\n');
-  const viewerId = useId();
   const viewerLabelId = useId();
 
   return (
@@ -90,7 +89,6 @@ export function ProxyList({ order, format }: { order: Order; format: ProxyFormat
         {/* A labelled region that scrolls, focusable so that a keyboard can scroll it; Ctrl+A / Cmd+A inside selects
             the list, not the page. */}
         <section
-          id={viewerId}
           className={classes.viewer}
           style={{ '--viewer-rows': viewerRows(lines.length) } as CSSProperties}
           aria-labelledby={viewerLabelId}
