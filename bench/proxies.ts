@@ -10,6 +10,12 @@ import { orderWithProxies, signedIn } from './shop.ts';
 import { startServer } from './start-server.ts';
 
 const PORT = 3304;
+
+/** What the page records of the expanding click: its events' timing (Event Timing API) and when the viewer appeared. */
+interface ExpandTiming {
+  entries: { name: string; start: number; end: number; processingEnd: number }[];
+  viewer: number;
+}
 const COUNT = 10_000;
 const base = `http://127.0.0.1:${PORT}`;
 const bench = await createBenchDatabase();
@@ -72,6 +78,30 @@ try {
     await page.goto(`${base}/dashboard/proxies`);
     const show = page.getByRole('button', { name: 'Show proxies' });
     await show.waitFor();
+    // The page has loaded: measured is the expansion, not the end of the page's own loading.
+    await page.waitForLoadState('networkidle');
+    // The browser's own account of the click (the Event Timing API, as behind Interaction to Next Paint): from the
+    // press to the first frame painted after the click's handlers ran, and when the viewer entered the page.
+    await page.evaluate(() => {
+      const timing: ExpandTiming = { entries: [], viewer: 0 };
+      Object.assign(window, { expandTiming: timing });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as PerformanceEventTiming[])
+          if (entry.interactionId > 0)
+            timing.entries.push({
+              name: entry.name,
+              start: entry.startTime,
+              end: entry.startTime + entry.duration,
+              processingEnd: entry.processingEnd,
+            });
+      }).observe({ type: 'event', durationThreshold: 16 } as PerformanceObserverInit); // durationThreshold: Event Timing, not yet in TypeScript's DOM types
+      const observer = new MutationObserver(() => {
+        if (!document.querySelector('section[aria-labelledby]')) return;
+        timing.viewer = performance.now();
+        observer.disconnect();
+      });
+      observer.observe(document.body, { childList: true, subtree: true });
+    });
     let started = performance.now();
     await show.click();
     // Until the text viewer holds every line, not only until it appears.
@@ -79,8 +109,23 @@ try {
     await viewer.waitFor();
     const shown = await viewer.evaluate((element) => (element.textContent ?? '').split('\n').length);
     if (shown !== COUNT) throw new Error(`the text viewer holds ${shown} lines, not ${COUNT}`);
+    const driven = performance.now() - started;
+    const timing = await page.waitForFunction(() => {
+      const { expandTiming } = window as unknown as { expandTiming: ExpandTiming };
+      return expandTiming.entries.some((entry) => entry.name === 'click') && expandTiming.viewer > 0 && expandTiming;
+    });
+    const { entries, viewer: viewerAt } = (await timing.jsonValue()) as ExpandTiming;
+    const press = Math.min(...entries.map((entry) => entry.start));
+    const click = entries.find((entry) => entry.name === 'click');
+    if (!click || viewerAt > click.processingEnd)
+      throw new Error(
+        'the viewer was not in the page when the click had been handled: the painted frame did not show it',
+      );
     console.log(
-      `Chromium: expanding the order of ${COUNT} proxies takes ${(performance.now() - started).toFixed(0)} ms`,
+      `Chromium: expanding the order of ${COUNT} proxies, from the press to the frame that shows the list (Event Timing): ${(click.end - press).toFixed(0)} ms`,
+    );
+    console.log(
+      `  the same, as the driver sees it (its actionability checks, the click, finding the viewer and reading its ${COUNT} lines back): ${driven.toFixed(0)} ms`,
     );
     started = performance.now();
     const [download] = await Promise.all([

@@ -38,8 +38,7 @@ test.describe('the Proxies page', () => {
     await expect(ten.getByText('1–5 of 10')).toBeVisible();
     await ten.getByRole('button', { name: '2', exact: true }).click();
     await expect(ten.getByText('6–10 of 10')).toBeVisible();
-    await ten.getByRole('combobox', { name: 'Per page' }).click();
-    await page.getByRole('option', { name: '10', exact: true }).click();
+    await ten.getByRole('combobox', { name: 'Per page' }).selectOption('10');
     await expect(rows).toHaveCount(10);
     const viewer = ten.getByRole('region', { name: 'All proxies (text)' });
     const lines = ((await viewer.textContent()) ?? '').split('\n');

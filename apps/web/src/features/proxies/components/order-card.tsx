@@ -1,7 +1,7 @@
-import { Anchor, Badge, Button, Card, Collapse, Group, Loader, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Loader, Stack, Text } from '@mantine/core';
 import { isOrderActive, type Order, PRODUCTS, type ProxyFormat, paths, pathTo, shortId } from '@storefront/contract';
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { site } from '../../../config/site.ts';
 import { relativeAge } from '../proxies-model.ts';
@@ -34,6 +34,7 @@ interface OrderCardProps {
 /** One order: id, product, purchase time and age, badges, the cancel action and, expanded, its proxies. */
 export function OrderCard({ order, format, onCancel }: OrderCardProps) {
   const [opened, setOpened] = useState(false);
+  const listId = useId();
   const active = isOrderActive(order);
   if (order.processing) return <ProcessingRow label={PRODUCTS[order.product_id].label} />;
   return (
@@ -91,19 +92,20 @@ export function OrderCard({ order, format, onCancel }: OrderCardProps) {
             variant="light"
             onClick={() => setOpened((value) => !value)}
             aria-expanded={opened}
+            aria-controls={opened ? listId : undefined}
             rightSection={opened ? <IconChevronUp size={14} aria-hidden /> : <IconChevronDown size={14} aria-hidden />}
           >
             {opened ? 'Hide proxies' : 'Show proxies'}
           </Button>
         </Group>
       </Group>
-      <Collapse expanded={opened}>
-        {opened && (
-          <Stack mt="md">
-            <ProxyList order={order} format={format} />
-          </Stack>
-        )}
-      </Collapse>
+      {/* Shown at once, without a height animation: an order can hold 10,000 proxies, and an animated Collapse renders
+          the list a second time and holds it back two frames before it even starts to open. */}
+      {opened && (
+        <Stack mt="md" id={listId}>
+          <ProxyList order={order} format={format} />
+        </Stack>
+      )}
     </Card>
   );
 }

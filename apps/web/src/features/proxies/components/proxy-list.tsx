@@ -1,7 +1,7 @@
-import { Button, CopyButton, Group, Pagination, Select, Stack, Table, Text } from '@mantine/core';
+import { Button, CopyButton, Group, NativeSelect, Pagination, Stack, Table, Text } from '@mantine/core';
 import { formatEndpoint, type Order, orderDownload, type ProxyFormat } from '@storefront/contract';
 import { IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
-import { type CSSProperties, type KeyboardEvent, useId, useState } from 'react';
+import { type CSSProperties, type KeyboardEvent, useId, useMemo, useState } from 'react';
 import { downloadText } from '../../../lib/download.ts';
 import { pageSizeOptions, viewerRows } from '../proxies-model.ts';
 import classes from './proxy-list.module.css';
@@ -10,26 +10,29 @@ import classes from './proxy-list.module.css';
 export function ProxyList({ order, format }: { order: Order; format: ProxyFormat }) {
   const [pageSize, setPageSize] = useState('5');
   const [page, setPage] = useState(1);
-  const lines = order.proxies.map((proxy) => formatEndpoint(proxy, format));
+  // Computed once per list and format, not again when the page or the page size changes.
+  const lines = useMemo(() => order.proxies.map((proxy) => formatEndpoint(proxy, format)), [order.proxies, format]);
+  const text = useMemo(() => lines.join('\n'), [lines]);
+  const chunks = useMemo(() => textChunks(lines), [lines]);
   const size = pageSize === 'all' ? Math.max(1, lines.length) : Number(pageSize);
   const pages = Math.max(1, Math.ceil(lines.length / size));
   const current = Math.min(page, pages);
   const shown = lines.slice((current - 1) * size, current * size);
-  const text = lines.join('\n');
   const viewerLabelId = useId();
 
   return (
     <Stack gap="sm">
       <Group justify="space-between" gap="sm">
-        <Select
+        {/* A native select: the combobox kind measures its dropdown's place on mounting, a forced style
+            recalculation of the whole page while an order of 10,000 proxies opens. */}
+        <NativeSelect
           label="Per page"
           data={pageSizeOptions(lines.length)}
           value={pageSize}
-          onChange={(value) => {
-            setPageSize(value ?? '5');
+          onChange={(event) => {
+            setPageSize(event.currentTarget.value);
             setPage(1);
           }}
-          allowDeselect={false}
           w={130}
           size="xs"
         />
@@ -58,7 +61,7 @@ export function ProxyList({ order, format }: { order: Order; format: ProxyFormat
           </Button>
         </Group>
       </Group>
-      <Table.ScrollContainer minWidth={280}>
+      <Table.ScrollContainer minWidth={280} type="native">
         <Table striped withTableBorder fz="sm" aria-label={`Proxies of order ${order.id.slice(-8).toUpperCase()}`}>
           <Table.Tbody>
             {shown.map((line, index) => (
@@ -96,7 +99,7 @@ export function ProxyList({ order, format }: { order: Order; format: ProxyFormat
           tabIndex={0}
           onKeyDown={selectAllWithin}
         >
-          {textChunks(lines).map((chunk) => (
+          {chunks.map((chunk) => (
             <div key={chunk.first} className={classes.chunk} style={{ '--chunk-lines': chunk.lines } as CSSProperties}>
               {chunk.text}
             </div>
