@@ -15,6 +15,8 @@ const PORT = 3304;
 interface ExpandTiming {
   entries: { name: string; start: number; end: number; processingEnd: number }[];
   viewer: number;
+  /** Approximately when the first frame after the viewer's arrival was painted (an animation frame, then a task). */
+  viewerPainted: number;
 }
 const COUNT = 10_000;
 const base = `http://127.0.0.1:${PORT}`;
@@ -83,7 +85,7 @@ try {
     // The browser's own account of the click (the Event Timing API, as behind Interaction to Next Paint): from the
     // press to the first frame painted after the click's handlers ran, and when the viewer entered the page.
     await page.evaluate(() => {
-      const timing: ExpandTiming = { entries: [], viewer: 0 };
+      const timing: ExpandTiming = { entries: [], viewer: 0, viewerPainted: 0 };
       Object.assign(window, { expandTiming: timing });
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries() as PerformanceEventTiming[])
@@ -99,6 +101,7 @@ try {
         if (!document.querySelector('section[aria-labelledby]')) return;
         timing.viewer = performance.now();
         observer.disconnect();
+        requestAnimationFrame(() => setTimeout(() => Object.assign(timing, { viewerPainted: performance.now() })));
       });
       observer.observe(document.body, { childList: true, subtree: true });
     });
@@ -112,17 +115,20 @@ try {
     const driven = performance.now() - started;
     const timing = await page.waitForFunction(() => {
       const { expandTiming } = window as unknown as { expandTiming: ExpandTiming };
-      return expandTiming.entries.some((entry) => entry.name === 'click') && expandTiming.viewer > 0 && expandTiming;
+      return (
+        expandTiming.entries.some((entry) => entry.name === 'click') && expandTiming.viewerPainted > 0 && expandTiming
+      );
     });
-    const { entries, viewer: viewerAt } = (await timing.jsonValue()) as ExpandTiming;
+    const { entries, viewer: viewerAt, viewerPainted } = (await timing.jsonValue()) as ExpandTiming;
     const press = Math.min(...entries.map((entry) => entry.start));
     const click = entries.find((entry) => entry.name === 'click');
-    if (!click || viewerAt > click.processingEnd)
-      throw new Error(
-        'the viewer was not in the page when the click had been handled: the painted frame did not show it',
+    if (click && viewerAt <= click.processingEnd)
+      console.log(
+        `Chromium: expanding the order of ${COUNT} proxies, from the press to the frame that shows the list (Event Timing): ${(click.end - press).toFixed(0)} ms`,
       );
+    else console.log(`Chromium: expanding the order of ${COUNT} proxies: the list came after the click's own frame`);
     console.log(
-      `Chromium: expanding the order of ${COUNT} proxies, from the press to the frame that shows the list (Event Timing): ${(click.end - press).toFixed(0)} ms`,
+      `  from the press to the next animation frame after the list arrived, and a task: ${(viewerPainted - press).toFixed(0)} ms`,
     );
     console.log(
       `  the same, as the driver sees it (its actionability checks, the click, finding the viewer and reading its ${COUNT} lines back): ${driven.toFixed(0)} ms`,
