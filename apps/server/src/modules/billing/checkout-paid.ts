@@ -1,12 +1,12 @@
 import { orderIdSchema, PRODUCTS } from '@storefront/contract';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { orders, payments, users } from '../../db/schema.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import { addMonths } from '../../lib/dates.ts';
 import type { PaymentEvent } from '../../payments/provider.ts';
 import { recordRedemption } from '../coupons/coupons.ts';
-import { deliverOrder } from '../delivery/deliver-order.ts';
+import { deliverOrder, ipClaim } from '../delivery/deliver-order.ts';
 import { receiptEmail } from '../notifications/customer-emails.ts';
 import { emailInsert } from '../notifications/outbox.ts';
 
@@ -59,13 +59,14 @@ export async function applyCheckoutPaid({
   const productId = order.productId;
   const paidAt = event.invoice.paidAt;
   const recurring = PRODUCTS[productId].unit === 'ip_month';
-  // A custom order waits, paid, for the administrator to fulfil it with its own endpoints.
-  const outcome = order.custom
-    ? 'processing'
-    : await deliverOrder({ tx, order: { id: order.id, userId: order.userId, productId, quantity: order.quantity } });
+  const deliverable = { id: order.id, userId: order.userId, productId, quantity: order.quantity };
+  // An IP order claims its IPs inside the statement below; residential data is added first, in statements of its
+  // own; a custom order waits, paid, for the administrator to fulfil it with its own endpoints.
+  const claim = !order.custom && PRODUCTS[productId].unit !== 'gb' ? ipClaim(tx, deliverable) : undefined;
+  const settled = order.custom ? 'processing' : claim ? undefined : await deliverOrder({ tx, order: deliverable });
 
-  // The payment, the order's new state and the receipt in one statement (one round trip): PostgreSQL runs each
-  // data-modifying WITH clause once, to completion, whether or not the main statement reads it.
+  // The IPs' claim, the payment, the order's new state and the receipt in one statement (one round trip):
+  // PostgreSQL runs each data-modifying WITH clause once, to completion, whether or not the main statement reads it.
   const facts = { orderId: order.id, productId: order.productId, quantity: order.quantity };
   const recorded = tx
     .$with('recorded_payment')
@@ -88,18 +89,20 @@ export async function applyCheckoutPaid({
       }),
     ),
   );
-  await tx
-    .with(recorded, receipt)
+  const [updated] = await tx
+    .with(...(claim?.ctes ?? []), recorded, receipt)
     .update(orders)
     .set({
-      status: outcome,
+      status: settled ?? sql`case when ${claim?.claimed} then 'delivered' else 'processing' end`,
       purchasedAt: paidAt,
       expiresAt: recurring ? (event.periodEnd ?? addMonths(paidAt, 1)) : null,
       providerSubscriptionId: event.subscriptionId ?? order.providerSubscriptionId,
       providerCustomerId: event.customerId ?? order.providerCustomerId,
       updatedAt: new Date(),
     })
-    .where(eq(orders.id, order.id));
+    .where(eq(orders.id, order.id))
+    .returning({ status: orders.status });
+  const outcome = updated?.status === 'delivered' ? 'delivered' : 'processing';
 
   const redeemer = email || event.customerEmail;
   if (order.promoCodeId && redeemer) {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { KB_PER_GB, PRODUCTS, type ProductId } from '@storefront/contract';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { orders, proxyIps, residentialAccounts, residentialPool, users } from '../../db/schema.ts';
 import type { Branding } from '../../lib/branded-email.ts';
@@ -33,37 +33,39 @@ export async function deliverOrder({
 }
 
 async function deliverIps(tx: Tx, order: DeliverableOrder): Promise<'delivered' | 'processing'> {
-  // One statement claims the oldest available IPs: it reads them in the available index's order, skips the ones another
-  // delivery holds, and assigns them. All or nothing: a short pool gives the claimed ones back in the same transaction.
-  // MATERIALIZED: the locked rows are chosen once, never re-read by another plan shape.
-  const result = await tx.execute(sql`
-    with picked as materialized (
-      select ${proxyIps.id} from ${proxyIps}
-      where ${proxyIps.productId} = ${order.productId}
-        and ${proxyIps.assignedOrderId} is null
-        and ${proxyIps.needRotated} = false
-      order by ${proxyIps.createdAt}, ${proxyIps.id}
-      limit ${order.quantity}
-      for update skip locked
-    )
+  const claim = ipClaim(tx, order);
+  const [answer] = await tx
+    .with(...claim.ctes)
+    .select({ claimed: claim.claimed })
+    .from(sql`(select 1) as one`);
+  return answer?.claimed ? 'delivered' : 'processing';
+}
+
+/**
+ * The WITH clauses that claim an IP order's addresses, to run as part of one statement: they read the oldest available
+ * IPs of the product in the available index's order, skipping the ones another delivery holds (FOR UPDATE SKIP LOCKED,
+ * so parallel deliveries never take the same IP), and assign them only if there are `quantity` of them: all or nothing.
+ * `claimed` is the boolean expression that says whether the order got its IPs. PostgreSQL runs a data-modifying WITH
+ * clause once, to completion, whether or not the statement reads it; `picked` and `enough` are each read twice, so
+ * each is computed once (materialised), and the locked rows are chosen once.
+ */
+export function ipClaim(tx: Tx, order: DeliverableOrder) {
+  const picked = tx.$with('picked', { id: proxyIps.id }).as(sql`
+    select ${proxyIps.id} from ${proxyIps}
+    where ${proxyIps.productId} = ${order.productId}
+      and ${proxyIps.assignedOrderId} is null
+      and ${proxyIps.needRotated} = false
+    order by ${proxyIps.createdAt}, ${proxyIps.id}
+    limit ${order.quantity}
+    for update skip locked`);
+  const enough = tx
+    .$with('enough', { ok: sql<boolean>`ok` })
+    .as(sql`select count(*) = ${order.quantity} as ok from ${picked}`);
+  const claimedRows = tx.$with('claimed_ips', { id: proxyIps.id }).as(sql`
     update ${proxyIps} set assigned_order_id = ${order.id}
-    from picked where ${proxyIps.id} = picked.id
+    from ${picked} where ${proxyIps.id} = ${picked.id} and (select ok from ${enough})
     returning ${proxyIps.id}`);
-  // Both drivers (node-postgres and PGlite) answer with `rows`.
-  const claimed = (result as unknown as { rows: { id: string }[] }).rows;
-  if (claimed.length === order.quantity) return 'delivered';
-  if (claimed.length > 0) {
-    await tx
-      .update(proxyIps)
-      .set({ assignedOrderId: null })
-      .where(
-        inArray(
-          proxyIps.id,
-          claimed.map((row) => row.id),
-        ),
-      );
-  }
-  return 'processing';
+  return { ctes: [picked, enough, claimedRows] as const, claimed: sql<boolean>`(select ok from ${enough})` };
 }
 
 async function deliverResidential(tx: Tx, order: DeliverableOrder): Promise<'delivered' | 'processing'> {
