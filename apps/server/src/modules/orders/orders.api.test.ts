@@ -1,5 +1,5 @@
 import { authMessages } from '@storefront/contract';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, proxyIps, residentialAccounts } from '../../db/schema.ts';
 import { createTestApp, signUpCustomer, type TestApp } from '../../test/test-app.ts';
@@ -206,6 +206,29 @@ describe('orders API', () => {
     const kept = await versionOf();
     await db.update(proxyIps).set({ needRotated: true }).where(eq(proxyIps.assignedOrderId, orderId));
     expect(await versionOf()).toBe(kept);
+    // Moved to another order in one statement: both orders' versions rise, once each.
+    const [other] = await db
+      .insert(orders)
+      .values({ userId, productId: 'pk1_isp_proxies', quantity: 1, status: 'delivered', purchasedAt: new Date() })
+      .returning();
+    const otherVersion = async () =>
+      (
+        await db
+          .select({ v: orders.proxiesVersion })
+          .from(orders)
+          .where(eq(orders.id, other?.id ?? ''))
+      )[0]?.v;
+    const [ownBefore, otherBefore] = [await versionOf(), await otherVersion()];
+    await db
+      .update(proxyIps)
+      .set({ assignedOrderId: other?.id })
+      .where(inArray(proxyIps.endpoint, ['203.0.113.10:9000:u:p', '203.0.113.1:9000:u:p']));
+    expect([await versionOf(), await otherVersion()]).toEqual([(ownBefore ?? 0) + 1, (otherBefore ?? 0) + 1]);
+    expect(await proxiesOf()).toEqual(['203.0.113.2:9000:u:new']);
+    await db
+      .update(proxyIps)
+      .set({ assignedOrderId: orderId })
+      .where(eq(proxyIps.assignedOrderId, other?.id ?? ''));
     // Released (as an expiry does), then deleted.
     await db.update(proxyIps).set({ assignedOrderId: null }).where(eq(proxyIps.ip, '203.0.113.10'));
     expect(await proxiesOf()).toEqual(['203.0.113.1:9000:u:p', '203.0.113.2:9000:u:new']);
