@@ -9,26 +9,42 @@ import { recordRedemption } from '../coupons/coupons.ts';
 import { deliverOrder, ipClaim } from '../delivery/deliver-order.ts';
 import { receiptEmail } from '../notifications/customer-emails.ts';
 import { emailInsert } from '../notifications/outbox.ts';
+import type { EventInsert } from './handle-event.ts';
 
-/** Payment confirmed: the order is paid, gets its history entry, its receipt and its redemption, and is delivered (or waits). */
+/**
+ * Payment confirmed: the event is recorded, the order is paid, gets its history entry, its receipt and its redemption,
+ * and is delivered (or waits). `recordEvent` is the event's insert, run here as part of the statement that locks the
+ * order, so that a repeated event does nothing.
+ */
 export async function applyCheckoutPaid({
   tx,
   event,
   brand,
+  recordEvent,
 }: {
   tx: Tx;
   event: Extract<PaymentEvent, { kind: 'checkout.paid' }>;
   brand: Branding;
-}): Promise<'unknown_order' | 'already_paid' | 'delivered' | 'processing'> {
-  if (!orderIdSchema.safeParse(event.orderId).success) return 'unknown_order';
-  // The order, locked, with its customer's address (for the receipt and the redemption) in the same round trip.
+  recordEvent: EventInsert;
+}): Promise<'duplicate' | 'unknown_order' | 'already_paid' | 'delivered' | 'processing'> {
+  if (!orderIdSchema.safeParse(event.orderId).success) {
+    return (await recordEvent).length === 0 ? 'duplicate' : 'unknown_order';
+  }
+  // The event's row, then the order, locked, with its customer's address (for the receipt and the redemption), in one
+  // round trip: the order is read (and locked) only if the event is new, so the event's row is always taken first.
+  const recordedEvent = tx.$with('recorded_event').as(recordEvent);
   const [found] = await tx
+    .with(recordedEvent)
     .select({ order: orders, email: users.email })
     .from(orders)
     .innerJoin(users, eq(users.id, orders.userId))
-    .where(eq(orders.id, event.orderId))
+    .where(and(eq(orders.id, event.orderId), sql`exists (select from ${recordedEvent})`))
     .for('update', { of: orders });
-  if (!found) return 'unknown_order';
+  if (!found) {
+    // Seen before, or about no order of ours (which is answered so however often it comes).
+    const [known] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, event.orderId));
+    return known ? 'duplicate' : 'unknown_order';
+  }
   const { order, email } = found;
 
   const payment = {
