@@ -31,6 +31,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: booleanString.default(false),
   DATABASE_URL: databaseUrl.optional(),
+  DATABASE_PREPARED_STATEMENTS: z.coerce.number().int().min(0).max(10_000).default(200),
   DATA_DIR: z.string().min(1).default('./data'),
   SEED_DEMO: booleanString.default(true),
   WEB_DIST_DIR: z.string().min(1).default(path.resolve(serverRoot, '../web/dist')),
@@ -105,7 +106,12 @@ const envSchema = z.object({
 
 export type DatabaseTarget =
   | { kind: 'pglite'; dataDir: string | undefined }
-  | { kind: 'postgres'; connectionString: string };
+  | {
+      kind: 'postgres';
+      connectionString: string;
+      /** How many statements each connection keeps prepared (0 = none). */
+      preparedStatements: number;
+    };
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -203,11 +209,11 @@ export class ConfigError extends Error {
   }
 }
 
-function databaseTarget(url: string | undefined, dataDir: string): DatabaseTarget {
+function databaseTarget(url: string | undefined, dataDir: string, preparedStatements: number): DatabaseTarget {
   if (url === undefined) return { kind: 'pglite', dataDir: path.resolve(dataDir, 'pglite') };
   if (url === 'memory://') return { kind: 'pglite', dataDir: undefined };
   if (url.startsWith('pglite:')) return { kind: 'pglite', dataDir: path.resolve(url.slice('pglite:'.length)) };
-  return { kind: 'postgres', connectionString: url };
+  return { kind: 'postgres', connectionString: url, preparedStatements };
 }
 
 const toCents = (dollars: number) => Math.round(dollars * 100);
@@ -225,7 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const google = oauthClient('GOOGLE', e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET, problems);
   const discord = oauthClient('DISCORD', e.DISCORD_CLIENT_ID, e.DISCORD_CLIENT_SECRET, problems);
-  const database = databaseTarget(e.DATABASE_URL, e.DATA_DIR);
+  const database = databaseTarget(e.DATABASE_URL, e.DATA_DIR, e.DATABASE_PREPARED_STATEMENTS);
   if (database.kind === 'postgres' && e.AUTH_SECRET === undefined && e.NODE_ENV === 'production') {
     problems.push('AUTH_SECRET: is required with PostgreSQL, so that every server instance signs sessions alike');
   }

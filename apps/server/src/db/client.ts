@@ -8,6 +8,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.ts';
+import { statementKeepingClient } from './prepared-statements.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -64,7 +65,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     };
   }
 
-  const pool = new pg.Pool({ connectionString: target.connectionString, max: 10 });
+  const pool = new pg.Pool({
+    connectionString: target.connectionString,
+    max: 10,
+    Client: statementKeepingClient(target.preparedStatements),
+  });
   // An idle client that errors (database restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;

@@ -1,0 +1,44 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { statementKeepingClient } from './prepared-statements.ts';
+
+describe.runIf(process.env.TEST_DB === 'postgres')('statements kept prepared on a PostgreSQL connection', () => {
+  const connectionString = process.env.TEST_DATABASE_URL ?? '';
+  const kept = async (client: { query(text: string): Promise<{ rows: { statement: string }[] }> }) =>
+    (await client.query('select statement from pg_prepared_statements order by prepare_time')).rows.map(
+      (row) => row.statement,
+    );
+  const open: { end(): Promise<void> }[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((client) => client.end()));
+  });
+
+  it('keeps parameterised statements up to its limit, answers every statement alike, and never keeps the rest', async () => {
+    const Client = statementKeepingClient(2);
+    const client = new Client({ connectionString });
+    open.push(client);
+    await client.connect();
+    const add = { text: 'select $1::int + 1 as n' };
+    const twice = { text: 'select $1::int * 2 as n' };
+    const third = { text: 'select $1::int - 1 as n' };
+    expect((await client.query(add, [1])).rows).toEqual([{ n: 2 }]);
+    expect((await client.query(add, [41])).rows).toEqual([{ n: 42 }]);
+    expect((await client.query(twice, [21])).rows).toEqual([{ n: 42 }]);
+    // Beyond the limit: answered, but not kept.
+    expect((await client.query(third, [43])).rows).toEqual([{ n: 42 }]);
+    // Without parameters (a migration, BEGIN): never kept.
+    expect((await client.query({ text: 'select 42 as n' })).rows).toEqual([{ n: 42 }]);
+    expect(await kept(client)).toEqual([add.text, twice.text]);
+    // A failing statement leaves the connection usable, and a kept one still answers.
+    await expect(client.query({ text: 'select $1::int / 0' }, [1])).rejects.toThrow(/division by zero/);
+    expect((await client.query(add, [1])).rows).toEqual([{ n: 2 }]);
+  });
+
+  it('keeps nothing with a limit of 0 (behind a pooler that cannot carry prepared statements)', async () => {
+    const Client = statementKeepingClient(0);
+    const client = new Client({ connectionString });
+    open.push(client);
+    await client.connect();
+    expect((await client.query({ text: 'select $1::int + 1 as n' }, [1])).rows).toEqual([{ n: 2 }]);
+    expect(await kept(client)).toEqual([]);
+  });
+});
