@@ -33,6 +33,22 @@ describe.runIf(process.env.TEST_DB === 'postgres')('statements kept prepared on 
     expect((await client.query(add, [1])).rows).toEqual([{ n: 2 }]);
   });
 
+  it('sends a statement that PostgreSQL refused to prepare in full again, so it works once it can', async () => {
+    const Client = statementKeepingClient(10);
+    const client = new Client({ connectionString });
+    open.push(client);
+    await client.connect();
+    const probe = { text: 'select n from kept_probe where n = $1' };
+    // Refused at parsing (no such table yet): nothing is kept under its name.
+    await expect(client.query(probe, [1])).rejects.toThrow(/kept_probe" does not exist/);
+    expect(await kept(client)).toEqual([]);
+    await client.query('create temporary table kept_probe (n int)');
+    await client.query('insert into kept_probe values (1)');
+    expect((await client.query(probe, [1])).rows).toEqual([{ n: 1 }]);
+    expect((await client.query(probe, [2])).rows).toEqual([]);
+    expect(await kept(client)).toEqual([probe.text]);
+  });
+
   it('keeps nothing with a limit of 0 (behind a pooler that cannot carry prepared statements)', async () => {
     const Client = statementKeepingClient(0);
     const client = new Client({ connectionString });
