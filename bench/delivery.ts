@@ -1,5 +1,6 @@
 // Time to deliver paid orders on PostgreSQL: 1,000 orders of 5 IPs one after the other, then 1,000 in parallel
-// (10 connections) against a pool that holds 600 of them, then the 50-against-100 run of the tests.
+// (10 connections) with stock for all, then 1,000 against a pool that holds 600 of them, then the 50-against-100 run
+// of the tests.
 import { orders, proxyIps, users } from '../apps/server/src/db/schema.ts';
 import { handlePaymentEvent } from '../apps/server/src/modules/billing/handle-event.ts';
 import { paidEvent, testBrand, testPool } from '../apps/server/src/test/payments.ts';
@@ -53,6 +54,7 @@ try {
   }
 
   await run('sequential, enough stock', 5000, 1000, false);
+  await run('parallel, 10 connections, enough stock', 5000, 1000, true);
   await run('parallel, 10 connections, stock for 600', 3000, 1000, true);
   await run('parallel, 50 orders of 5 against 100 IPs', 100, 50, true);
 } finally {

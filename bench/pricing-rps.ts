@@ -1,6 +1,6 @@
 // GET /api/pricing and two authenticated small reads (/api/user/auth, /api/orders/usage) against a bare Fastify
-// hello-world: each server in its own process, autocannon in this one, same settings, same run, each of our figures
-// between two of the hello-world's (bench/side-by-side.ts).
+// hello-world: each server in its own process, autocannon in this one, same settings, same run, in short slices taken
+// in turn with the hello-world's, with each server's CPU time an answer (bench/side-by-side.ts).
 import { eq } from 'drizzle-orm';
 import { residentialAccounts, users } from '../apps/server/src/db/schema.ts';
 import { createBenchDatabase } from './bench-database.ts';
@@ -39,10 +39,17 @@ try {
     .map((line) => line.split(';')[0])
     .join('; ');
 
-  await sideBySide(`http://127.0.0.1:${HELLO_PORT}/`, [
-    { label: 'GET /api/pricing (PostgreSQL)', url: `${base}/api/pricing`, target: 0.8 },
-    { label: 'GET /api/user/auth (signed in)', url: `${base}/api/user/auth`, headers: { cookie }, target: 0.5 },
-    { label: 'GET /api/orders/usage (signed in)', url: `${base}/api/orders/usage`, headers: { cookie }, target: 0.5 },
+  const pid = server.pid;
+  await sideBySide({ url: `http://127.0.0.1:${HELLO_PORT}/`, pid: hello.pid }, [
+    { label: 'GET /api/pricing (PostgreSQL)', url: `${base}/api/pricing`, pid, target: 0.8 },
+    { label: 'GET /api/user/auth (signed in)', url: `${base}/api/user/auth`, headers: { cookie }, pid, target: 0.5 },
+    {
+      label: 'GET /api/orders/usage (signed in)',
+      url: `${base}/api/orders/usage`,
+      headers: { cookie },
+      pid,
+      target: 0.5,
+    },
   ]);
 } finally {
   server.kill('SIGTERM');

@@ -1,15 +1,19 @@
 // Fair comparisons: the server under test and the reference each in its own process, autocannon in this one, the same
-// connections, duration and warm-up for both, measured in the same run. This machine's speed drifts within a run (up
-// to 40 % over a minute), so each of our figures is measured between two of the reference's, and compared with their
-// mean: a figure taken on a fast or a slow minute is compared with the reference on that same minute.
+// connections, warm-up and measured time for both, in the same run. This machine's speed drifts within a run (the same
+// hello-world gave 22,000 and 43,000 requests a second in two 10-second windows a minute apart), so the measured time is
+// cut into short slices taken in turn (reference, ours, ours, reference, …): a fast or a slow moment falls on both
+// alike, and the ratio is of the totals over the same minute. The spread of the slices' own ratios is printed beside it.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
 const root = path.resolve(import.meta.dirname, '..');
 export const LOAD = {
   connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
-  seconds: Number(process.env.BENCH_SECONDS ?? 10),
+  /** Measured seconds for each server and comparison, in slices of `sliceSeconds`. */
+  seconds: Number(process.env.BENCH_SECONDS ?? 12),
+  sliceSeconds: 2,
   warmupSeconds: 2,
 };
 
@@ -29,61 +33,106 @@ export async function startHelloWorld(port: number): Promise<ChildProcess> {
 }
 
 export interface Measured {
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  /** Bytes read per answer, headers included. */
-  bytesPerAnswer: number;
+  requests: number;
+  seconds: number;
+  /** Bytes read, headers included. */
+  bytes: number;
+  /** Latency percentiles of the slices, in ms (the worst slice's p99). */
+  p50: number[];
+  p99: number[];
+  /** The server process's CPU time (user and system), in ms, where the system tells it (Linux). */
+  cpuMs: number;
 }
 
-/** Requests per second of one URL after a warm-up, with the given headers; refuses any non-2xx answer. */
-export async function measure(url: string, headers: Record<string, string> = {}): Promise<Measured> {
-  await autocannon({ url, headers, connections: LOAD.connections, duration: LOAD.warmupSeconds });
-  const result = await autocannon({ url, headers, connections: LOAD.connections, duration: LOAD.seconds });
+const emptyMeasure = (): Measured => ({ requests: 0, seconds: 0, bytes: 0, p50: [], p99: [], cpuMs: 0 });
+
+/** A process's CPU time so far in ms (Linux /proc; 0 elsewhere). Unlike requests a second, it does not drift with the
+ * time the machine's host takes away, so it is the steadier figure of what one answer costs the server. */
+function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** One slice of load on one URL, added to `into`; refuses any non-2xx answer. Answers the slice's requests a second. */
+async function slice(server: Server, seconds: number, into: Measured = emptyMeasure()): Promise<number> {
+  const { url, headers = {} } = server;
+  const cpuBefore = cpuMs(server.pid);
+  const result = await autocannon({ url, headers, connections: LOAD.connections, duration: seconds });
+  into.cpuMs += cpuMs(server.pid) - cpuBefore;
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   }
-  return {
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    bytesPerAnswer: result.requests.total > 0 ? result.throughput.total / result.requests.total : 0,
-  };
+  into.requests += result.requests.total;
+  into.seconds += seconds;
+  into.bytes += result.throughput.total;
+  into.p50.push(result.latency.p50);
+  into.p99.push(result.latency.p99);
+  return result.requests.total / seconds;
 }
 
-export interface Comparison {
-  label: string;
+export interface Server {
   url: string;
   headers?: Record<string, string>;
+  /** The serving process, for its CPU time. */
+  pid?: number;
+}
+
+export interface Comparison extends Server {
+  label: string;
   /** The least ratio of ours to the reference that meets the target. */
   target: number;
 }
 
+const perSecond = (measured: Measured) => measured.requests / measured.seconds;
+const cpuPerAnswer = (measured: Measured) =>
+  measured.cpuMs > 0 ? `, ${((measured.cpuMs * 1000) / measured.requests).toFixed(1)} µs of CPU an answer` : '';
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
 /**
- * Measures each comparison between two measurements of the reference (reference, ours, reference, ours, …, reference)
- * and prints, for each: our figure, the reference's before and after it, and the ratio to their mean. Answers the ratios.
+ * Measures each comparison in slices taken in turn with the reference's (after a warm-up of both) and prints, for each:
+ * both figures, bytes an answer, and the ratio of the totals with the lowest and highest of the slices' own ratios.
+ * Answers the ratios.
  */
-export async function sideBySide(referenceUrl: string, comparisons: Comparison[]): Promise<number[]> {
+export async function sideBySide(referenceServer: Server, comparisons: Comparison[]): Promise<number[]> {
+  const rounds = Math.max(1, Math.round(LOAD.seconds / LOAD.sliceSeconds / 2));
   console.log(
-    `side by side: ${LOAD.connections} connections, ${LOAD.warmupSeconds} s warm-up, ${LOAD.seconds} s measured, ` +
-      'each server in its own process, the load generator in a third; each figure between two of the reference',
+    `side by side: ${LOAD.connections} connections, ${LOAD.warmupSeconds} s warm-up each, then ${rounds * 2} slices ` +
+      `of ${LOAD.sliceSeconds} s taken in turn (${rounds * LOAD.sliceSeconds} s for each server); each server in its ` +
+      'own process, the load generator in a third',
   );
-  let before = await measure(referenceUrl);
+  // The load generator's own first seconds are slow: a throwaway slice on the reference before anything is measured.
+  await slice(referenceServer, LOAD.warmupSeconds);
   const ratios: number[] = [];
   for (const comparison of comparisons) {
-    const ours = await measure(comparison.url, comparison.headers);
-    const after = await measure(referenceUrl);
-    const reference = (before.requestsPerSecond + after.requestsPerSecond) / 2;
-    const ratio = ours.requestsPerSecond / reference;
+    await slice(comparison, LOAD.warmupSeconds);
+    await slice(referenceServer, LOAD.warmupSeconds);
+    const ours = emptyMeasure();
+    const reference = emptyMeasure();
+    const sliceRatios: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      // Reference first on even rounds, ours first on odd ones: neither always follows the other.
+      const first = round % 2 === 0;
+      const referenceRate = first ? await slice(referenceServer, LOAD.sliceSeconds, reference) : 0;
+      const ourRate = await slice(comparison, LOAD.sliceSeconds, ours);
+      const otherRate = first ? referenceRate : await slice(referenceServer, LOAD.sliceSeconds, reference);
+      sliceRatios.push(ourRate / otherRate);
+    }
+    const ratio = perSecond(ours) / perSecond(reference);
     ratios.push(ratio);
     console.log(
-      `${comparison.label}: ${ours.requestsPerSecond.toFixed(0)} req/s (p50 ${ours.p50} ms, p99 ${ours.p99} ms, ` +
-        `${ours.bytesPerAnswer.toFixed(0)} bytes an answer) against the hello-world's ` +
-        `${before.requestsPerSecond.toFixed(0)} before and ${after.requestsPerSecond.toFixed(0)} after ` +
-        `(${after.bytesPerAnswer.toFixed(0)} bytes an answer): ratio ${ratio.toFixed(2)} ` +
-        `(target at least ${comparison.target.toFixed(2)}${ratio >= comparison.target ? ', met' : ', NOT met'})`,
+      `${comparison.label}: ${perSecond(ours).toFixed(0)} req/s (p50 ${median(ours.p50)} ms, p99 up to ` +
+        `${Math.max(...ours.p99)} ms, ${(ours.bytes / ours.requests).toFixed(0)} bytes an answer${cpuPerAnswer(ours)}) ` +
+        `against the hello-world's ${perSecond(reference).toFixed(0)} (${(reference.bytes / reference.requests).toFixed(0)} ` +
+        `bytes an answer${cpuPerAnswer(reference)}): ratio ${ratio.toFixed(2)}, slices ${Math.min(...sliceRatios).toFixed(2)}–` +
+        `${Math.max(...sliceRatios).toFixed(2)} (target at least ${comparison.target.toFixed(2)}` +
+        `${ratio >= comparison.target ? ', met' : ', NOT met'})`,
     );
-    before = after;
   }
   return ratios;
 }
