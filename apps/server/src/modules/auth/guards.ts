@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { API_KEY_PREFIX, apiKeyMessages, authMessages, type UserRole } from '@storefront/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
@@ -109,7 +109,8 @@ const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?storefront\.session_token=([^;]+
 export function credentialKey(request: FastifyRequest): string | undefined {
   const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
   const token = bearer ?? SESSION_COOKIE.exec(request.headers.cookie ?? '')?.[1];
-  return token ? createHash('sha256').update(token).digest('base64url') : undefined;
+  // One-shot hashing: no Hash object per request (this runs on every signed-in read).
+  return token ? hash('sha256', token, 'base64url') : undefined;
 }
 
 const isRead = (request: FastifyRequest) => request.method === 'GET' || request.method === 'HEAD';

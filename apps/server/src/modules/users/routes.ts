@@ -16,6 +16,8 @@ export const userRoutes: FastifyPluginAsync<{ auth: Auth; db: Db; guards: Guards
   api.get(
     '/user/auth',
     {
+      // A few hundred bytes at most, below the compression threshold: the compression hooks are left off this route.
+      compress: false,
       schema: {
         tags: ['account'],
         summary: 'Who is signed in, and their role',
