@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { featureListSchema, type PricingResponse, pricingResponseSchema } from '@storefront/contract';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
+import { preparedJson, sendJson } from '../../lib/prepared-json.ts';
 import { shortLivedCache } from '../../lib/short-lived-cache.ts';
 import { getPricing } from './get-pricing.ts';
 import { listFeatures } from './list-features.ts';
@@ -24,18 +24,8 @@ export function createPricingReader(db: Db, ttlMs: number): () => Promise<Pricin
   return () => answer.get();
 }
 
-const prepared = new WeakMap<PricingResponse, { body: string; etag: string }>();
-
 /** The pricing answer as bytes and their ETag, made once per answer the pricing reader gives (it keeps one a second). */
-function preparedPricing(answer: PricingResponse) {
-  let entry = prepared.get(answer);
-  if (!entry) {
-    const body = JSON.stringify(pricingResponseSchema.parse(answer));
-    entry = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
-    prepared.set(answer, entry);
-  }
-  return entry;
-}
+const preparedPricing = preparedJson(pricingResponseSchema, (answer: PricingResponse) => answer);
 
 export const catalogueRoutes: FastifyPluginAsyncZod<{ db: Db; pricing: () => Promise<PricingResponse> }> = async (
   app,
@@ -58,7 +48,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<{ db: Db; pricing: () => Pro
       const prepared = preparedPricing(await pricing());
       reply.header('cache-control', 'no-cache').header('etag', prepared.etag);
       if (request.headers['if-none-match'] === prepared.etag) return reply.code(304).send();
-      return reply.type('application/json; charset=utf-8').send(prepared.body);
+      return sendJson(reply, prepared);
     },
   );
 

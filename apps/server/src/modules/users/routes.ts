@@ -3,9 +3,16 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
+import { preparedJson, sendJson } from '../../lib/prepared-json.ts';
 import type { Auth } from '../auth/auth.ts';
-import { type Guards, signedInOf } from '../auth/guards.ts';
+import { type Guards, type SignedIn, signedInOf } from '../auth/guards.ts';
 import { changePassword } from './change-password.ts';
+
+/** A signed-in session's answer as bytes, made once per session object the session cache keeps. */
+const preparedAuthCheck = preparedJson(authCheckResponseSchema, ({ user }: SignedIn) => ({
+  authenticated: true,
+  user: { ...user, createdAt: user.createdAt.toISOString() },
+}));
 
 export const userRoutes: FastifyPluginAsync<{ auth: Auth; db: Db; guards: Guards }> = async (
   app,
@@ -32,8 +39,8 @@ export const userRoutes: FastifyPluginAsync<{ auth: Auth; db: Db; guards: Guards
       // when it is read sends its new cookie.
       const signedIn = await guards.currentSession(request, { reply });
       if (!signedIn) return { authenticated: false, user: null };
-      const { user } = signedIn;
-      return { authenticated: true, user: { ...user, createdAt: user.createdAt.toISOString() } };
+      // The same object while the session cache remembers the session: its answer is serialised once.
+      return sendJson(reply, preparedAuthCheck(signedIn));
     },
   );
 
