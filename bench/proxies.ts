@@ -36,16 +36,25 @@ try {
   console.log(
     `baseline GET /api/orders/usage (session and usage kept in memory): p50 ${baseline.latency.p50} ms, p99 ${baseline.latency.p99} ms, ${baseline.requests.average.toFixed(0)} req/s`,
   );
-  for (const connections of [1, 10]) {
+  // As a tool reads it (no compression), then as a browser does (Accept-Encoding: br, the answer kept compressed).
+  for (const [connections, encoding] of [
+    [1, undefined],
+    [10, undefined],
+    [1, 'br'],
+    [10, 'br'],
+  ] as const) {
     const result = await autocannon({
       url: `${base}/api/orders`,
       connections,
       duration: Number(process.env.BENCH_SECONDS ?? 5),
-      headers: { cookie },
+      headers: { cookie, ...(encoding && { 'accept-encoding': encoding }) },
     });
     if (result.non2xx > 0) throw new Error(`${result.non2xx} answers were not 2xx`);
+    const bytes = result.requests.total > 0 ? result.throughput.total / result.requests.total : 0;
     console.log(
-      `GET /api/orders, one order of ${COUNT} proxies (PostgreSQL, ${connections} connection${connections > 1 ? 's' : ''}): p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.requests.average.toFixed(0)} req/s`,
+      `GET /api/orders, one order of ${COUNT} proxies (PostgreSQL, ${connections} connection${connections > 1 ? 's' : ''}` +
+        `${encoding ? `, Accept-Encoding: ${encoding}` : ''}): p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ` +
+        `${result.requests.average.toFixed(0)} req/s, ${(bytes / 1024).toFixed(0)} KB an answer`,
     );
   }
 

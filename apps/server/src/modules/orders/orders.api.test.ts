@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { authMessages } from '@storefront/contract';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -165,6 +166,53 @@ describe('orders API', () => {
     });
   });
 
+  it('sends a large list compressed to a client that accepts it, and as it is to one that does not', async () => {
+    const db = t.database.db;
+    const [order] = await db
+      .insert(orders)
+      .values({
+        userId: ids.bob ?? '',
+        productId: 'pk1_isp_proxies',
+        quantity: 60,
+        status: 'delivered',
+        purchasedAt: new Date(),
+      })
+      .returning();
+    await db.insert(proxyIps).values(
+      Array.from({ length: 60 }, (_, k) => ({
+        productId: 'pk1_isp_proxies' as const,
+        ip: `198.51.100.${k + 1}`,
+        port: 9100,
+        username: 'user',
+        password: 'secret',
+        endpoint: `198.51.100.${k + 1}:9100:user:secret`,
+        subnet: '198.51.100.0/24',
+        assignedOrderId: order?.id,
+      })),
+    );
+    const read = (encoding?: string) =>
+      t.app.inject({
+        url: '/api/orders',
+        headers: { cookie: cookies.bob, ...(encoding && { 'accept-encoding': encoding }) },
+      });
+    const plain = await read();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['content-type']).toBe('application/json; charset=utf-8');
+    const list = plain.json();
+    expect(list.find((entry: { id: string }) => entry.id === order?.id).proxies).toHaveLength(60);
+    for (const [encoding, decode] of [
+      ['gzip, deflate, br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
+      const compressed = await read(encoding);
+      expect(compressed.headers['content-encoding']).toBe(encoding === 'gzip' ? 'gzip' : 'br');
+      expect(compressed.headers.vary).toContain('accept-encoding');
+      expect(compressed.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+      expect(JSON.parse(decode(compressed.rawPayload).toString())).toEqual(list);
+    }
+    expect((await read('identity')).headers['content-encoding']).toBeUndefined();
+  });
+
   it("never answers a kept endpoint list after a change of the order's IPs, whatever statement made it", async () => {
     const db = t.database.db;
     const userId = ids.ann ?? '';
@@ -175,6 +223,16 @@ describe('orders API', () => {
     const orderId = order?.id ?? '';
     const proxiesOf = async () => {
       const list = (await t.app.inject({ url: '/api/orders', headers: { cookie: cookies.ann } })).json();
+      // The compressed answer (kept, and compressed once, while unchanged) says the same after every change.
+      const compressed = await t.app.inject({
+        url: '/api/orders',
+        headers: { cookie: cookies.ann, 'accept-encoding': 'br' },
+      });
+      const decoded =
+        compressed.headers['content-encoding'] === 'br'
+          ? JSON.parse(brotliDecompressSync(compressed.rawPayload).toString())
+          : compressed.json();
+      expect(decoded).toEqual(list);
       return list.find((entry: { id: string }) => entry.id === orderId).proxies as string[];
     };
     const versionOf = async () =>

@@ -2,6 +2,7 @@ import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
 import {
   cancelOrderRequestSchema,
   dailyUsageSchema,
+  type OrderUsage,
   orderHistorySchema,
   orderListSchema,
   orderUsageListSchema,
@@ -14,6 +15,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { privateNoStore } from '../../lib/no-store.ts';
+import { preparedJson, sendJson } from '../../lib/prepared-json.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
 import { type Guards, readerOf, signedInOf } from '../auth/guards.ts';
 import { tooManyAttemptsMessage } from '../auth/rate-limit.ts';
@@ -21,6 +23,7 @@ import { cancelOrder } from './cancel-order.ts';
 import { listDailyUsage } from './daily-usage.ts';
 import { createEndpointCache } from './endpoint-cache.ts';
 import { listOrderHistory, listOrders, listOrderUsage, listProcessingOrders } from './list-orders.ts';
+import { createOrdersAnswers } from './orders-json.ts';
 import { proxyListLines } from './proxy-list.ts';
 import type { UsageCache } from './usage-cache.ts';
 
@@ -37,6 +40,9 @@ export interface OrderRoutesOptions {
 
 /** The API reference marks every call a personal API key may make (plugins/api-docs.ts names the schemes). */
 const KEY_SECURITY: { [scheme: string]: string[] }[] = [{ session: [] }, { apiKey: [] }];
+
+/** A customer's usage answer as bytes, made once per answer the usage cache keeps. */
+const preparedUsage = preparedJson(orderUsageListSchema, (usage: OrderUsage[]) => usage);
 
 export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
   app,
@@ -60,6 +66,7 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
     }
   };
   const endpointCache = createEndpointCache();
+  const ordersAnswers = createOrdersAnswers();
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.addHook('onSend', privateNoStore);
 
@@ -74,7 +81,15 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
         response: { 200: orderListSchema },
       },
     },
-    async (request) => listOrders({ db, userId: readerOf(request), cache: endpointCache }),
+    async (request, reply) => {
+      const userId = readerOf(request);
+      const list = await listOrders({ db, userId, cache: endpointCache });
+      // Made and compressed once while the customer's orders and their endpoint lists are unchanged (orders-json.ts).
+      const { bytes, encoding } = ordersAnswers.answer(userId, list, request.headers['accept-encoding']);
+      reply.header('vary', 'accept-encoding');
+      if (encoding) reply.header('content-encoding', encoding);
+      return sendJson(reply, bytes);
+    },
   );
 
   api.get(
@@ -88,9 +103,13 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
         response: { 200: orderUsageListSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const userId = readerOf(request);
-      return usageCache.get(userId, () => listOrderUsage({ db, userId, gatewayEndpoint }));
+      // The same answer object while it is kept (usage-cache.ts), so it is serialised once per change.
+      return sendJson(
+        reply,
+        preparedUsage(await usageCache.get(userId, () => listOrderUsage({ db, userId, gatewayEndpoint }))),
+      );
     },
   );
 
