@@ -8,15 +8,20 @@ describe.runIf(process.env.TEST_DB === 'postgres')('statements kept prepared on 
       (row) => row.statement,
     );
   const open: { end(): Promise<void> }[] = [];
+  /** A connected client that keeps up to `limit` statements, ended after the test. */
+  const connected = async (limit: number) => {
+    const Client = statementKeepingClient(limit);
+    const client = new Client({ connectionString });
+    open.push(client);
+    await client.connect();
+    return client;
+  };
   afterEach(async () => {
     await Promise.all(open.splice(0).map((client) => client.end()));
   });
 
   it('keeps parameterised statements up to its limit, answers every statement alike, and never keeps the rest', async () => {
-    const Client = statementKeepingClient(2);
-    const client = new Client({ connectionString });
-    open.push(client);
-    await client.connect();
+    const client = await connected(2);
     const add = { text: 'select $1::int + 1 as n' };
     const twice = { text: 'select $1::int * 2 as n' };
     const third = { text: 'select $1::int - 1 as n' };
@@ -34,10 +39,7 @@ describe.runIf(process.env.TEST_DB === 'postgres')('statements kept prepared on 
   });
 
   it('sends a statement that PostgreSQL refused to prepare in full again, so it works once it can', async () => {
-    const Client = statementKeepingClient(10);
-    const client = new Client({ connectionString });
-    open.push(client);
-    await client.connect();
+    const client = await connected(10);
     const probe = { text: 'select n from kept_probe where n = $1' };
     // Refused at parsing (no such table yet): nothing is kept under its name.
     await expect(client.query(probe, [1])).rejects.toThrow(/kept_probe" does not exist/);
@@ -50,10 +52,7 @@ describe.runIf(process.env.TEST_DB === 'postgres')('statements kept prepared on 
   });
 
   it('keeps nothing with a limit of 0 (behind a pooler that cannot carry prepared statements)', async () => {
-    const Client = statementKeepingClient(0);
-    const client = new Client({ connectionString });
-    open.push(client);
-    await client.connect();
+    const client = await connected(0);
     expect((await client.query({ text: 'select $1::int + 1 as n' }, [1])).rows).toEqual([{ n: 2 }]);
     expect(await kept(client)).toEqual([]);
   });

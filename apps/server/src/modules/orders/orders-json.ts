@@ -1,29 +1,9 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { type Order, orderSchema } from '@storefront/contract';
+import { type Order, orderListSchema, orderSchema } from '@storefront/contract';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 
 const orderFieldsSchema = orderSchema.omit({ proxies: true });
-const proxiesSchema = orderSchema.shape.proxies;
-
-/**
- * Each order's endpoint list as JSON bytes, made once per list the endpoint cache keeps (10,000 endpoints are a few
- * hundred KB), and dropped with it.
- */
-const proxiesBytes = new WeakMap<string[], Buffer>();
-
-function proxiesJson(proxies: string[]): Buffer {
-  let bytes = proxiesBytes.get(proxies);
-  if (bytes === undefined) {
-    bytes = Buffer.from(JSON.stringify(z.encode(proxiesSchema, proxies)));
-    proxiesBytes.set(proxies, bytes);
-  }
-  return bytes;
-}
-
-const OPEN_LIST = Buffer.from('[');
-const CLOSE_ORDER = Buffer.from('}');
-const CLOSE_LIST = Buffer.from(']');
 
 export type AnswerEncoding = 'br' | 'gzip';
 
@@ -58,26 +38,24 @@ export function createOrdersAnswers(maxBytes = 64 * 1024 * 1024) {
      * gzip and the answer is large enough, else as it is.
      */
     answer(userId: string, orders: Order[], acceptEncoding: string | undefined) {
-      const encodedHeads = orders.map(({ proxies: _proxies, ...fields }) =>
-        JSON.stringify(z.encode(orderFieldsSchema, fields)),
-      );
-      const heads = encodedHeads.join('\n');
+      // What the answer is made of, besides the endpoint lists: compared on every read, so each order's fields are
+      // encoded with the contract's schema each time (a few fields an order).
+      const heads = orders
+        .map(({ proxies: _proxies, ...fields }) => JSON.stringify(z.encode(orderFieldsSchema, fields)))
+        .join('\n');
       const lists = orders.map((order) => order.proxies);
       let answer = kept.get(userId);
+      let changed = false;
       if (
         answer === undefined ||
         answer.heads !== heads ||
         answer.lists.length !== lists.length ||
         answer.lists.some((list, index) => list !== lists[index])
       ) {
-        const parts: Buffer[] = [OPEN_LIST];
-        encodedHeads.forEach((head, index) => {
-          // The proxies come last in each object; the bytes parse to what the route's serializer would give.
-          parts.push(Buffer.from(`${index > 0 ? ',' : ''}${head.slice(0, -1)},"proxies":`));
-          parts.push(proxiesJson(lists[index] ?? []), CLOSE_ORDER);
-        });
-        parts.push(CLOSE_LIST);
-        answer = { heads, lists, bytes: Buffer.concat(parts), encoded: {} };
+        // Made once per change, exactly as the route's serializer would (the contract's schema, then JSON).
+        const bytes = Buffer.from(JSON.stringify(z.encode(orderListSchema, orders)));
+        answer = { heads, lists, bytes, encoded: {} };
+        changed = true;
       }
       const encoding = answer.bytes.length >= COMPRESS_FROM ? acceptedEncoding(acceptEncoding) : undefined;
       if (encoding !== undefined && answer.encoded[encoding] === undefined) {
@@ -90,9 +68,10 @@ export function createOrdersAnswers(maxBytes = 64 * 1024 * 1024) {
                 },
               })
             : gzipSync(answer.bytes);
+        changed = true;
       }
-      // Set again after a change of its compressed forms, so that its size is counted anew.
-      kept.set(userId, answer);
+      // Set when made or given a compressed form, so that its size is counted anew.
+      if (changed) kept.set(userId, answer);
       return { bytes: encoding ? (answer.encoded[encoding] ?? answer.bytes) : answer.bytes, encoding };
     },
   };
