@@ -3,9 +3,11 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { AppError } from './errors.ts';
 import { serializeRequest } from './lib/log-redaction.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { createRateLimitStore } from './lib/rate-limit-store.ts';
+import { lazyRequestLogger } from './lib/request-logger.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
 import { authenticateApiKey } from './modules/api-keys/authenticate-key.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
@@ -24,7 +26,7 @@ import { userRoutes } from './modules/users/routes.ts';
 import { createPaymentProvider } from './payments/create-provider.ts';
 import { registerApiDocs, registerApiDocsPage } from './plugins/api-docs.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
-import { refuseNulInAddress, registerJsonBodyParser } from './plugins/json-body.ts';
+import { addressHasNul, nulMessage, refuseNulInAddress, registerJsonBodyParser } from './plugins/json-body.ts';
 import { apiSecurityHeaders, registerSecurity } from './plugins/security.ts';
 import { loadWebAppBuild, registerWebApp } from './plugins/web-app.ts';
 
@@ -76,6 +78,8 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
     logger: logger === false ? false : { ...loggerOptions, ...(typeof logger === 'object' ? logger : {}) },
     trustProxy: config.trustProxy,
     bodyLimit: 1_048_576,
+    // Each request's logger is made when it first logs a line its level lets through (request-logger.ts).
+    childLoggerFactory: lazyRequestLogger,
   });
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
@@ -89,7 +93,6 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerJsonBodyParser(app);
-  refuseNulInAddress(app);
   // Pages and API answers over 1 KB go out compressed (built assets are compressed ahead of time, see web-app.ts).
   // Compressed request bodies are not taken (no client of this API sends them): no decompression hook on any route.
   await app.register(compress, {
@@ -133,14 +136,20 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
   await app.register(
     async (api) => {
       // JSON answers carry an API's headers, not a page's (security.ts): one fixed map, set by this context's only
-      // onRequest hook (helmet is registered beside it, for pages, and never runs here).
+      // onRequest hook (helmet is registered beside it, for pages, and never runs here), which then refuses a NUL in
+      // the address (json-body.ts) before any guard or parser. One callback-style hook: no promise for public reads.
       const apiHeaders = apiSecurityHeaders(config.appUrl.startsWith('https://'));
-      // The whole /api/admin subtree, whichever module declares a route there: 401 for a visitor, 403 for a customer.
-      // (One callback-style hook for every API answer: no promise for the public reads.)
       api.addHook('onRequest', (request, reply, done) => {
         reply.headers(apiHeaders);
-        if (!request.routeOptions.url?.startsWith(ADMIN_PREFIX)) return done();
-        guards.requireAdmin(request).then(() => done(), done);
+        if (addressHasNul(request.url)) return done(new AppError('BAD_REQUEST', nulMessage));
+        done();
+      });
+      // The whole /api/admin subtree, whichever module declares a route there: 401 for a visitor, 403 for a customer.
+      // Chosen when each route is declared, so only those routes run it, first among their own onRequest hooks (no
+      // module under /api/admin adds a hook of its own to its whole context).
+      const requireAdmin = guards.requireAdmin;
+      api.addHook('onRoute', (route) => {
+        if (route.url.startsWith(ADMIN_PREFIX)) route.onRequest = [requireAdmin, ...[route.onRequest ?? []].flat()];
       });
       await api.register(healthRoutes, { database });
       await api.register(catalogueRoutes, { db: database.db, pricing });
@@ -184,6 +193,7 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
   // run for the API's answers.
   await app.register(async (pages) => {
     await registerSecurity(pages, { scriptHashes: webApp.scriptHashes, https: config.appUrl.startsWith('https://') });
+    refuseNulInAddress(pages);
     await registerApiDocsPage(pages);
     await registerWebApp(pages, { distDir: config.webDistDir, build: webApp, site: config.site, pricing });
   });

@@ -74,7 +74,14 @@ describe('the admin console API', () => {
         ['GET', 'DELETE'].includes(route.method) ? undefined : {},
       );
       expect(customer.statusCode, label).toBe(403);
-      if (route.method === 'GET') expect([200, 400], label).toContain((await get(route.url)).statusCode);
+      if (route.method === 'GET') {
+        expect([200, 400], label).toContain((await get(route.url)).statusCode);
+        // The HEAD route Fastify adds beside each GET is guarded the same way.
+        const head = (cookie?: string) =>
+          t.app.inject({ method: 'HEAD', url: route.url, headers: { ...(cookie && { cookie }) } });
+        expect((await head()).statusCode, `HEAD ${route.url}`).toBe(401);
+        expect((await head(ann.cookie)).statusCode, `HEAD ${route.url}`).toBe(403);
+      }
     }
     expect(await auditActions()).toEqual([]);
   });

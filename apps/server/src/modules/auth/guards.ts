@@ -54,9 +54,10 @@ export interface Guards {
   rememberedUserId(request: FastifyRequest): string | undefined;
   /**
    * onRequest for the customer's own reads: a signed-in session, or a personal API key sent as `Authorization: Bearer
-   * psk_…` (or as `?key=` where the route takes it). A key never sets `signedIn`, so every other guard refuses it.
+   * psk_…` (or as `?key=` on a route that takes it: `keyInQuery`, for links a tool loads by URL). A key never sets
+   * `signedIn`, so every other guard refuses it.
    */
-  requireReader(request: FastifyRequest, reply?: FastifyReply): Promise<void>;
+  requireReader(request: FastifyRequest, reply?: FastifyReply, options?: { keyInQuery?: boolean }): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -96,9 +97,6 @@ function apiKeyOf(request: FastifyRequest, fromQuery: boolean): string | undefin
   const key = (request.query as { key?: unknown } | undefined)?.key;
   return typeof key === 'string' && key !== '' ? key : undefined;
 }
-
-/** Routes that take the key in the query string: links a tool loads by URL. */
-const KEY_IN_QUERY = new Set(['/api/proxy-list']);
 
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?storefront\.session_token=([^;]+)/;
 
@@ -207,8 +205,7 @@ export function createGuards(auth: Auth, config: Config, authenticateKey: Authen
       const remembered = key === undefined ? undefined : sessions.get(key);
       return remembered ? remembered.user.id : undefined;
     },
-    async requireReader(request, reply) {
-      const fromQuery = KEY_IN_QUERY.has(request.routeOptions.url ?? '');
+    async requireReader(request, reply, { keyInQuery: fromQuery = false } = {}) {
       const key = apiKeyOf(request, fromQuery);
       if (key === undefined) {
         const signedIn = await currentSession(request, { reply });

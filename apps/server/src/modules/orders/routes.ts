@@ -54,9 +54,12 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
     timeWindow: 60_000,
     keyGenerator: (request) => `api-key:${request.keyHolder?.keyId ?? request.ip}`,
   });
-  /** The customer's own reads: a session, or an API key counted against its own limit (shared across instances). */
-  const requireReader = async (request: FastifyRequest, reply: FastifyReply) => {
-    await guards.requireReader(request, reply);
+  /**
+   * The customer's own reads: a session, or an API key counted against its own limit (shared across instances); the
+   * key in the query string only where `keyInQuery` (the list link).
+   */
+  const readerGuard = (keyInQuery: boolean) => async (request: FastifyRequest, reply: FastifyReply) => {
+    await guards.requireReader(request, reply, { keyInQuery });
     if (!request.keyHolder) return;
     const limit = await perKey(request);
     if (!limit.isAllowed && limit.isExceeded) {
@@ -65,6 +68,7 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
       throw new AppError('TOO_MANY_REQUESTS', tooManyAttemptsMessage(limit.ttlInSeconds));
     }
   };
+  const requireReader = readerGuard(false);
   const endpointCache = createEndpointCache();
   const ordersAnswers = createOrdersAnswers();
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -161,7 +165,7 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
   api.get(
     '/proxy-list',
     {
-      onRequest: requireReader,
+      onRequest: readerGuard(true),
       schema: {
         tags: ['api keys'],
         security: [{ apiKeyInQuery: [] }, { apiKey: [] }, { session: [] }],
