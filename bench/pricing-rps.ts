@@ -1,6 +1,8 @@
 // GET /api/pricing and two authenticated small reads (/api/user/auth, /api/orders/usage) against a bare Fastify
 // hello-world: each server in its own process, autocannon in this one, same settings, same run, in short slices taken
-// in turn with the hello-world's, with each server's CPU time an answer (bench/side-by-side.ts).
+// in turn with the hello-world's, with each server's CPU time an answer (bench/side-by-side.ts). Beside them, without a
+// target, the pricing answer replayed by a bare Fastify (the same bytes and headers, no database, hooks or logger): the
+// ratio the framework itself reaches with that answer, so that what our app adds can be told from what the answer costs.
 import { eq } from 'drizzle-orm';
 import { residentialAccounts, users } from '../apps/server/src/db/schema.ts';
 import { createBenchDatabase } from './bench-database.ts';
@@ -9,10 +11,12 @@ import { startServer } from './start-server.ts';
 
 const HELLO_PORT = 3301;
 const PORT = 3302;
+const REPLAY_PORT = 3304;
 const base = `http://127.0.0.1:${PORT}`;
 const bench = await createBenchDatabase();
 const hello = await startHelloWorld(HELLO_PORT);
 const server = await startServer(PORT, bench.url);
+const replay = await startHelloWorld(REPLAY_PORT, `${base}/api/pricing`);
 try {
   const credentials = { email: 'rps@example.com', password: 'Str0ng!pass' };
   const signUp = await fetch(`${base}/api/auth/sign-up/email`, {
@@ -42,6 +46,11 @@ try {
   const pid = server.pid;
   await sideBySide({ url: `http://127.0.0.1:${HELLO_PORT}/`, pid: hello.pid }, [
     { label: 'GET /api/pricing (PostgreSQL)', url: `${base}/api/pricing`, pid, target: 0.8 },
+    {
+      label: 'the pricing answer replayed by a bare Fastify',
+      url: `http://127.0.0.1:${REPLAY_PORT}/`,
+      pid: replay.pid,
+    },
     { label: 'GET /api/user/auth (signed in)', url: `${base}/api/user/auth`, headers: { cookie }, pid, target: 0.5 },
     {
       label: 'GET /api/orders/usage (signed in)',
@@ -54,5 +63,6 @@ try {
 } finally {
   server.kill('SIGTERM');
   hello.kill('SIGTERM');
+  replay.kill('SIGTERM');
   await bench.drop();
 }

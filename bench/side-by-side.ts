@@ -17,9 +17,13 @@ export const LOAD = {
   warmupSeconds: 2,
 };
 
-/** Starts the bare Fastify hello-world in its own process and waits until it answers. */
-export async function startHelloWorld(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [path.join(root, 'bench/hello-server.ts'), String(port)], { stdio: 'inherit' });
+/**
+ * Starts the bare Fastify hello-world in its own process and waits until it answers; with `replayUrl`, the same bare
+ * Fastify answering that URL's answer instead (bench/hello-server.ts).
+ */
+export async function startHelloWorld(port: number, replayUrl?: string): Promise<ChildProcess> {
+  const args = [path.join(root, 'bench/hello-server.ts'), String(port), ...(replayUrl ? [replayUrl] : [])];
+  const child = spawn(process.execPath, args, { stdio: 'inherit' });
   for (let attempt = 0; attempt < 100; attempt++) {
     const up = await fetch(`http://127.0.0.1:${port}/`).then(
       (response) => response.ok,
@@ -85,8 +89,8 @@ export interface Server {
 
 export interface Comparison extends Server {
   label: string;
-  /** The least ratio of ours to the reference that meets the target. */
-  target: number;
+  /** The least ratio of ours to the reference that meets the target (none for a figure printed for comparison). */
+  target?: number;
 }
 
 const perSecond = (measured: Measured) => measured.requests / measured.seconds;
@@ -130,8 +134,10 @@ export async function sideBySide(referenceServer: Server, comparisons: Compariso
         `${Math.max(...ours.p99)} ms, ${(ours.bytes / ours.requests).toFixed(0)} bytes an answer${cpuPerAnswer(ours)}) ` +
         `against the hello-world's ${perSecond(reference).toFixed(0)} (${(reference.bytes / reference.requests).toFixed(0)} ` +
         `bytes an answer${cpuPerAnswer(reference)}): ratio ${ratio.toFixed(2)}, slices ${Math.min(...sliceRatios).toFixed(2)}–` +
-        `${Math.max(...sliceRatios).toFixed(2)} (target at least ${comparison.target.toFixed(2)}` +
-        `${ratio >= comparison.target ? ', met' : ', NOT met'})`,
+        `${Math.max(...sliceRatios).toFixed(2)}` +
+        (comparison.target === undefined
+          ? ''
+          : ` (target at least ${comparison.target.toFixed(2)}${ratio >= comparison.target ? ', met' : ', NOT met'})`),
     );
   }
   return ratios;
