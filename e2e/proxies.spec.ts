@@ -44,6 +44,23 @@ test.describe('the Proxies page', () => {
     const lines = ((await viewer.textContent()) ?? '').split('\n');
     expect(lines).toHaveLength(10);
     for (const line of lines) expect(line).toMatch(/^\d+\.\d+\.\d+\.\d+:\d+:[^:]+:.+$/);
+    // The table shows the same lines; on a phone an endpoint wraps after a separator, never inside a part of it.
+    const endpointCells = ten.getByRole('table').getByRole('cell').filter({ hasText: ':' });
+    expect(await endpointCells.allTextContents()).toEqual(lines);
+    const wide = page.viewportSize();
+    await page.setViewportSize({ width: 375, height: 800 });
+    const partsSplitAcrossLines = await ten.getByRole('table').evaluate((table) => {
+      const parts = [...table.querySelectorAll('td')]
+        .filter((cell) => cell.textContent?.includes(':'))
+        .flatMap((cell) => [...cell.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE));
+      return parts.filter((part) => {
+        const range = document.createRange();
+        range.selectNodeContents(part);
+        return range.getClientRects().length > 1;
+      }).length;
+    });
+    expect(partsSplitAcrossLines).toBe(0);
+    if (wide) await page.setViewportSize(wide);
 
     const orderId = ((await ten.getByText(/^#[0-9A-F]{8}$/).textContent()) ?? '').slice(1);
     const single = await downloaded(page, () => ten.getByRole('button', { name: 'Download', exact: true }).click());

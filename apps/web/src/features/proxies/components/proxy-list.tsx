@@ -1,7 +1,7 @@
 import { Button, CopyButton, Group, NativeSelect, Pagination, Stack, Table, Text } from '@mantine/core';
 import { formatEndpoint, type Order, orderDownload, type ProxyFormat } from '@storefront/contract';
 import { IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
-import { type CSSProperties, type KeyboardEvent, useId, useMemo, useState } from 'react';
+import { type CSSProperties, Fragment, type KeyboardEvent, useId, useMemo, useState } from 'react';
 import { downloadText } from '../../../lib/download.ts';
 import { pageSizeOptions, viewerRows } from '../proxies-model.ts';
 import classes from './proxy-list.module.css';
@@ -69,8 +69,8 @@ export function ProxyList({ order, format }: { order: Order; format: ProxyFormat
                 <Table.Td w={48} c="dimmed">
                   {(current - 1) * size + index + 1}
                 </Table.Td>
-                <Table.Td ff="monospace" style={{ wordBreak: 'break-all' }}>
-                  {line}
+                <Table.Td ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                  <BreakableLine line={line} />
                 </Table.Td>
               </Table.Tr>
             ))}
@@ -108,6 +108,20 @@ export function ProxyList({ order, format }: { order: Order; format: ProxyFormat
       </Stack>
     </Stack>
   );
+}
+
+/**
+ * An endpoint that wraps on a narrow screen after its separators (`:`, `@`, `/`), not inside a host, a user name or a
+ * password; a single part wider than the column still wraps (overflow-wrap: anywhere). <wbr> adds no text: the cell's
+ * text and a copied selection are the line exactly.
+ */
+function BreakableLine({ line }: { line: string }) {
+  return line.split(/(?<=[:@/])/).map((part, index) => (
+    <Fragment key={`${index}:${part}`}>
+      {index > 0 && <wbr />}
+      {part}
+    </Fragment>
+  ));
 }
 
 /** Lines per block of the text viewer: only the blocks in view are laid out (proxy-list.module.css). */
