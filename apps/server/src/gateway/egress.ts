@@ -1,46 +1,55 @@
 import dns from 'node:dns';
 import net from 'node:net';
+import os from 'node:os';
+import ipaddr from 'ipaddr.js';
+
+/** IANA's global unicast allocation: every other IPv6 block is reserved or special (RFC 4291, the address space registry). */
+const IPV6_GLOBAL_UNICAST = ipaddr.parse('2000::');
 
 /**
- * Which targets the gateway may reach. Loopback, private, link-local, shared (CGNAT), multicast and reserved ranges are
- * refused unless allowed, so the gateway is no way into the operator's own network (issue 15, item 4). Uses Node's own
- * BlockList for the range checks.
+ * ipaddr.js reads the deprecated IPv4-compatible spelling ::a.b.c.d as the mapped ::ffff:a.b.c.d; the system connects to
+ * it as the IPv6 address ::xxxx:yyyy (and writes ::808:808 that way too, inet_ntop), so it is built from its bytes here.
  */
-const blocked = new net.BlockList();
-for (const [address, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked.addSubnet(address, prefix, 'ipv4');
-}
-for (const [address, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-] as const) {
-  blocked.addSubnet(address, prefix, 'ipv6');
+function ipv4Compatible(address: string): ipaddr.IPv6 | undefined {
+  const tail = /^::(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$/.exec(address)?.[1];
+  if (!tail) return undefined;
+  const [a = 0, b = 0, c = 0, d = 0] = ipaddr.IPv4.parse(tail).octets;
+  return new ipaddr.IPv6([0, 0, 0, 0, 0, 0, (a << 8) | b, (c << 8) | d]);
 }
 
-/** True for an address in a range the gateway must not reach (IPv4-mapped IPv6 addresses are read as IPv4). */
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1]) return blocked.check(mapped[1], 'ipv4');
-  const family = net.isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) return blocked.check(address, 'ipv6');
-  return false;
+/**
+ * The address as the gateway would reach it, or undefined when it is no IP address. An IPv4-mapped IPv6 address
+ * (::ffff:a.b.c.d, in any spelling, hex or long) is that IPv4 address on a dual-stack socket, so it is judged as one.
+ */
+function parsed(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  if (!net.isIP(address)) return undefined;
+  try {
+    const ip = ipv4Compatible(address) ?? ipaddr.parse(address);
+    return ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress() ? (ip as ipaddr.IPv6).toIPv4Address() : ip;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * True unless the address is globally routable unicast, as ipaddr.js's ranges of the IANA special-purpose registries
+ * decide: loopback, private, link-local, shared (CGNAT), documentation, benchmarking, multicast, reserved, AS112, NAT64,
+ * 6to4, Teredo, discard-only and the rest are refused, so the gateway is no way into the operator's network (issue 15,
+ * item 4; issue 34, item 1). Every IPv6 spelling with an IPv4 address inside other than the mapped one (::a.b.c.d,
+ * ::ffff:0:a.b.c.d, 64:ff9b::/96, 64:ff9b:1::/48, 2002::/16, 2001::/32) is refused whatever that IPv4 address is: each
+ * reaches it through a translator or relay, which no customer needs and which an address check cannot see past.
+ * Anything that is not an IP address is refused too.
+ */
+export function isRefusedAddress(address: string): boolean {
+  const ip = parsed(address);
+  if (!ip) return true;
+  if (ip.range() !== 'unicast') return true;
+  return ip.kind() === 'ipv6' && !ip.match(IPV6_GLOBAL_UNICAST, 3);
+}
+
+/** One spelling per address, so that the host's own addresses compare whatever way a target writes them. */
+function canonical(address: string): string | undefined {
+  return parsed(address.split('%')[0] ?? '')?.toNormalizedString();
 }
 
 export class EgressRefused extends Error {}
@@ -58,34 +67,83 @@ function isLocalName(hostname: string): boolean {
   return name === 'localhost' || name.endsWith('.localhost') || name.endsWith('.local') || name.endsWith('.internal');
 }
 
+/** How long one read of the host's interface addresses is used before the next check reads them again. */
+const INTERFACES_REFRESH_MS = 1000;
+
 /**
  * Checks a target before the gateway connects. A literal address is checked at once; a name is resolved here, every
  * address checked, and the connection is then made to those same addresses (a pinned lookup), so a name that resolves
- * to a public address now and a private one a moment later cannot slip through.
+ * to a public address now and a private one a moment later cannot slip through. Besides the special-purpose ranges, the
+ * host's own addresses (every interface) are refused: a public address on an interface reaches every service listening
+ * on this machine (issue 34, item 1). They are read again at most every `refreshMs`, on the first check after that, so an
+ * address the machine gains is refused within that time; no timer runs.
  */
-export async function checkTarget(
-  hostname: string,
-  allowPrivate: boolean,
-  resolve: boolean,
-): Promise<PinnedLookup | undefined> {
-  if (allowPrivate) return undefined;
-  const host = unbracketed(hostname);
-  if (net.isIP(host)) {
-    if (isPrivateAddress(host)) throw new EgressRefused(`The gateway does not connect to private address ${host}.`);
-    return undefined;
+export class Egress {
+  readonly #allowPrivate: boolean;
+  readonly #interfaces: () => NodeJS.Dict<os.NetworkInterfaceInfo[]>;
+  readonly #refreshMs: number;
+  #own = new Set<string>();
+  #readAt = Number.NEGATIVE_INFINITY;
+
+  constructor(options: {
+    /** GATEWAY_ALLOW_PRIVATE: every target is allowed (tests, closed networks). */
+    allowPrivate: boolean;
+    interfaces?: () => NodeJS.Dict<os.NetworkInterfaceInfo[]>;
+    refreshMs?: number;
+  }) {
+    this.#allowPrivate = options.allowPrivate;
+    this.#interfaces = options.interfaces ?? os.networkInterfaces;
+    this.#refreshMs = options.refreshMs ?? INTERFACES_REFRESH_MS;
   }
-  if (isLocalName(host)) throw new EgressRefused(`The gateway does not connect to ${host}.`);
-  if (!resolve) return undefined;
-  let addresses: LookupAddress[];
-  try {
-    addresses = await dns.promises.lookup(host, { all: true, verbatim: true });
-  } catch {
-    throw new EgressRefused(`The name ${host} could not be resolved.`, { cause: 'ENOTFOUND' });
+
+  /** True for an address the gateway must not reach: special-purpose, or one of this machine's own. */
+  isRefused(address: string): boolean {
+    if (isRefusedAddress(address)) return true;
+    const key = canonical(address);
+    return key === undefined || this.#ownAddresses().has(key);
   }
-  if (addresses.length === 0 || addresses.some(({ address }) => isPrivateAddress(address))) {
-    throw new EgressRefused(`The gateway does not connect to ${host}: it resolves to a private address.`);
+
+  #ownAddresses(): ReadonlySet<string> {
+    const now = Date.now();
+    if (now - this.#readAt >= this.#refreshMs) {
+      const own = new Set<string>();
+      for (const entries of Object.values(this.#interfaces())) {
+        for (const { address } of entries ?? []) {
+          const key = canonical(address);
+          if (key !== undefined) own.add(key);
+        }
+      }
+      this.#own = own;
+      this.#readAt = now;
+    }
+    return this.#own;
   }
-  return pinnedLookup(addresses);
+
+  /** Resolves to the lookup the connection must use (a name's checked addresses), or undefined; throws EgressRefused. */
+  async check(hostname: string, resolve: boolean): Promise<PinnedLookup | undefined> {
+    if (this.#allowPrivate) return undefined;
+    const host = unbracketed(hostname);
+    if (net.isIP(host)) {
+      if (this.isRefused(host)) {
+        throw new EgressRefused(`The gateway does not connect to ${host}: a private, reserved or local address.`);
+      }
+      return undefined;
+    }
+    if (isLocalName(host)) throw new EgressRefused(`The gateway does not connect to ${host}.`);
+    if (!resolve) return undefined;
+    let addresses: LookupAddress[];
+    try {
+      addresses = await dns.promises.lookup(host, { all: true, verbatim: true });
+    } catch {
+      throw new EgressRefused(`The name ${host} could not be resolved.`, { cause: 'ENOTFOUND' });
+    }
+    if (addresses.length === 0 || addresses.some(({ address }) => this.isRefused(address))) {
+      throw new EgressRefused(
+        `The gateway does not connect to ${host}: it resolves to a private, reserved or local address.`,
+      );
+    }
+    return pinnedLookup(addresses);
+  }
 }
 
 function pinnedLookup(addresses: LookupAddress[]): PinnedLookup {

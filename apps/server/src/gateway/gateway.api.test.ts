@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
+import os from 'node:os';
 import { promisify } from 'node:util';
 import { BYTES_PER_KB, generateResidentialList, KB_PER_GB, parseResidentialLine } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
@@ -194,8 +195,43 @@ describe('residential gateway', () => {
       expect(answer.status, url).toBe(403);
       expect(answer.body.toString(), url).toMatch(/does not connect to/);
     }
-    const tunnel = await connectThroughProxy(gateway.port, `192.168.1.1:443`, customer.auth, '/');
-    expect(tunnel.status).toBe(403);
+    for (const hostPort of [
+      '192.168.1.1:443',
+      `[::ffff:127.0.0.1]:${target.port}`,
+      `[::127.0.0.1]:${target.port}`,
+      `[64:ff9b::7f00:1]:${target.port}`,
+      `2130706433:${target.port}`,
+      `0x7f.1:${target.port}`,
+      '192.0.2.1:443',
+      '[2001:db8::1]:443',
+    ]) {
+      const tunnel = await connectThroughProxy(gateway.port, hostPort, customer.auth, '/');
+      expect(tunnel.status, hostPort).toBe(403);
+    }
+  });
+
+  it("refuses the host's own address (plain HTTP, CONNECT, IPv4-mapped IPv6) to a server listening on 0.0.0.0", async () => {
+    const own = Object.values(os.networkInterfaces())
+      .flat()
+      .find((entry) => entry && !entry.internal && entry.family === 'IPv4')?.address;
+    if (!own) throw new Error('this test needs a non-loopback IPv4 address on the machine');
+    const local = await startTargetServer('0.0.0.0');
+    try {
+      const customer = await account(KB_PER_GB);
+      // Reachable through a gateway that may go anywhere: the refusal below is the egress rule's, not the network's.
+      const open = await start({ allowPrivateTargets: true });
+      expect((await httpThroughProxy(open.port, `http://${own}:${local.port}/`, customer.auth)).status).toBe(200);
+      const gateway = await start({ allowPrivateTargets: false });
+      for (const host of [own, `[::ffff:${own}]`]) {
+        const plain = await httpThroughProxy(gateway.port, `http://${host}:${local.port}/`, customer.auth);
+        expect(plain.status, host).toBe(403);
+        expect(plain.body.toString(), host).toMatch(/does not connect to/);
+        const tunnel = await connectThroughProxy(gateway.port, `${host}:${local.port}`, customer.auth, '/');
+        expect(tunnel.status, host).toBe(403);
+      }
+    } finally {
+      await local.close();
+    }
   });
 
   it('carries 200 concurrent connections and meters every one', async () => {

@@ -5,7 +5,7 @@ import { type PrepareRequestFunction, RequestError, Server } from 'proxy-chain';
 import type { GatewayConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { AccountCache, type GatewayAccount, passwordMatches, remainingBytes } from './accounts.ts';
-import { checkTarget, EgressRefused } from './egress.ts';
+import { Egress, EgressRefused } from './egress.ts';
 import { Meter } from './meter.ts';
 import { upstreamUrlFor } from './upstream.ts';
 
@@ -55,6 +55,7 @@ export async function startGateway({
   const meter = new Meter(db);
   const accounts = new AccountCache({ db, cacheMs: config.cacheMs, unwritten: (userId) => meter.unwritten(userId) });
   const connections = new Map<number, Connection>();
+  const egress = new Egress({ allowPrivate: config.allowPrivateTargets });
 
   const cut = (account: GatewayAccount) => {
     for (const connection of connections.values()) {
@@ -83,9 +84,9 @@ export async function startGateway({
     }
     if (account.blocked) throw new RequestError(gatewayMessages.blocked, 403);
     if (remainingBytes(account) <= 0) throw new RequestError(gatewayMessages.usedUp(config.purchaseUrl), 402);
-    let dnsLookup: Awaited<ReturnType<typeof checkTarget>>;
+    let dnsLookup: Awaited<ReturnType<Egress['check']>>;
     try {
-      dnsLookup = await checkTarget(hostname, config.allowPrivateTargets, config.upstream === undefined);
+      dnsLookup = await egress.check(hostname, config.upstream === undefined);
     } catch (error) {
       if (error instanceof EgressRefused)
         throw new RequestError(error.message, error.cause === 'ENOTFOUND' ? 502 : 403);
