@@ -3,6 +3,7 @@ import { BYTES_PER_KB } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { residentialAccounts, users } from '../db/schema.ts';
+import { isBannedNow } from '../modules/users/ban.ts';
 
 /** A residential account as the gateway sees it; one object per username, refreshed in place. */
 export interface GatewayAccount {
@@ -80,7 +81,7 @@ export class AccountCache {
       this.#accounts.set(username, { missing: true, fetchedAt: now });
       return undefined;
     }
-    const blocked = row.banned === true && (row.banExpires === null || row.banExpires.getTime() > now);
+    const blocked = isBannedNow(row, now);
     const existing = this.#accounts.get(username);
     const account: GatewayAccount =
       existing && !('missing' in existing)

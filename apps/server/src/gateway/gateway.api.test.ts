@@ -181,6 +181,21 @@ describe('residential gateway', () => {
     expect(blocked.body.toString()).toBe(gatewayMessages.blocked);
   });
 
+  it('lets a customer through once a ban with an expiry has run out, and refuses one whose ban is running', async () => {
+    const gateway = await start();
+    const url = `http://127.0.0.1:${target.port}/`;
+    const expired = await account(KB_PER_GB);
+    const running = await account(KB_PER_GB);
+    const ban = (userId: string, banExpires: Date) =>
+      t.database.db.update(users).set({ banned: true, banExpires }).where(eq(users.id, userId));
+    await ban(expired.userId, new Date(Date.now() - 1000));
+    await ban(running.userId, new Date(Date.now() + 3_600_000));
+    expect((await httpThroughProxy(gateway.port, url, expired.auth)).status).toBe(200);
+    const refused = await httpThroughProxy(gateway.port, url, running.auth);
+    expect(refused.status).toBe(403);
+    expect(refused.body.toString()).toBe(gatewayMessages.blocked);
+  });
+
   it('refuses loopback and private targets unless allowed', async () => {
     const gateway = await start({ allowPrivateTargets: false });
     const customer = await account(KB_PER_GB);
