@@ -319,6 +319,10 @@ export const orders = pgTable(
     index('orders_processing_idx').on(table.productId, table.purchasedAt).where(sql`${table.status} = 'processing'`),
     index('orders_subscription_idx').on(table.providerSubscriptionId),
     index('orders_due_idx').on(table.expiresAt).where(sql`${table.status} in ('delivered', 'processing')`),
+    // The unpaid checkouts holding a use of a code (coupons.ts, usesTaken).
+    index('orders_coupon_hold_idx')
+      .on(table.promoCodeId, table.createdAt)
+      .where(sql`${table.status} = 'awaiting_payment'`),
     check('orders_quantity_positive', sql`${table.quantity} > 0`),
     check('orders_amounts', sql`${table.totalCents} >= 0 and ${table.discountCents} >= 0`),
   ],

@@ -2,6 +2,13 @@ import type { ProductId } from '@storefront/contract';
 
 export type ProviderName = 'sandbox' | 'stripe';
 
+/**
+ * How long a checkout's payment page can be paid (Stripe's Checkout Session `expires_at`, the sandbox's page alike). A
+ * checkout holds its coupon's use for this long (coupons.ts), so the two must be the same number. Stripe takes 30 minutes
+ * to 24 hours; one hour keeps an abandoned checkout from holding a code's last use for a day.
+ */
+export const CHECKOUT_PAYABLE_MS = 60 * 60_000;
+
 /** What a checkout asks the provider for: one order, one line, an optional promo code. */
 export interface CheckoutInput {
   orderId: string;
@@ -17,6 +24,8 @@ export interface CheckoutInput {
   promoCode: PromoCodeForProvider | undefined;
   successUrl: string;
   cancelUrl: string;
+  /** When the payment page stops taking payments: the order's creation plus CHECKOUT_PAYABLE_MS. */
+  expiresAt: Date;
 }
 
 /** A promo code as a provider needs it to mirror the coupon on its side. */

@@ -258,6 +258,7 @@ export function createStripeProvider(
               }),
           success_url: input.successUrl,
           cancel_url: input.cancelUrl,
+          expires_at: Math.floor(input.expiresAt.getTime() / 1000),
         },
         { idempotencyKey: `checkout-${input.orderId}` },
       );

@@ -1,9 +1,12 @@
+import { checkoutMessages } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coupons as coupons_, orders, payments, promoCodes, proxyIps } from '../db/schema.ts';
+import { createCoupon } from '../modules/coupons/coupons.ts';
 import { type FakeStripe, startFakeStripe } from '../test/fake-stripe.ts';
 import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../test/test-app.ts';
+import { CHECKOUT_PAYABLE_MS } from './provider.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_secret';
 
@@ -444,6 +447,35 @@ describe('checkout through Stripe (a local stand-in for its API)', () => {
     expect((await admin('DELETE', `/api/admin/coupons/${twenty.id}`)).statusCode).toBe(200);
     expect(fake.find(`DELETE /v1/coupons/${local?.providerCouponId}`)).toHaveLength(2);
     expect(await codes()).not.toContain('STRIPE20');
+  });
+
+  it('a one-use code: its promotion code at Stripe carries max_redemptions 1, the session closes with the hold, one checkout holds it', async () => {
+    await createCoupon({
+      db: t.database.db,
+      code: 'STRIPEONCE',
+      name: 'Half off, once',
+      duration: 'once',
+      percentOff: 50,
+      productIds: ['isp_proxies'],
+      maxRedemptions: 1,
+    });
+    // Stripe refuses the first session: the order goes, and with it the hold on the code's use.
+    fake.failNext('POST /v1/checkout/sessions');
+    expect((await checkout({ productId: 'isp_proxies', quantity: 5, coupon: 'STRIPEONCE' })).statusCode).toBe(503);
+
+    const started = await checkout({ productId: 'isp_proxies', quantity: 5, coupon: 'STRIPEONCE' });
+    expect(started.statusCode).toBe(200);
+    const promotion = fake.find('POST /v1/promotion_codes').findLast((request) => request.params.code === 'STRIPEONCE');
+    expect(promotion?.params).toMatchObject({ max_redemptions: '1' });
+    const order = await lastOrder();
+    const session = fake.find('POST /v1/checkout/sessions').at(-1);
+    expect(Number(session?.params.expires_at)).toBe(
+      Math.floor(((order?.createdAt.getTime() ?? 0) + CHECKOUT_PAYABLE_MS) / 1000),
+    );
+
+    const again = await checkout({ productId: 'isp_proxies', quantity: 5, coupon: 'STRIPEONCE' });
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toEqual({ success: false, error: { message: checkoutMessages.couponUsedUp } });
   });
 
   it('has no sandbox pages while Stripe is the provider', async () => {

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { coupons, featureFlags, orders, products, promoCodes } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import type { PaymentProvider } from '../../payments/provider.ts';
+import { CHECKOUT_PAYABLE_MS, type PaymentProvider } from '../../payments/provider.ts';
 import { discountCents, promoCodeForCheckout, promoForProvider } from '../coupons/coupons.ts';
 
 export interface CreateCheckoutOptions {
@@ -40,26 +40,29 @@ export async function createCheckout(options: CreateCheckoutOptions) {
   const [catalogue] = await db.select().from(products).where(eq(products.id, productId));
   if (!catalogue) throw new AppError('BAD_REQUEST', checkoutMessages.unknownProduct);
 
-  const promo = code ? await promoCodeForCheckout({ db, code, productId, now }) : undefined;
-  const subtotalCents = catalogue.unitPriceCents * quantity;
-  const discount = promo ? discountCents(promo.coupon, subtotalCents) : 0;
-
-  const [order] = await db
-    .insert(orders)
-    .values({
-      userId: customer.id,
-      productId,
-      quantity,
-      unitPriceCents: catalogue.unitPriceCents,
-      discountCents: discount,
-      totalCents: subtotalCents - discount,
-      currency: options.currency,
-      promoCodeId: promo?.promo.id ?? null,
-      provider: provider.name,
-      custom: options.custom ?? false,
-    })
-    .returning({ id: orders.id });
-  if (!order) throw new Error('order insert returned nothing');
+  // The code's checks, the hold on one of its uses and the order that holds it commit together (coupons.ts).
+  const { order, promo } = await db.transaction(async (tx) => {
+    const promo = code ? await promoCodeForCheckout({ tx, code, productId, now }) : undefined;
+    const subtotalCents = catalogue.unitPriceCents * quantity;
+    const discount = promo ? discountCents(promo.coupon, subtotalCents) : 0;
+    const [order] = await tx
+      .insert(orders)
+      .values({
+        userId: customer.id,
+        productId,
+        quantity,
+        unitPriceCents: catalogue.unitPriceCents,
+        discountCents: discount,
+        totalCents: subtotalCents - discount,
+        currency: options.currency,
+        promoCodeId: promo?.promo.id ?? null,
+        provider: provider.name,
+        custom: options.custom ?? false,
+      })
+      .returning({ id: orders.id, createdAt: orders.createdAt });
+    if (!order) throw new Error('order insert returned nothing');
+    return { order, promo };
+  });
 
   let created: Awaited<ReturnType<PaymentProvider['createCheckout']>>;
   try {
@@ -76,6 +79,7 @@ export async function createCheckout(options: CreateCheckoutOptions) {
       promoCode: promo && promoForProvider(promo),
       successUrl: `${options.appUrl}${proxiesTabPath(productId)}`,
       cancelUrl: `${options.appUrl}${paths.purchase}`,
+      expiresAt: new Date(order.createdAt.getTime() + CHECKOUT_PAYABLE_MS),
     });
   } catch (error) {
     options.log.error({ err: error, orderId: order.id }, 'payment provider refused the checkout');

@@ -1,9 +1,9 @@
 import { checkoutMessages, PRODUCTS, type ProductId } from '@storefront/contract';
-import { eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { couponProducts, couponRedemptions, coupons, promoCodes } from '../../db/schema.ts';
+import { couponProducts, couponRedemptions, coupons, orders, promoCodes } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import type { PromoCodeForProvider } from '../../payments/provider.ts';
+import { CHECKOUT_PAYABLE_MS, type PromoCodeForProvider } from '../../payments/provider.ts';
 
 export interface NewCoupon {
   code: string;
@@ -67,32 +67,71 @@ export async function findPromoCode(db: Db | Tx, code: string) {
 }
 export type FoundPromoCode = NonNullable<Awaited<ReturnType<typeof findPromoCode>>>;
 
-/** The code a customer typed (its length checked by the contract), checked for this product now; throws the refusal. */
+/**
+ * The code a customer typed (its length checked by the contract), checked for this product now; throws the refusal. A
+ * code with a use limit is locked and one of its uses is held for the checkout the caller inserts in the same
+ * transaction: see `usesTaken`.
+ */
 export async function promoCodeForCheckout({
-  db,
+  tx,
   code,
   productId,
   now,
 }: {
-  db: Db | Tx;
+  tx: Tx;
   code: string;
   productId: ProductId;
   now: Date;
 }) {
-  const found = await findPromoCode(db, code);
+  const found = await findPromoCode(tx, code);
   if (!found) throw new AppError('BAD_REQUEST', checkoutMessages.couponUnknown);
   const { promo } = found;
   if (!promo.active) throw new AppError('BAD_REQUEST', checkoutMessages.couponInactive);
   if (promo.expiresAt && promo.expiresAt.getTime() <= now.getTime()) {
     throw new AppError('BAD_REQUEST', checkoutMessages.couponExpired);
   }
-  if (promo.maxRedemptions !== null && promo.timesRedeemed >= promo.maxRedemptions) {
-    throw new AppError('BAD_REQUEST', checkoutMessages.couponUsedUp);
-  }
   if (!found.productIds.includes(productId)) {
     throw new AppError('BAD_REQUEST', checkoutMessages.couponNotForProduct(PRODUCTS[productId].label));
   }
+  // Last, so that no other refusal waits for the lock.
+  if (promo.maxRedemptions !== null && (await usesTaken(tx, promo.id)) >= promo.maxRedemptions) {
+    throw new AppError('BAD_REQUEST', checkoutMessages.couponUsedUp);
+  }
   return found;
+}
+
+/**
+ * How long an unpaid checkout holds a use: as long as its payment page can be paid, and a few minutes more for the
+ * difference between our clocks and the provider's (Stripe's page closes at the order's creation plus the page's life).
+ */
+const HOLD_SECONDS = Math.round(CHECKOUT_PAYABLE_MS / 1000) + 5 * 60;
+
+/**
+ * The uses of a code taken now: paid (times_redeemed) and held by checkouts whose payment page can still be paid. The
+ * code's row is locked first, until the caller's transaction ends, so that checkouts on any number of instances take
+ * the last use one at a time; a payment takes the same lock when it counts its redemption. The count is a statement of
+ * its own on purpose: under READ COMMITTED a statement that waited for the lock would still count with the snapshot it
+ * started with, and miss the order the lock's holder has just committed. A hold ends by itself when its order is paid
+ * (it becomes a redemption), removed (the provider refused the checkout, or the job's week-old clean-up) or when its
+ * page has expired; nothing has to remember to give it back.
+ */
+async function usesTaken(tx: Tx, promoCodeId: string): Promise<number> {
+  const [locked] = await tx
+    .select({ timesRedeemed: promoCodes.timesRedeemed })
+    .from(promoCodes)
+    .where(eq(promoCodes.id, promoCodeId))
+    .for('update');
+  const [held] = await tx
+    .select({ value: count() })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.promoCodeId, promoCodeId),
+        eq(orders.status, 'awaiting_payment'),
+        sql`${orders.createdAt} > now() - make_interval(secs => ${HOLD_SECONDS})`,
+      ),
+    );
+  return (locked?.timesRedeemed ?? 0) + Number(held?.value ?? 0);
 }
 
 /** The discount of a coupon on a subtotal, in cents: a percentage rounded to the cent, or a fixed amount at most the subtotal. */
@@ -126,7 +165,11 @@ export function promoForProvider(found: FoundPromoCode): PromoCodeForProvider {
   };
 }
 
-/** Records a paid order's use of a code with the customer's e-mail; a second call for the same order does nothing. */
+/**
+ * Records a paid order's use of a code with the customer's e-mail; a second call for the same order does nothing. It is
+ * recorded even past the code's limit: a payment for a checkout whose hold had ended (a delayed payment method confirmed
+ * after its page expired) was made at the discounted price, so the order is honoured and the use counted as it happened.
+ */
 export async function recordRedemption({
   tx,
   ...input

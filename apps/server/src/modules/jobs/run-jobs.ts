@@ -149,7 +149,7 @@ export async function runJobs(ctx: JobContext, now: Date): Promise<JobReport> {
     },
   );
 
-  // 4. Checkouts never paid: a payment page lives at most 24 hours (Stripe's default), so after a week nothing can pay them.
+  // 4. Checkouts never paid: a payment page lives an hour (CHECKOUT_PAYABLE_MS), so after a week nothing can pay them.
   //    Real time, not the sandbox's clock: a clock moved ahead must not remove the checkout a customer is paying now.
   const abandonedBefore = new Date(Math.min(now.getTime(), Date.now()) - ABANDONED_AFTER_MS);
   const abandoned = await ctx.db

@@ -3,10 +3,14 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { orders } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
 import type { Branding } from '../../lib/branded-email.ts';
+import { CHECKOUT_PAYABLE_MS } from '../../payments/provider.ts';
 import { SANDBOX_EVENT_TYPES, type SandboxProvider } from '../../payments/sandbox-provider.ts';
 import { handlePaymentEvent } from '../billing/handle-event.ts';
 import { findSandboxCheckout } from './checkout-page.ts';
+
+export const checkoutExpired = `This checkout has expired: a payment page can be paid for ${CHECKOUT_PAYABLE_MS / 60_000} minutes after it opens. Nothing was charged; please start a new checkout from the Purchase page.`;
 
 /**
  * POST /api/sandbox/checkout/:id/pay: the test card pays; the declining one is remembered and refused. A paid checkout
@@ -33,6 +37,10 @@ export async function paySandboxCheckout({
   const redirectUrl = `${brand.appUrl}${proxiesTabPath(order.productId)}`;
   if (order.status !== 'awaiting_payment') {
     return { status: 'paid' as const, redirectUrl, message: sandboxMessages.paid };
+  }
+  // Like Stripe's page, which closes at the session's expires_at: the checkout's coupon use is held only that long.
+  if (order.createdAt.getTime() + CHECKOUT_PAYABLE_MS <= Date.now()) {
+    throw new AppError('CONFLICT', checkoutExpired);
   }
   await db.update(orders).set({ sandboxCard: card, updatedAt: new Date() }).where(eq(orders.id, order.id));
   if (card === 'declined') return { status: 'declined' as const, message: sandboxMessages.declined };

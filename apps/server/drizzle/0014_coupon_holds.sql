@@ -1,0 +1,1 @@
+CREATE INDEX "orders_coupon_hold_idx" ON "orders" USING btree ("promo_code_id","created_at") WHERE "orders"."status" = 'awaiting_payment';
