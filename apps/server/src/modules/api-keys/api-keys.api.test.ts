@@ -332,6 +332,38 @@ describe('personal API keys and proxy list links', () => {
     await t.database.db.update(users).set({ banned: false }).where(eq(users.id, bob.id));
     expect((await link(`key=${bobKey.key}`)).statusCode).toBe(200);
   });
+
+  it('reads a ban with an end as the gateway and sessions do: refused while it runs, let through once it ended', async () => {
+    const ban = (banExpires: Date) =>
+      t.database.db.update(users).set({ banned: true, banExpires }).where(eq(users.id, bob.id));
+    await ban(new Date(Date.now() + 60 * 60_000));
+    expect((await link(`key=${bobKey.key}`)).statusCode).toBe(401);
+    expect((await call('GET', '/api/orders', { key: bobKey.key })).statusCode).toBe(401);
+    await ban(new Date(Date.now() - 1000));
+    expect((await link(`key=${bobKey.key}`)).statusCode).toBe(200);
+    expect((await call('GET', '/api/orders', { key: bobKey.key })).statusCode).toBe(200);
+    await t.database.db.update(users).set({ banned: false, banExpires: null }).where(eq(users.id, bob.id));
+  });
+
+  it('refuses a key created with the session cookie from another site, whatever Authorization header rides along', async () => {
+    for (const authorization of ['Basic Ym9iOnB3', 'Bearer not-a-session', `Bearer ${annKey.key}`]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/api-keys',
+        headers: {
+          'content-type': 'application/json',
+          origin: 'https://evil.example',
+          cookie: bob.cookie,
+          authorization,
+        },
+        payload: { name: 'planted' },
+      });
+      // Refused either way: 403 when the cookie's session was found, 401 when the bogus bearer hid it.
+      expect([401, 403], `${authorization}: ${response.body}`).toContain(response.statusCode);
+    }
+    const listed = (await call('GET', '/api/api-keys', { cookie: bob.cookie })).json<ApiKey[]>();
+    expect(listed.map((key) => key.name)).not.toContain('planted');
+  });
 });
 
 describe('the rate limit of a key', () => {

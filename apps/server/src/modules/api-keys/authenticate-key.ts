@@ -3,6 +3,7 @@ import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { apiKeys, users } from '../../db/schema.ts';
 import type { KeyHolder } from '../auth/guards.ts';
+import { isBannedNow } from '../users/ban.ts';
 import { hashApiKey } from './api-keys.ts';
 
 /** How often `last_used_at` is written: a bot reading every second does not turn each read into a write. */
@@ -16,11 +17,17 @@ export async function authenticateApiKey({ db, key }: { db: Db; key: string }): 
   if (!key.startsWith(API_KEY_PREFIX) || key.length > 100) return null;
   const keyHash = hashApiKey(key);
   const [found] = await db
-    .select({ keyId: apiKeys.id, userId: apiKeys.userId, banned: users.banned, lastUsedAt: apiKeys.lastUsedAt })
+    .select({
+      keyId: apiKeys.id,
+      userId: apiKeys.userId,
+      banned: users.banned,
+      banExpires: users.banExpires,
+      lastUsedAt: apiKeys.lastUsedAt,
+    })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
     .where(eq(apiKeys.keyHash, keyHash));
-  if (!found || found.banned === true) return null;
+  if (!found || isBannedNow(found)) return null;
   if (!found.lastUsedAt || Date.now() - found.lastUsedAt.getTime() > 60_000) {
     await db
       .update(apiKeys)

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
+import { isBannedNow } from '../users/ban.ts';
 import type { Auth } from './auth.ts';
 
 export interface SignedIn {
@@ -100,6 +101,23 @@ function apiKeyOf(request: FastifyRequest, fromQuery: boolean): string | undefin
 
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?storefront\.session_token=([^;]+)/;
 
+/** True when the request carries the session cookie, the credential a browser attaches to other sites' requests too. */
+export function carriesSessionCookie(request: FastifyRequest): boolean {
+  return SESSION_COOKIE.test(request.headers.cookie ?? '');
+}
+
+export const crossSiteMessage = 'This request did not come from this site and was refused.';
+
+/**
+ * True when a request names this site as the page that made it (Origin, else Referer). Browsers send Origin on every
+ * cross-site write, so a write without either is not from one of our pages.
+ */
+export function comesFromOwnSite(request: FastifyRequest, appOrigin: string): boolean {
+  const source = request.headers.origin ?? request.headers.referer;
+  if (!source) return false;
+  return URL.parse(source)?.origin === appOrigin;
+}
+
 /**
  * What identifies a request's session, hashed (the cache never holds a usable token): the bearer token, else the
  * session cookie. Undefined without either: such a request has no session and the database is not asked.
@@ -143,7 +161,7 @@ export function createGuards(auth: Auth, config: Config, authenticateKey: Authen
     });
     const cookies = headers.getSetCookie();
     if (reply && cookies.length > 0) reply.header('set-cookie', cookies);
-    if (!found || found.user.banned) {
+    if (!found || isBannedNow(found.user)) {
       if (ttl > 0) sessions.set(key, false);
       return null;
     }
@@ -167,19 +185,14 @@ export function createGuards(auth: Auth, config: Config, authenticateKey: Authen
     return signedIn;
   }
 
-  /** A write carried by the session cookie must come from our own pages (bearer requests cannot be forged by a site). */
+  /**
+   * A write carried by the session cookie must come from our own pages. Only a request with no session cookie (its
+   * session came from `Authorization: Bearer`, which no other site can make a browser send) is exempt: any other
+   * Authorization header beside the cookie changes nothing.
+   */
   function checkOrigin(request: FastifyRequest) {
-    if (request.method === 'GET' || request.method === 'HEAD' || request.headers.authorization) return;
-    const source = request.headers.origin ?? request.headers.referer;
-    let origin: string | undefined;
-    try {
-      origin = source ? new URL(source).origin : undefined;
-    } catch {
-      origin = undefined;
-    }
-    if (origin !== appOrigin) {
-      throw new AppError('FORBIDDEN', 'This request did not come from this site and was refused.');
-    }
+    if (isRead(request) || !carriesSessionCookie(request)) return;
+    if (!comesFromOwnSite(request, appOrigin)) throw new AppError('FORBIDDEN', crossSiteMessage);
   }
 
   return {
