@@ -32,8 +32,11 @@ describe('the log of a full flow', () => {
     const email = 'logged@example.com';
     expect((await post('/api/auth/sign-up/email', { email, password: 'Str0ng!pass', name: 'Lou' })).status).toBe(200);
     const confirmation = confirmationLinkOf(t, email);
-    const confirmed = await get(confirmation);
-    expect(confirmed.status).toBe(302);
+    const landing = await get(confirmation);
+    expect(landing.status).toBe(303);
+    const token = new URL(landing.headers.get('location') ?? '', base).searchParams.get('token') ?? '';
+    const confirmed = await post('/api/auth/confirm-email', { token });
+    expect(confirmed.status).toBe(200);
     const cookie = cookieOf(confirmed.headers.getSetCookie());
 
     expect((await post('/api/auth/request-password-reset', { email, redirectTo: '/reset-password' })).status).toBe(200);

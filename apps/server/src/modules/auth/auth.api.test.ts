@@ -2,7 +2,14 @@ import { authMessages } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users, verifications } from '../../db/schema.ts';
-import { confirmationLinkOf, cookieOf, createTestApp, signUpCustomer, type TestApp } from '../../test/test-app.ts';
+import {
+  confirmationLinkOf,
+  confirmEmail,
+  cookieOf,
+  createTestApp,
+  signUpCustomer,
+  type TestApp,
+} from '../../test/test-app.ts';
 import { applyAdminEmails } from './admin-emails.ts';
 import { returnAddressMessage } from './routes.ts';
 
@@ -54,10 +61,21 @@ describe('accounts', () => {
     expect(t.mails.slice(mailsBefore).map((m) => m.subject)).toEqual([expect.stringMatching(/Confirm your e-mail/)]);
   });
 
-  it('confirms the e-mail address through the link, lands on /auth/callback signed in, and knows the user by cookie and by bearer token', async () => {
-    const response = await t.app.inject({ method: 'GET', url: confirmationLinkOf(t, 'ann@example.com') });
-    expect(response.statusCode).toBe(302);
-    expect(response.headers.location).toBe('/auth/callback');
+  it("leads the confirmation link to the /auth/callback page without signing in; the page's post confirms and signs in", async () => {
+    const link = confirmationLinkOf(t, 'ann@example.com');
+    const landing = await t.app.inject({ method: 'GET', url: link });
+    expect(landing.statusCode).toBe(303);
+    expect(cookieOf(landing.headers['set-cookie'])).not.toContain('session_token=');
+    const page = new URL(String(landing.headers.location), ORIGIN);
+    expect(page.pathname).toBe('/auth/callback');
+    expect(page.searchParams.get('token')).toBe(new URL(link, ORIGIN).searchParams.get('token'));
+    // Following the link alone confirmed nothing (a mail scanner that fetches it changes nothing).
+    const [before] = await t.database.db.select().from(users).where(eq(users.email, 'ann@example.com'));
+    expect(before?.emailVerified).toBe(false);
+
+    const response = await confirmEmail(t, link);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({ status: true });
     const cookie = cookieOf(response.headers['set-cookie']);
     const setCookie = String(response.headers['set-cookie']);
     expect(setCookie).toMatch(/HttpOnly/i);
@@ -82,6 +100,37 @@ describe('accounts', () => {
     expect(byBearer.json().user.email).toBe('ann@example.com');
   });
 
+  it("refuses the confirming post from another site or without an origin: no login CSRF with an attacker's link", async () => {
+    await signUp('mallory@example.com');
+    const link = confirmationLinkOf(t, 'mallory@example.com');
+    const token = new URL(link, ORIGIN).searchParams.get('token');
+    for (const headers of [
+      { 'content-type': 'application/json', origin: 'https://evil.example' },
+      { 'content-type': 'application/json', referer: 'https://evil.example/page' },
+      { 'content-type': 'application/json' },
+    ]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/confirm-email',
+        headers,
+        payload: { token },
+      });
+      expect(response.statusCode).toBe(403);
+      expect(cookieOf(response.headers['set-cookie'])).not.toContain('session_token=');
+    }
+    const [mallory] = await t.database.db.select().from(users).where(eq(users.email, 'mallory@example.com'));
+    expect(mallory?.emailVerified).toBe(false);
+  });
+
+  it('answers a bad or missing confirmation token with 400 and words, not a session', async () => {
+    for (const payload of [{ token: 'not-a-token' }, {}, { token: 42 }]) {
+      const response = await t.app.inject({ method: 'POST', url: '/api/auth/confirm-email', headers: json, payload });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toMatch(/\w+ \w+/);
+      expect(cookieOf(response.headers['set-cookie'])).not.toContain('session_token=');
+    }
+  });
+
   it('answers a sign-up with a known address as it answers a new one, and mails the owner instead', async () => {
     const mailsBefore = t.mails.length;
     const fresh = await signUp('fresh-twin@example.com');
@@ -93,12 +142,40 @@ describe('accounts', () => {
       emailVerified: body.user.emailVerified,
     });
     expect(shape(known.json())).toEqual(shape(fresh.json()));
+    // The whole answer, headers included, is the same but for the address the requester typed.
+    const again = await signUp('Ann@Example.com', 'Diff3rent!pass');
+    const newcomer = await signUp('Nan@Example.com', 'Diff3rent!pass');
+    expect(again.body.replace(/ann@/gi, 'x@')).toBe(newcomer.body.replace(/nan@/gi, 'x@'));
+    const headersOf = (response: typeof again) => {
+      const { date: _date, ...rest } = response.headers;
+      return rest;
+    };
+    expect(headersOf(again)).toEqual(headersOf(newcomer));
     expect(cookieOf(known.headers['set-cookie'])).toBe(cookieOf(fresh.headers['set-cookie']));
     const sent = t.mails.slice(mailsBefore);
     expect(sent.find((m) => m.to === 'ann@example.com')?.subject).toMatch(/You already have a .* account/);
     // The known account is untouched: its own password still signs in.
     expect((await signIn('ann@example.com', 'Str0ng!pass')).statusCode).toBe(200);
     expect((await signIn('ann@example.com', 'Diff3rent!pass')).statusCode).toBe(401);
+  });
+
+  it('takes as long to answer a sign-up with a known address as with a new one (both hash the password)', async () => {
+    const timed = async (email: string) => {
+      const started = performance.now();
+      expect((await signUp(email)).statusCode).toBe(200);
+      return performance.now() - started;
+    };
+    const known: number[] = [];
+    const fresh: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      known.push(await timed('ann@example.com'));
+      fresh.push(await timed(`timing-${i}@example.com`));
+    }
+    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+    // Not a speed figure: a gap of the size of a password hash (tens of ms, most of the answer) would tell the two apart.
+    const ratio = median(known) / median(fresh);
+    expect(ratio, `known ${median(known)} ms, new ${median(fresh)} ms`).toBeGreaterThan(0.5);
+    expect(ratio, `known ${median(known)} ms, new ${median(fresh)} ms`).toBeLessThan(2);
   });
 
   it('caps the e-mail address at 254 and the name at 100 characters', async () => {
@@ -162,7 +239,7 @@ describe('accounts', () => {
     expect(unconfirmed?.role).toBe('user');
     expect((await signIn('boss@example.com', 'Str0ng!pass')).statusCode).toBe(403);
 
-    const confirmed = await t.app.inject({ method: 'GET', url: confirmationLinkOf(t, 'boss@example.com') });
+    const confirmed = await confirmEmail(t, confirmationLinkOf(t, 'boss@example.com'));
     const me = await t.app.inject({
       method: 'GET',
       url: '/api/user/auth',
@@ -430,5 +507,27 @@ describe('auth rate limits', () => {
       });
     for (let i = 0; i < 3; i++) expect((await reset()).statusCode).toBe(200);
     expect((await reset()).statusCode).toBe(429);
+  });
+});
+
+describe('a ban with an end, on a session', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ SESSION_CACHE_MS: '0' });
+  });
+  afterAll(() => t.close());
+
+  it('refuses the session while the ban runs and lets it through once the ban has ended, as API keys and the gateway do', async () => {
+    const dan = await signUpCustomer(t, 'dan@example.com');
+    const orders = () => t.app.inject({ url: '/api/orders', headers: { cookie: dan.cookie } });
+    const ban = (banExpires: Date | null) =>
+      t.database.db.update(users).set({ banned: true, banExpires }).where(eq(users.id, dan.id));
+    expect((await orders()).statusCode).toBe(200);
+    await ban(new Date(Date.now() + 60 * 60_000));
+    expect((await orders()).statusCode).toBe(401);
+    await ban(null);
+    expect((await orders()).statusCode).toBe(401);
+    await ban(new Date(Date.now() - 1000));
+    expect((await orders()).statusCode).toBe(200);
   });
 });

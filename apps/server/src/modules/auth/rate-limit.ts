@@ -14,6 +14,7 @@ const LIMITED_PATHS: Record<string, { by: 'email' | 'session' | 'ip' }> = {
   '/request-password-reset': { by: 'email' },
   '/send-verification-email': { by: 'email' },
   '/reset-password': { by: 'ip' },
+  '/confirm-email': { by: 'ip' },
   '/two-factor/verify-totp': { by: 'ip' },
   '/two-factor/verify-backup-code': { by: 'ip' },
   '/two-factor/enable': { by: 'session' },

@@ -1,9 +1,10 @@
 import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
+import { paths } from '@storefront/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
-import type { Auth } from './auth.ts';
+import { AUTH_BASE_PATH, type Auth } from './auth.ts';
 import { createDeviceCookies } from './device-cookie.ts';
-import { type Guards, headersOf } from './guards.ts';
+import { comesFromOwnSite, crossSiteMessage, type Guards, headersOf } from './guards.ts';
 import { authPath, authRateLimiter } from './rate-limit.ts';
 
 /** Node's request as the Fetch API request better-auth expects; the URL is built on APP_URL, never on the Host header. */
@@ -28,6 +29,9 @@ async function sendWebResponse(reply: FastifyReply, response: Response, extraCoo
   if (cookies.length > 0) reply.header('set-cookie', cookies);
   return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
 }
+
+/** Our own call beside better-auth's: the confirmation page posts the mailed token here (see isSignInConfirmation). */
+export const CONFIRM_EMAIL_PATH = '/confirm-email';
 
 export const returnAddressMessage = 'The page to return to is not a page of this site.';
 
@@ -54,6 +58,38 @@ export function returnAddressesAreOwn(request: FastifyRequest, appOrigin: string
   return true;
 }
 
+/**
+ * Whether a confirmation token would sign its holder in (a first confirmation), read from the JWT's payload without
+ * checking it: only to route the link, since better-auth checks the token when it is used. Tokens of an e-mail change
+ * carry `updateTo` and never open a session; what is not a JWT at all is refused by better-auth as before.
+ */
+export function isSignInConfirmation(token: string): boolean {
+  const payload = token.split('.')[1];
+  if (!payload) return false;
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    return typeof claims === 'object' && claims !== null && !('updateTo' in claims);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The body of every accepted sign-up: the same whether the address was new or already had an account (better-auth's
+ * own answer differs in its fields), made only of what the requester sent.
+ */
+export function signUpAnswer(body: unknown) {
+  const { email, name } = (body ?? {}) as { email?: unknown; name?: unknown };
+  return {
+    token: null,
+    user: {
+      email: typeof email === 'string' ? email.trim().toLowerCase() : '',
+      name: typeof name === 'string' ? name : '',
+      emailVerified: false,
+    },
+  };
+}
+
 /** better-auth's handler at /api/auth/*, behind the per-IP and per-e-mail limits. */
 export const authRoutes: FastifyPluginAsync<{
   auth: Auth;
@@ -68,6 +104,27 @@ export const authRoutes: FastifyPluginAsync<{
   const devices = createDeviceCookies(secret, config.appUrl.startsWith('https://'));
   const checkRateLimit = authRateLimiter(app, config.auth.rateLimit, devices);
   const appOrigin = new URL(config.appUrl).origin;
+
+  /** The confirmation page's button: confirms the address with better-auth's own call, which signs the customer in. */
+  async function confirmEmail(request: FastifyRequest, reply: FastifyReply) {
+    const token = (request.body as { token?: unknown } | undefined)?.token;
+    if (typeof token !== 'string' || token === '' || token.length > 4000) {
+      return reply.status(400).send({ message: 'The confirmation link is incomplete. Open it again from the e-mail.' });
+    }
+    const url = new URL(`${AUTH_BASE_PATH}/verify-email`, config.appUrl);
+    url.searchParams.set('token', token);
+    const headers = headersOf(request);
+    headers.delete('content-length');
+    headers.delete('content-type');
+    const response = await auth.handler(new Request(url, { method: 'GET', headers }));
+    if (response.ok) return sendWebResponse(reply, new Response(JSON.stringify({ status: true }), response));
+    // better-auth answers 401 with its code for a bad or expired token: for this call that is bad input.
+    const { code, message } = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
+    return reply
+      .status(response.status === 401 ? 400 : response.status)
+      .send({ code, message: message ?? 'The address could not be confirmed.' });
+  }
+
   app.route({
     method: ['GET', 'POST'],
     url: '/auth/*',
@@ -76,14 +133,31 @@ export const authRoutes: FastifyPluginAsync<{
       // Browsers name the page that posts; a post from another site (login CSRF included) is refused outright.
       const origin = request.headers.origin;
       if (request.method === 'POST' && origin !== undefined && origin !== appOrigin) {
-        return reply.status(403).send({ message: 'This request did not come from this site and was refused.' });
+        return reply.status(403).send({ message: crossSiteMessage });
       }
       if (!returnAddressesAreOwn(request, appOrigin)) {
         return reply.status(400).send({ message: returnAddressMessage });
       }
+      const path = authPath(request);
+      // The mailed confirmation link signs in, so following it must not be enough: another site could send a browser
+      // there with the link of an account it controls (login CSRF). The link leads to a page of ours whose button posts
+      // the token back (below), which only our own pages can do.
+      if (request.method === 'GET' && path === '/verify-email') {
+        const token = (request.query as { token?: unknown }).token;
+        if (typeof token === 'string' && isSignInConfirmation(token)) {
+          return reply.redirect(`${paths.authCallback}?${new URLSearchParams({ token })}`, 303);
+        }
+      }
+      if (request.method === 'POST' && path === CONFIRM_EMAIL_PATH && !comesFromOwnSite(request, appOrigin)) {
+        return reply.status(403).send({ message: crossSiteMessage });
+      }
       if (!(await checkRateLimit(request, reply))) return reply;
+      if (request.method === 'POST' && path === CONFIRM_EMAIL_PATH) return confirmEmail(request, reply);
       const requester = request.method === 'POST' ? guards.rememberedUserId(request) : undefined;
       const response = await auth.handler(toWebRequest(request, config.appUrl));
+      if (path === '/sign-up/email' && response.status === 200) {
+        return sendWebResponse(reply, new Response(JSON.stringify(signUpAnswer(request.body)), response));
+      }
       // A change made here (sign-out, revoked sessions, two-factor, a new e-mail, an administrator's ban or role change)
       // reaches this instance's session cache at once: the requester's and the target user's sessions are forgotten.
       if (request.method === 'POST' && response.status < 400) {
@@ -93,7 +167,7 @@ export const authRoutes: FastifyPluginAsync<{
       }
       // A right password marks this browser as one of the customer's own (see device-cookie.ts).
       const email = (request.body as { email?: unknown } | undefined)?.email;
-      const signedIn = authPath(request) === '/sign-in/email' && response.status === 200 && typeof email === 'string';
+      const signedIn = path === '/sign-in/email' && response.status === 200 && typeof email === 'string';
       return sendWebResponse(reply, response, signedIn ? [devices.issue(email.trim())] : []);
     },
   });
