@@ -1,6 +1,7 @@
 import { isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, payments, proxyIps } from '../db/schema.ts';
+import { createCoupon } from '../modules/coupons/coupons.ts';
 import { recordProof } from '../test/proof-results.ts';
 import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../test/test-app.ts';
 
@@ -139,6 +140,34 @@ describe.runIf(process.env.TEST_DB === 'postgres' && redisUrl)('two instances on
       renewals: renewals.length,
       mails: mails().length,
       mailsSentTwice: twice.length,
+    });
+  });
+
+  it('a one-use code tried by every customer through both instances at once starts one checkout', async () => {
+    await createCoupon({
+      db: a.database.db,
+      code: 'ONEFORALL',
+      name: 'Half off, once',
+      duration: 'once',
+      percentOff: 50,
+      productIds: ['pk1_isp_proxies'],
+      maxRedemptions: 1,
+    });
+    const answers = await Promise.all(
+      customers.map((customer, i) =>
+        post(pick(i), '/api/checkout', customer.cookie, {
+          productId: 'pk1_isp_proxies',
+          quantity: 5,
+          coupon: 'ONEFORALL',
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 400)).toHaveLength(CUSTOMERS - 1);
+    recordProof('one-use coupon through two instances', {
+      checkouts: CUSTOMERS,
+      started: statuses.filter((status) => status === 200).length,
     });
   });
 
