@@ -30,7 +30,13 @@ test.describe('sign-up and sign-in', () => {
     await expect(page.getByRole('alert')).toContainText('new confirmation link');
     await expect(page).toHaveURL(/\/login$/);
 
+    // The link alone signs nobody in (another site could open it): the page names the address and asks for a press.
     await page.goto(await linkFromMail(email, /Confirm your e-mail address/));
+    await expect(page.getByRole('heading', { name: 'Confirm your e-mail address' })).toBeVisible();
+    await expect(page.getByText(email)).toBeVisible();
+    expect((await page.request.get('/api/user/auth')).ok()).toBe(true);
+    expect((await (await page.request.get('/api/user/auth')).json()).authenticated).toBe(false);
+    await page.getByRole('button', { name: 'Confirm and sign in' }).click();
     await expect(page.getByText('Welcome!', { exact: true }).first()).toBeVisible();
     await expect(page).toHaveURL(/\/dashboard\/overview$/);
     await expect(page.getByTestId('sidebar-email')).toHaveText(email);

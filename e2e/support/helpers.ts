@@ -53,8 +53,9 @@ export async function signUp(page: Page, email: string, password = STRONG_PASSWO
   await confirmField(page).fill(password);
   await page.getByRole('button', { name: 'Create Account' }).click();
   await expect(page.getByRole('heading', { name: 'Check Your Email' })).toBeVisible();
-  // No session before the address is confirmed: the mailed link signs the customer in through /auth/callback.
+  // No session before the address is confirmed: the mailed link leads to /auth/callback, whose button signs in.
   await page.goto(await linkFromMail(email, /verify-email/));
+  await page.getByRole('button', { name: 'Confirm and sign in' }).click();
   await expect(page).toHaveURL(/\/dashboard\/overview$/);
 }
 

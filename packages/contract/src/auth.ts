@@ -24,6 +24,15 @@ export const authMessages = {
   signedOut: 'Signed out',
 } as const;
 
+/** What a confirmation link's failures say, by better-auth's error code (the /auth/callback page and its API call). */
+export const confirmationMessages = {
+  INVALID_TOKEN: 'This confirmation link is invalid or was already used.',
+  TOKEN_EXPIRED: 'This confirmation link has expired. Sign in and ask for a new one from your dashboard.',
+  USER_NOT_FOUND: 'No account matches this link.',
+  incomplete: 'The confirmation link is incomplete. Open it again from the e-mail.',
+  failed: 'The address could not be confirmed. Please try again.',
+} as const;
+
 export const isValidEmail = (value: string) => EMAIL_PATTERN.test(value);
 
 /** The sign-up rule: length first, then lower case, upper case, a number and a special character, in that order. */

@@ -1,5 +1,5 @@
 import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
-import { paths } from '@storefront/contract';
+import { confirmationMessages, paths } from '@storefront/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import { AUTH_BASE_PATH, type Auth } from './auth.ts';
@@ -109,7 +109,7 @@ export const authRoutes: FastifyPluginAsync<{
   async function confirmEmail(request: FastifyRequest, reply: FastifyReply) {
     const token = (request.body as { token?: unknown } | undefined)?.token;
     if (typeof token !== 'string' || token === '' || token.length > 4000) {
-      return reply.status(400).send({ message: 'The confirmation link is incomplete. Open it again from the e-mail.' });
+      return reply.status(400).send({ message: confirmationMessages.incomplete });
     }
     const url = new URL(`${AUTH_BASE_PATH}/verify-email`, config.appUrl);
     url.searchParams.set('token', token);
@@ -119,10 +119,14 @@ export const authRoutes: FastifyPluginAsync<{
     const response = await auth.handler(new Request(url, { method: 'GET', headers }));
     if (response.ok) return sendWebResponse(reply, new Response(JSON.stringify({ status: true }), response));
     // better-auth answers 401 with its code for a bad or expired token: for this call that is bad input.
-    const { code, message } = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
+    const { code } = (await response.json().catch(() => ({}))) as { code?: string };
+    const known =
+      code !== undefined && Object.hasOwn(confirmationMessages, code)
+        ? confirmationMessages[code as keyof typeof confirmationMessages]
+        : undefined;
     return reply
-      .status(response.status === 401 ? 400 : response.status)
-      .send({ code, message: message ?? 'The address could not be confirmed.' });
+      .status(response.status === 401 || known ? 400 : response.status)
+      .send({ code, message: known ?? confirmationMessages.failed });
   }
 
   app.route({

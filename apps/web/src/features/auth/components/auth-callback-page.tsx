@@ -1,10 +1,11 @@
 import '../../../styles/full-mantine.ts';
 import { Alert, Button, Loader, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { authMessages, paths } from '@storefront/contract';
+import { authMessages, confirmationMessages, paths } from '@storefront/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { ApiError, apiRequest } from '../../../lib/api-client.ts';
 import { authQueryKey, fetchAuthCheck, useRefreshAfterAuthChange } from '../../../lib/use-auth.ts';
 import { AuthLayout } from './auth-layout.tsx';
 
@@ -13,9 +14,9 @@ const WELCOME_REDIRECT_MS = 800;
 
 /** better-auth's error codes in words; any other message from the provider is shown as it is. */
 const KNOWN_ERRORS: Record<string, string> = {
-  invalid_token: 'This confirmation link is invalid or was already used.',
-  token_expired: 'This confirmation link has expired. Sign in and ask for a new one from your dashboard.',
-  user_not_found: 'No account matches this link.',
+  invalid_token: confirmationMessages.INVALID_TOKEN,
+  token_expired: confirmationMessages.TOKEN_EXPIRED,
+  user_not_found: confirmationMessages.USER_NOT_FOUND,
   access_denied: 'Sign-in was cancelled at the provider.',
   state_mismatch: 'The sign-in took too long or was started in another browser. Please try again.',
   please_restart_the_process: 'The sign-in took too long. Please try again.',
@@ -31,9 +32,81 @@ export function callbackErrorMessage(params: URLSearchParams): string | null {
   return known ?? (code && !/^[A-Z_]+$/i.test(code) ? code : authMessages.oauthFailed);
 }
 
+/**
+ * The address a confirmation token is for, read from its payload to show the person what they confirm (the server
+ * checks the token; this is only what the page says).
+ */
+export function confirmationAddress(token: string): string | null {
+  try {
+    const claims: unknown = JSON.parse(atob((token.split('.')[1] ?? '').replace(/-/g, '+').replace(/_/g, '/')));
+    const email = (claims as { email?: unknown } | null)?.email;
+    return typeof email === 'string' ? email : null;
+  } catch {
+    return null;
+  }
+}
+
+const CONFIRM_FAILED: string = confirmationMessages.failed;
+
+/**
+ * The mailed confirmation link leads here with its token. Confirming (which signs in) takes a press of the button: a
+ * link alone, which any site can make a browser open, never signs anyone in (login CSRF).
+ */
+function ConfirmEmail({ token, onConfirmed }: { token: string; onConfirmed: () => void }) {
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const address = confirmationAddress(token);
+
+  const confirm = async () => {
+    setPending(true);
+    setError(null);
+    try {
+      await apiRequest('/auth/confirm-email', { method: 'POST', body: { token }, fallbackMessage: CONFIRM_FAILED });
+      onConfirmed();
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught.message : CONFIRM_FAILED);
+      setPending(false);
+    }
+  };
+
+  return (
+    <AuthLayout title="Confirm your e-mail address">
+      <Stack gap="md">
+        <Text>
+          {address ? (
+            <>
+              Confirm <strong>{address}</strong> and sign in to its account.
+            </>
+          ) : (
+            'Confirm your e-mail address and sign in.'
+          )}
+        </Text>
+        {error && (
+          <Alert color="red" variant="light" role="alert">
+            {error}
+          </Alert>
+        )}
+        <Button onClick={() => void confirm()} loading={pending}>
+          Confirm and sign in
+        </Button>
+        <Text size="sm" c="dimmed">
+          Not your address? Close this page; nothing changes until you confirm.
+        </Text>
+      </Stack>
+    </AuthLayout>
+  );
+}
+
 /** Finishes e-mail confirmation and social sign-in (spec section 2 '/auth/callback'). */
 export function AuthCallbackPage() {
   const [params] = useSearchParams();
+  const token = params.get('token');
+  const [confirmed, setConfirmed] = useState(false);
+  if (token && !confirmed) return <ConfirmEmail token={token} onConfirmed={() => setConfirmed(true)} />;
+  return <FinishSignIn params={params} />;
+}
+
+function FinishSignIn({ params }: { params: URLSearchParams }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const refreshAuth = useRefreshAfterAuthChange();
