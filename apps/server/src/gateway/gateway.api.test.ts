@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import { promisify } from 'node:util';
 import { BYTES_PER_KB, generateResidentialList, KB_PER_GB, parseResidentialLine } from '@storefront/contract';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type PrepareRequestFunctionOpts, Server } from 'proxy-chain';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -179,6 +179,78 @@ describe('residential gateway', () => {
     const blocked = await httpThroughProxy(gateway.port, url, customer.auth);
     expect(blocked.status).toBe(403);
     expect(blocked.body.toString()).toBe(gatewayMessages.blocked);
+  });
+
+  it('cuts the open tunnels of an account within the cache time once it is banned, gone, re-passworded or used up', async () => {
+    const cacheMs = 400;
+    const gateway = await start({ cacheMs });
+    const db = t.database.db;
+    const changes: [string, (userId: string) => Promise<unknown>][] = [
+      ['banned', (userId) => db.update(users).set({ banned: true }).where(eq(users.id, userId))],
+      [
+        'used up elsewhere (another gateway, or a refund taking the data back)',
+        (userId) =>
+          db
+            .update(residentialAccounts)
+            .set({ usedKb: sql`${residentialAccounts.totalKb}` })
+            .where(eq(residentialAccounts.userId, userId)),
+      ],
+      [
+        'password changed',
+        (userId) =>
+          db.update(residentialAccounts).set({ password: 'rotated' }).where(eq(residentialAccounts.userId, userId)),
+      ],
+      ['account gone', (userId) => db.delete(residentialAccounts).where(eq(residentialAccounts.userId, userId))],
+    ];
+    await Promise.all(
+      changes.map(async ([change, apply]) => {
+        const customer = await account(KB_PER_GB);
+        let changedAt = 0;
+        let deadline: NodeJS.Timeout | undefined;
+        // A download that would run for about a minute: it ends early only if someone closes it.
+        const transfer = await connectThroughProxy(
+          gateway.port,
+          `127.0.0.1:${target.port}`,
+          customer.auth,
+          '/bytes?n=200000000&delay=20',
+          {
+            onData: (received, socket) => {
+              if (received < 200_000 || changedAt !== 0) return;
+              changedAt = -1;
+              void apply(customer.userId).then(() => {
+                changedAt = Date.now();
+                // Past the deadline the client hangs up itself, and the timing below fails.
+                deadline = setTimeout(() => socket.destroy(), cacheMs + 2_000);
+              });
+            },
+          },
+        );
+        const closedAfter = Date.now() - changedAt;
+        clearTimeout(deadline);
+        expect(changedAt, change).toBeGreaterThan(0);
+        expect(transfer.tunnel?.cut, change).toBe(true);
+        // The account is read again before its read is cacheMs old; what is added is the query and the event loop.
+        expect(closedAfter, change).toBeLessThan(cacheMs + 500);
+      }),
+    );
+    await expect.poll(() => gateway.connections()).toBe(0);
+  });
+
+  it("writes every other account's bytes when one account was deleted with bytes not yet written", async () => {
+    const gateway = await start();
+    const kept = await account(KB_PER_GB);
+    const deleted = await account(KB_PER_GB);
+    for (const customer of [kept, deleted]) {
+      const answer = await httpThroughProxy(
+        gateway.port,
+        `http://127.0.0.1:${target.port}/bytes?n=100000`,
+        customer.auth,
+      );
+      expect(answer.status).toBe(200);
+    }
+    await t.database.db.delete(residentialAccounts).where(eq(residentialAccounts.userId, deleted.userId));
+    await gateway.flush();
+    expect(await usedKb(kept.userId)).toBeGreaterThanOrEqual(97);
   });
 
   it('lets a customer through once a ban with an expiry has run out, and refuses one whose ban is running', async () => {

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type PrepareRequestFunction, RequestError, Server } from 'proxy-chain';
 import type { GatewayConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { AccountCache, type GatewayAccount, passwordMatches, remainingBytes } from './accounts.ts';
+import { AccountCache, type GatewayAccount, mustStop, passwordMatches, remainingBytes } from './accounts.ts';
 import { Egress, EgressRefused } from './egress.ts';
 import { Meter } from './meter.ts';
 import { upstreamUrlFor } from './upstream.ts';
@@ -13,6 +13,8 @@ import { upstreamUrlFor } from './upstream.ts';
 interface Connection {
   socket: Socket;
   account: GatewayAccount | undefined;
+  /** The account's password version when this connection authenticated: a newer one cuts it. */
+  passwordVersion: number;
   /** Bytes of this connection already handed to the meter. */
   metered: number;
 }
@@ -27,8 +29,13 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-/** How often every open connection is metered, for traffic that writes little back to the client (uploads). */
+/**
+ * How often every open connection is metered (for traffic that writes little back to the client: uploads), and the
+ * accounts of open connections are checked and, once their read is about to be `cacheMs` old, read again.
+ */
 const METER_TICK_MS = 100;
+/** A failing re-read of accounts (database down) is logged at most this often. */
+const REFRESH_ERROR_LOG_MS = 30_000;
 
 export const gatewayMessages = {
   credentialsRequired: 'Proxy credentials required: use the residential username and password from your dashboard.',
@@ -41,7 +48,8 @@ export const gatewayMessages = {
  * The residential gateway (ARCHITECTURE section 6): a forward proxy (HTTP, and HTTPS through CONNECT) on proxy-chain that
  * authenticates residential accounts, reads the list generator's targeting from the username, meters both directions of
  * every connection into the account, refuses an account whose data is used up and cuts its connections as they cross the
- * limit, and goes out directly or through the configured upstream provider.
+ * limit, cuts every open connection of an account that is banned, blocked, gone, given a new password or used up
+ * elsewhere within `cacheMs`, and goes out directly or through the configured upstream provider.
  */
 export async function startGateway({
   db,
@@ -75,6 +83,33 @@ export async function startGateway({
     if (remainingBytes(account) <= 0) cut(account);
   };
 
+  /** Whether the connection's account may no longer carry it (as last read). */
+  const revoked = ({ account, passwordVersion }: Connection) =>
+    account !== undefined && (mustStop(account) || passwordVersion !== account.passwordVersion);
+
+  let refreshing: Promise<void> | undefined;
+  let refreshErrorLoggedAt = Number.NEGATIVE_INFINITY;
+  /** Reads the accounts of open connections again when due, and cuts the connections they no longer allow. */
+  const refreshOpenAccounts = () => {
+    if (refreshing) return;
+    const open = new Set<GatewayAccount>();
+    for (const connection of connections.values()) if (connection.account) open.add(connection.account);
+    if (open.size === 0) return;
+    refreshing = accounts
+      .refresh(open, METER_TICK_MS)
+      .then(() => {
+        for (const connection of connections.values()) if (revoked(connection)) connection.socket.destroy();
+      })
+      .catch((error: unknown) => {
+        if (Date.now() - refreshErrorLoggedAt < REFRESH_ERROR_LOG_MS) return;
+        refreshErrorLoggedAt = Date.now();
+        log.error({ err: error }, 'gateway could not read the accounts of open connections again');
+      })
+      .finally(() => {
+        refreshing = undefined;
+      });
+  };
+
   const prepareRequest: PrepareRequestFunction = async ({ connectionId, username, password, hostname }) => {
     if (!username) return { requestAuthentication: true, failMsg: gatewayMessages.credentialsRequired };
     const targeting = parseTargetedUsername(username);
@@ -97,6 +132,7 @@ export async function startGateway({
       // A keep-alive connection may switch accounts between requests: what came before is the previous account's.
       meterConnection(connection);
       connection.account = account;
+      connection.passwordVersion = account.passwordVersion;
     }
     return {
       upstreamProxyUrl: config.upstream ? upstreamUrlFor(config.upstream, targeting) : null,
@@ -115,7 +151,7 @@ export async function startGateway({
   server.server.on('connection', (socket: Socket & { proxyChainId?: number }) => {
     const id = socket.proxyChainId;
     if (id === undefined) return;
-    const connection: Connection = { socket, account: undefined, metered: 0 };
+    const connection: Connection = { socket, account: undefined, passwordVersion: 0, metered: 0 };
     connections.set(id, connection);
     // Every write towards the client is metered as it is made, so a download that crosses the limit is cut within one
     // chunk; uploads are metered by the tick below.
@@ -138,7 +174,11 @@ export async function startGateway({
   await server.listen();
 
   const tick = setInterval(() => {
-    for (const connection of connections.values()) meterConnection(connection);
+    for (const connection of connections.values()) {
+      meterConnection(connection);
+      if (revoked(connection)) connection.socket.destroy();
+    }
+    refreshOpenAccounts();
   }, METER_TICK_MS);
   tick.unref();
   const flushTimer = setInterval(() => {
@@ -166,6 +206,8 @@ export async function startGateway({
         clearInterval(tick);
         clearInterval(flushTimer);
         await server.close(true);
+        // A read still under way would otherwise outlive the database it reads.
+        await refreshing;
         for (const connection of connections.values()) meterConnection(connection);
         await meter.flush({ final: true });
       })();

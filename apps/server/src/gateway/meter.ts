@@ -58,23 +58,26 @@ export class Meter {
     await this.#flushing;
   }
 
+  /**
+   * One statement: the day rows are added only for the accounts the update found, so bytes of an account deleted
+   * meanwhile (nothing left to bill) are dropped instead of failing the whole batch on the day table's foreign key,
+   * which kept every account's bytes unwritten for as long as the gateway ran.
+   */
   async #write(batch: { userId: string; kb: number }[]) {
     const values = sql.join(
       batch.map(({ userId, kb }) => sql`(${userId}::text, ${kb}::bigint)`),
       sql`, `,
     );
-    await this.#db.transaction(async (tx) => {
-      await tx.execute(sql`
+    await this.#db.execute(sql`
+      with batch(user_id, kb) as (values ${values}),
+      updated as (
         update ${residentialAccounts} set used_kb = ${residentialAccounts.usedKb} + batch.kb, updated_at = now()
-        from (values ${values}) as batch(user_id, kb)
-        where ${residentialAccounts.userId} = batch.user_id`);
-      await tx
-        .insert(residentialUsageDaily)
-        .values(batch.map(({ userId, kb }) => ({ userId, day: sql`(now() at time zone 'utc')::date`, usedKb: kb })))
-        .onConflictDoUpdate({
-          target: [residentialUsageDaily.userId, residentialUsageDaily.day],
-          set: { usedKb: sql`${residentialUsageDaily.usedKb} + excluded.used_kb` },
-        });
-    });
+        from batch
+        where ${residentialAccounts.userId} = batch.user_id
+        returning batch.user_id, batch.kb
+      )
+      insert into ${residentialUsageDaily} (user_id, day, used_kb)
+      select user_id, (now() at time zone 'utc')::date, kb from updated
+      on conflict (user_id, day) do update set used_kb = ${residentialUsageDaily.usedKb} + excluded.used_kb`);
   }
 }
