@@ -72,6 +72,10 @@ describe('the log of a full flow', () => {
     const apiKey = created.key;
     expect((await get(`/api/proxy-list?key=${apiKey}&product=isp_proxies`)).status).toBe(200);
     expect((await fetch(`${base}/api/orders`, { headers: { authorization: `Bearer ${apiKey}` } })).status).toBe(200);
+    // The server reads a percent-encoded name as `key`: the log must too.
+    expect((await get(`/api/proxy-list?ke%79=${apiKey}&product=isp_proxies`)).status).toBe(200);
+    expect((await get(`/api/proxy-list?%6Bey=${apiKey}`)).status).toBe(200);
+    await get(`/api/orders?anything=${apiKey}`);
     const revoked = await fetch(`${base}/api/api-keys/${created.id}`, {
       method: 'DELETE',
       headers: { cookie: session, origin: 'http://localhost:3000' },

@@ -31,6 +31,33 @@ describe('redactUrl', () => {
     expect(redactUrl('/api/admin/users?sortkey=email')).toBe('/api/admin/users?sortkey=email');
   });
 
+  it('reads parameter names and values as the server does: a percent-encoded name is still the key', () => {
+    for (const name of ['ke%79', '%6Bey', '%6B%65%79', 'KE%59', 'to%6Ben', 'ke%79%20']) {
+      expect(redactUrl(`/api/proxy-list?${name}=psk_AbC-d_9&product=isp_proxies`), name).toBe(
+        `/api/proxy-list?${name}=${REDACTED}&product=isp_proxies`,
+      );
+    }
+  });
+
+  it('hides anything that looks like an API key, under any name and anywhere in the URL', () => {
+    expect(redactUrl('/api/orders?q=psk_AbC-d_9')).toBe(`/api/orders?q=${REDACTED}`);
+    expect(redactUrl('/api/orders?q=%70sk_AbC')).toBe(`/api/orders?q=${REDACTED}`);
+    expect(redactUrl('/api/proxy-list?psk_AbC-d_9')).toBe(`/api/proxy-list?${REDACTED}`);
+    expect(redactUrl('/api/keys/psk_AbC-d_9/x')).toBe(`/api/keys/${REDACTED}/x`);
+    expect(redactUrl('/api/proxy-list?product=isp&key=psk_1&key=psk_2')).toBe(
+      `/api/proxy-list?product=isp&key=${REDACTED}&key=${REDACTED}`,
+    );
+  });
+
+  it('reads encoded path segments too', () => {
+    expect(redactUrl('/api/auth/reset%2Dpassword/abc123XYZ')).toBe(`/api/auth/reset%2Dpassword/${REDACTED}`);
+    expect(redactUrl('/sandbox/%69nvoices/in_sandbox_AbC')).toBe(`/sandbox/%69nvoices/${REDACTED}`);
+  });
+
+  it('leaves a malformed encoding readable and still hides the secrets around it', () => {
+    expect(redactUrl('/api/orders?page=%E0%A4%A&key=psk_x')).toBe(`/api/orders?page=%E0%A4%A&key=${REDACTED}`);
+  });
+
   it('leaves ordinary URLs alone', () => {
     for (const url of ['/api/orders?page=2', '/dashboard/proxies?tab=isp_proxies', '/api/auth/get-session', '/']) {
       expect(redactUrl(url)).toBe(url);
