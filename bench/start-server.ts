@@ -23,8 +23,11 @@ export async function startServer(
       DATABASE_URL: databaseUrl,
       AUTH_SECRET: process.env.AUTH_SECRET ?? randomBytes(32).toString('base64'),
       LOG_LEVEL: 'warn',
-      // No mail leaves a benchmark; PostgreSQL in production would otherwise want SMTP_URL.
+      // No mail leaves a benchmark; PostgreSQL in production would otherwise want SMTP_URL, Stripe's keys, and would
+      // seed no demo inventory.
       LOG_EMAILS: 'true',
+      PAYMENTS_SANDBOX: 'true',
+      SEED_DEMO: 'true',
       GATEWAY_PORT: String(port + 1),
       ...env,
     },

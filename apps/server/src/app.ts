@@ -8,6 +8,7 @@ import { serializeRequest } from './lib/log-redaction.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { createRateLimitStore } from './lib/rate-limit-store.ts';
 import { lazyRequestLogger } from './lib/request-logger.ts';
+import type { Lifecycle } from './lifecycle/shutdown.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
 import { authenticateApiKey } from './modules/api-keys/authenticate-key.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
@@ -53,13 +54,21 @@ export interface BuildAppOptions {
   logger?: boolean | object;
   /** Tests pass a mailer that keeps the messages. */
   mailer?: Mailer;
+  /** Whether the process is stopping (readiness answers 503 then); main.ts passes its own. */
+  lifecycle?: Lifecycle;
 }
 
 /** Every route under it is for administrators only (checked once, below). */
 export const ADMIN_PREFIX = '/api/admin/';
 
 /** Builds the whole app without listening: external plugins, then app services, then routes. */
-export async function buildApp({ config, database, logger, mailer }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  logger,
+  mailer,
+  lifecycle = { draining: false },
+}: BuildAppOptions): Promise<FastifyInstance> {
   const loggerOptions = {
     level: config.logLevel,
     // Reset and confirmation tokens, OAuth codes and invoice ids never reach the log (see log-redaction.ts).
@@ -151,7 +160,7 @@ export async function buildApp({ config, database, logger, mailer }: BuildAppOpt
       api.addHook('onRoute', (route) => {
         if (route.url.startsWith(ADMIN_PREFIX)) route.onRequest = [requireAdmin, ...[route.onRequest ?? []].flat()];
       });
-      await api.register(healthRoutes, { database });
+      await api.register(healthRoutes, { database, lifecycle });
       await api.register(catalogueRoutes, { db: database.db, pricing });
       await api.register(authRoutes, { auth, config, rateLimit, secret: authSecret, guards });
       await api.register(userRoutes, { auth, db: database.db, guards });

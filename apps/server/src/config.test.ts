@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, envSchema, loadConfig } from './config.ts';
 
 describe('loadConfig', () => {
   it('defaults to embedded PGlite under ./data, port 3000 and the spec prices', () => {
@@ -14,24 +14,42 @@ describe('loadConfig', () => {
   it('reads postgres:// URLs, memory:// and pglite:<dir>', () => {
     const secret = 'x'.repeat(32);
     expect(
-      loadConfig({ DATABASE_URL: 'postgres://u@h/db', AUTH_SECRET: secret, SMTP_URL: 'smtp://m' }).database,
+      loadConfig({
+        DATABASE_URL: 'postgres://u@h/db',
+        AUTH_SECRET: secret,
+        SMTP_URL: 'smtp://m',
+        PAYMENTS_SANDBOX: 'true',
+      }).database,
     ).toEqual({
       kind: 'postgres',
       connectionString: 'postgres://u@h/db',
       preparedStatements: 200,
+      poolSize: 10,
+      connectTimeoutMs: 10_000,
+      statementTimeoutMs: 30_000,
     });
     const pooled = {
       DATABASE_URL: 'postgres://u@h/db',
       AUTH_SECRET: secret,
       SMTP_URL: 'smtp://m',
+      PAYMENTS_SANDBOX: 'true',
       DATABASE_PREPARED_STATEMENTS: '0',
     };
     expect(loadConfig(pooled).database).toMatchObject({ preparedStatements: 0 });
     expect(() => loadConfig({ ...pooled, DATABASE_PREPARED_STATEMENTS: 'many' })).toThrow(
       /DATABASE_PREPARED_STATEMENTS/,
     );
-    expect(loadConfig({ DATABASE_URL: 'memory://' }).database).toEqual({ kind: 'pglite', dataDir: undefined });
-    expect(loadConfig({ DATABASE_URL: 'pglite:/tmp/x' }).database).toEqual({ kind: 'pglite', dataDir: '/tmp/x' });
+    expect(loadConfig({ DATABASE_URL: 'memory://' }).database).toMatchObject({ kind: 'pglite', dataDir: undefined });
+    expect(loadConfig({ DATABASE_URL: 'pglite:/tmp/x' }).database).toEqual({
+      kind: 'pglite',
+      dataDir: '/tmp/x',
+      chosenBy: 'DATABASE_URL',
+    });
+    expect(loadConfig({ DATA_DIR: '/srv/shop' }).database).toEqual({
+      kind: 'pglite',
+      dataDir: '/srv/shop/pglite',
+      chosenBy: 'DATA_DIR',
+    });
   });
 
   it('reads the gateway settings and refuses bad ones', () => {
@@ -91,8 +109,8 @@ describe('loadConfig', () => {
   });
 
   it('refuses to log e-mails in production with PostgreSQL unless told to on purpose', () => {
-    const production = { DATABASE_URL: 'postgres://u@h/db', AUTH_SECRET: 'x'.repeat(32) };
-    expect(() => loadConfig(production)).toThrow(/SMTP_URL: is required in production with PostgreSQL/);
+    const production = { DATABASE_URL: 'postgres://u@h/db', AUTH_SECRET: 'x'.repeat(32), PAYMENTS_SANDBOX: 'true' };
+    expect(() => loadConfig(production)).toThrow(/SMTP_URL is required in production with PostgreSQL/);
     expect(loadConfig({ ...production, SMTP_URL: 'smtp://mail.example.com' }).mail.smtpUrl).toBe(
       'smtp://mail.example.com',
     );
@@ -128,10 +146,115 @@ describe('loadConfig', () => {
     expect(loadConfig({}).payments.provider).toBe('sandbox');
     const stripe = loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc123', STRIPE_WEBHOOK_SECRET: 'whsec_abc' }).payments;
     expect(stripe).toMatchObject({ provider: 'stripe', secretKey: 'sk_test_abc123', webhookSecret: 'whsec_abc' });
-    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc123' })).toThrow(/STRIPE_WEBHOOK_SECRET: is required/);
-    expect(() => loadConfig({ STRIPE_WEBHOOK_SECRET: 'whsec_abc' })).toThrow(/STRIPE_SECRET_KEY: is required/);
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc123' })).toThrow(/STRIPE_WEBHOOK_SECRET is required/);
+    expect(() => loadConfig({ STRIPE_WEBHOOK_SECRET: 'whsec_abc' })).toThrow(/STRIPE_SECRET_KEY is required/);
     expect(() => loadConfig({ STRIPE_SECRET_KEY: 'pk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' })).toThrow(
-      /STRIPE_SECRET_KEY: must be a Stripe secret key/,
+      'STRIPE_SECRET_KEY must be a Stripe secret key (sk_live_…, sk_test_… or rk_…) (got a value of 11 characters).',
     );
+  });
+});
+
+function refusal(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  return [];
+}
+
+describe('refusals in words', () => {
+  it('says what the variable accepts and what it got, in one sentence', () => {
+    expect(refusal({ PORT: 'abc' })).toEqual([
+      'PORT must be a whole number from 0 to 65535 (0 picks a free port) (got "abc").',
+    ]);
+    expect(refusal({ LOG_LEVEL: 'loud' })).toEqual([
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud").',
+    ]);
+    expect(refusal({ TRUST_PROXY: 'maybe' })).toEqual(['TRUST_PROXY must be true or false (got "maybe").']);
+    expect(refusal({ SHUTDOWN_TIMEOUT_S: '1.5' })).toEqual([
+      'SHUTDOWN_TIMEOUT_S must be a whole number from 1 to 3600 seconds (got "1.5").',
+    ]);
+    expect(refusal({ PRICE_ISP_PROXIES: '-1' })).toEqual([
+      'PRICE_ISP_PROXIES must be a price in US dollars above 0 and at most 100000, such as 2.50 (got "-1").',
+    ]);
+  });
+
+  it('never repeats a secret or a password it refuses', () => {
+    const problems = refusal({
+      AUTH_SECRET: 'short-secret',
+      REDIS_URL: 'cache.example.com:6379',
+      DATABASE_URL: 'mysql://admin:hunter2@db.example.com/shop',
+    });
+    expect(problems).toContain(
+      'AUTH_SECRET must be at least 32 characters long (make one with: openssl rand -base64 32) (got a value of 12 characters).',
+    );
+    expect(problems.join(' ')).not.toContain('hunter2');
+    expect(problems.join(' ')).toContain('"mysql://admin:***@db.example.com/shop"');
+  });
+
+  it("refuses every bad value with a sentence of its own, never in the schema library's words", () => {
+    const bad = ['abc', '-1', '1.5', '99999999999', 'x'.repeat(5000), 'ftp://', '{nope}'];
+    const problems = Object.keys(envSchema.shape).flatMap((name) =>
+      bad.flatMap((value) => refusal({ [name]: value }).filter((problem) => problem.startsWith(`${name} must be `))),
+    );
+    expect(problems.length).toBeGreaterThan(100);
+    for (const problem of problems) {
+      expect(problem).toMatch(/^[A-Z][A-Z0-9_]+ must be .+ \(got .+\)\.$/);
+      expect(problem).not.toMatch(/Invalid|expected|received|Too (big|small)|NaN/);
+    }
+  });
+});
+
+describe('production defaults', () => {
+  const postgres = {
+    DATABASE_URL: 'postgres://u@h/db',
+    AUTH_SECRET: 'x'.repeat(32),
+    SMTP_URL: 'smtp://mail.example.com',
+  };
+
+  it('refuses the sandbox in production on PostgreSQL unless PAYMENTS_SANDBOX=true', () => {
+    expect(() => loadConfig(postgres)).toThrow(/STRIPE_SECRET_KEY is required .*PAYMENTS_SANDBOX=true/);
+    expect(loadConfig({ ...postgres, PAYMENTS_SANDBOX: 'true' }).payments.provider).toBe('sandbox');
+    const stripe = { STRIPE_SECRET_KEY: 'sk_live_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' };
+    expect(loadConfig({ ...postgres, ...stripe }).payments.provider).toBe('stripe');
+    // The embedded default stays zero-configuration, and a gateway or a migration takes no payments.
+    expect(loadConfig({}).payments.provider).toBe('sandbox');
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }, 'gateway').database.kind).toBe('postgres');
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }, 'migrate').database.kind).toBe('postgres');
+  });
+
+  it('seeds the demo inventory by default only on the embedded database', () => {
+    expect(loadConfig({}).seedDemo).toBe(true);
+    expect(loadConfig({ SEED_DEMO: 'false' }).seedDemo).toBe(false);
+    expect(loadConfig({ ...postgres, PAYMENTS_SANDBOX: 'true' }).seedDemo).toBe(false);
+    expect(loadConfig({ ...postgres, PAYMENTS_SANDBOX: 'true', SEED_DEMO: 'true' }).seedDemo).toBe(true);
+  });
+
+  it('drains 5 s on PostgreSQL and not at all on the embedded database, unless told', () => {
+    expect(loadConfig({}).shutdown).toEqual({ drainMs: 0, timeoutSeconds: 10 });
+    expect(loadConfig({ ...postgres, PAYMENTS_SANDBOX: 'true' }).shutdown).toEqual({
+      drainMs: 5000,
+      timeoutSeconds: 10,
+    });
+    expect(loadConfig({ SHUTDOWN_DRAIN_MS: '250', SHUTDOWN_TIMEOUT_S: '3' }).shutdown).toEqual({
+      drainMs: 250,
+      timeoutSeconds: 3,
+    });
+  });
+
+  it('reads the pool settings', () => {
+    const database = loadConfig({
+      ...postgres,
+      PAYMENTS_SANDBOX: 'true',
+      DATABASE_POOL_SIZE: '25',
+      DATABASE_CONNECT_TIMEOUT_MS: '2000',
+      DATABASE_STATEMENT_TIMEOUT_MS: '0',
+    }).database;
+    expect(database).toMatchObject({ poolSize: 25, connectTimeoutMs: 2000, statementTimeoutMs: 0 });
+    expect(refusal({ DATABASE_POOL_SIZE: '0' })).toEqual([
+      'DATABASE_POOL_SIZE must be a whole number from 1 to 1000 (got "0").',
+    ]);
   });
 });

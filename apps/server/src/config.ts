@@ -1,116 +1,183 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DEFAULT_SITE_CONFIG, type SiteConfig } from '@storefront/contract';
 import { z } from 'zod';
+import { shippedPaths } from './lifecycle/release.ts';
 
-const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// Every schema below carries its own refusal: the phrase of what it accepts, which becomes the sentence
+// "<VARIABLE> must be <what it accepts> (got <what it got>)". No schema library's wording reaches the operator.
 
 const booleanString = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'true or false' })
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/** A whole number in a range; `unit` is said after the range (" milliseconds"). */
+function wholeNumber(min: number, max: number, unit = '', note = '') {
+  const accepts = `a whole number from ${min} to ${max}${unit}${note}`;
+  return z.coerce
+    .number({ error: accepts })
+    .int({ error: accepts })
+    .min(min, { error: accepts })
+    .max(max, { error: accepts });
+}
+
+const portNumber = (note = '') => wholeNumber(0, 65_535, '', ` (0 picks a free port${note})`);
+
 const price = z.coerce
-  .number({ error: 'must be a number of US dollars, such as 2.50' })
-  .positive('must be greater than 0')
-  .max(100_000, 'must be at most 100000');
+  .number({ error: 'a price in US dollars above 0 and at most 100000, such as 2.50' })
+  .positive({ error: 'a price in US dollars above 0 and at most 100000, such as 2.50' })
+  .max(100_000, { error: 'a price in US dollars above 0 and at most 100000, such as 2.50' });
+
+const httpUrl = (example: string) =>
+  z.url({ protocol: /^https?$/, error: `an absolute http:// or https:// URL such as ${example}` });
+
+const text = (what: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, { error: what })
+    .max(max, { error: `${what} of at most ${max} characters` });
+
+function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: `one of ${values.join(', ')}` });
+}
 
 const UPSTREAM_PLACEHOLDERS = ['username', 'country', 'COUNTRY', 'session', 'duration', 'hard', 'type'];
 
 const databaseUrl = z
   .string()
   .refine(
-    (value) => /^(postgres|postgresql):\/\/.+/.test(value) || value.startsWith('pglite:') || value === 'memory://',
-    'must be a postgres:// URL, pglite:<directory> or memory://',
+    (value) => /^(postgres|postgresql):\/\/.+/.test(value) || /^pglite:.+/.test(value) || value === 'memory://',
+    'a postgres:// URL, pglite:<directory> or memory://',
   );
 
-const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
-  APP_URL: z.url({ error: 'must be an absolute URL such as https://shop.example.com' }).optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+/** Every setting, by its variable. Kept in step with the README's table and .env.example by config-docs.test.ts. */
+export const envSchema = z.object({
+  NODE_ENV: oneOf(['development', 'production', 'test']).default('production'),
+  HOST: text('an address to listen on, such as 0.0.0.0', 255).default('0.0.0.0'),
+  PORT: portNumber().default(3000),
+  APP_URL: httpUrl('https://shop.example.com').optional(),
+  LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: booleanString.default(false),
   DATABASE_URL: databaseUrl.optional(),
-  DATABASE_PREPARED_STATEMENTS: z.coerce.number().int().min(0).max(10_000).default(200),
-  DATA_DIR: z.string().min(1).default('./data'),
-  SEED_DEMO: booleanString.default(true),
-  WEB_DIST_DIR: z.string().min(1).default(path.resolve(serverRoot, '../web/dist')),
-  BRAND_NAME: z.string().trim().min(1).max(60).default(DEFAULT_SITE_CONFIG.brandName),
-  CHAT_COMMUNITY_URL: z.url().default(DEFAULT_SITE_CONFIG.chatCommunityUrl),
-  SUPPORT_URL: z.url().optional(),
-  PRICING_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  DATABASE_PREPARED_STATEMENTS: wholeNumber(0, 10_000).default(200),
+  DATABASE_POOL_SIZE: wholeNumber(1, 1000).default(10),
+  DATABASE_CONNECT_TIMEOUT_MS: wholeNumber(0, 600_000, ' milliseconds', ', 0 for no limit').default(10_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: wholeNumber(0, 3_600_000, ' milliseconds', ', 0 for no limit').default(30_000),
+  MIGRATE_ON_START: booleanString.default(true),
+  DATA_DIR: text('a folder', 4096).default('./data'),
+  SEED_DEMO: booleanString.optional(),
+  WEB_DIST_DIR: text('a folder', 4096).optional(),
+  SHUTDOWN_DRAIN_MS: wholeNumber(0, 300_000, ' milliseconds').optional(),
+  SHUTDOWN_TIMEOUT_S: wholeNumber(1, 3600, ' seconds').default(10),
+  BRAND_NAME: text('a name', 60).default(DEFAULT_SITE_CONFIG.brandName),
+  CHAT_COMMUNITY_URL: httpUrl('https://discord.gg/invite').default(DEFAULT_SITE_CONFIG.chatCommunityUrl),
+  SUPPORT_URL: httpUrl('https://support.example.com').optional(),
+  PRICING_CACHE_MS: wholeNumber(0, 60_000, ' milliseconds').default(1000),
   PRICE_ISP_PROXIES: price.default(2.5),
   PRICE_PK1_ISP_PROXIES: price.default(2.5),
   PRICE_RESIDENTIAL_PROXIES: price.default(5),
-  GATEWAY_PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+  GATEWAY_PORT: portNumber().default(8080),
   GATEWAY_ENABLED: booleanString.default(true),
-  GATEWAY_HOST: z.string().min(1).optional(),
+  GATEWAY_HOST: text('an address to listen on, such as 0.0.0.0', 255).optional(),
   GATEWAY_ALLOW_PRIVATE: booleanString.default(false),
-  GATEWAY_FLUSH_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
-  GATEWAY_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  GATEWAY_FLUSH_MS: wholeNumber(100, 60_000, ' milliseconds').default(2000),
+  GATEWAY_CACHE_MS: wholeNumber(0, 60_000, ' milliseconds').default(5000),
   RESIDENTIAL_UPSTREAM_URL: z
-    .url({ error: 'must be a proxy URL such as http://user:pass@gate.provider.example:7777' })
+    .string()
     .refine(
-      (value) => /^(https?|socks5h?|socks4a?|socks):\/\//.test(value),
-      'must be an http://, https:// or socks5:// proxy URL',
+      (value) => /^(https?|socks5h?|socks4a?|socks):\/\/[^/\s]+/.test(value) && URL.canParse(value),
+      'an http://, https:// or socks5:// proxy URL such as http://user:pass@gate.provider.example:7777',
     )
     .optional(),
   RESIDENTIAL_UPSTREAM_USERNAME_TEMPLATE: z
     .string()
     .trim()
-    .min(1)
-    .max(300)
+    .max(300, 'a template of at most 300 characters')
     .refine(
       (value) => [...value.matchAll(/\{([^}]*)\}/g)].every(([, name]) => UPSTREAM_PLACEHOLDERS.includes(name ?? '')),
-      `may use only the placeholders {username}, {country}, {COUNTRY}, {session}, {duration}, {hard} and {type}`,
+      'a template using only the placeholders {username}, {country}, {COUNTRY}, {session}, {duration}, {hard} and {type}',
     )
     .default('{username}-country-{country}-session-{session}-duration-{duration}[-{hard}]'),
-  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters (try: openssl rand -base64 32)').optional(),
+  AUTH_SECRET: z.string().min(32, 'at least 32 characters long (make one with: openssl rand -base64 32)').optional(),
   ADMIN_EMAILS: z.string().optional(),
   SMTP_URL: z
     .string()
-    .refine((value) => /^smtps?:\/\/.+/.test(value), 'must be an smtp:// or smtps:// URL')
+    .refine(
+      (value) => /^smtps?:\/\/.+/.test(value),
+      'an smtp:// or smtps:// URL such as smtps://user:pass@smtp.example.com:465',
+    )
     .optional(),
-  MAIL_FROM: z.string().trim().min(3).optional(),
+  MAIL_FROM: text('a sender address such as "Shop" <no-reply@shop.example.com>', 320).optional(),
   LOG_EMAILS: booleanString.default(false),
-  GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
-  GOOGLE_CLIENT_SECRET: z.string().trim().min(1).optional(),
-  GOOGLE_DISCOVERY_URL: z.url().default('https://accounts.google.com/.well-known/openid-configuration'),
-  DISCORD_CLIENT_ID: z.string().trim().min(1).optional(),
-  DISCORD_CLIENT_SECRET: z.string().trim().min(1).optional(),
-  AUTH_RATE_LIMIT_WINDOW_S: z.coerce.number().int().min(1).max(86_400).default(600),
-  AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(30),
-  AUTH_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).max(1_000_000).default(8),
-  AUTH_RATE_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(100),
-  JOBS_INTERVAL_S: z.coerce.number().int().min(0).max(86_400).default(60),
-  CHECKOUT_RATE_LIMIT_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(20),
-  API_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
-  SESSION_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
+  GOOGLE_CLIENT_ID: text('a client id', 500).optional(),
+  GOOGLE_CLIENT_SECRET: text('a client secret', 500).optional(),
+  GOOGLE_DISCOVERY_URL: httpUrl('https://accounts.google.com/.well-known/openid-configuration').default(
+    'https://accounts.google.com/.well-known/openid-configuration',
+  ),
+  DISCORD_CLIENT_ID: text('a client id', 500).optional(),
+  DISCORD_CLIENT_SECRET: text('a client secret', 500).optional(),
+  AUTH_RATE_LIMIT_WINDOW_S: wholeNumber(1, 86_400, ' seconds').default(600),
+  AUTH_RATE_LIMIT_PER_IP: wholeNumber(1, 1_000_000).default(30),
+  AUTH_RATE_LIMIT_PER_EMAIL: wholeNumber(1, 1_000_000).default(8),
+  AUTH_RATE_LIMIT_PER_ACCOUNT: wholeNumber(1, 1_000_000).default(100),
+  JOBS_INTERVAL_S: wholeNumber(0, 86_400, ' seconds', ', 0 for never').default(60),
+  CHECKOUT_RATE_LIMIT_PER_USER: wholeNumber(1, 1_000_000).default(20),
+  API_KEY_RATE_LIMIT_PER_MINUTE: wholeNumber(1, 1_000_000).default(120),
+  SESSION_CACHE_MS: wholeNumber(0, 300_000, ' milliseconds').default(30_000),
   REDIS_URL: z
     .string()
-    .refine((value) => /^rediss?:\/\/.+/.test(value), 'must be a redis:// or rediss:// URL')
+    .refine(
+      (value) => /^rediss?:\/\/.+/.test(value),
+      'a redis:// or rediss:// URL such as redis://cache.example.com:6379',
+    )
     .optional(),
-  REDIS_KEY_PREFIX: z.string().trim().min(1).max(100).default('storefront:'),
+  REDIS_KEY_PREFIX: text('a prefix', 100).default('storefront:'),
   STRIPE_SECRET_KEY: z
     .string()
     .trim()
-    .refine((value) => /^(sk|rk)_(test|live)_\w+$/.test(value), 'must be a Stripe secret key (sk_live_… or sk_test_…)')
+    .refine((value) => /^(sk|rk)_(test|live)_\w+$/.test(value), 'a Stripe secret key (sk_live_…, sk_test_… or rk_…)')
     .optional(),
   STRIPE_WEBHOOK_SECRET: z
     .string()
     .trim()
-    .refine((value) => value.startsWith('whsec_'), 'must be a webhook signing secret (whsec_…)')
+    .refine((value) => value.startsWith('whsec_'), 'a webhook signing secret (whsec_…)')
     .optional(),
-  STRIPE_API_URL: z.url().optional(),
+  STRIPE_API_URL: httpUrl('http://127.0.0.1:12111').optional(),
+  PAYMENTS_SANDBOX: booleanString.default(false),
 });
 
+/** Settings whose value is a secret, or a URL that may carry a password: never repeated whole in a refusal. */
+const SECRET = /SECRET|PASSWORD|TOKEN|_KEY$/;
+const MAY_HOLD_PASSWORD = /_URL$/;
+
+/** What a refusal repeats of a bad value: the value, less any password or secret. */
+function shown(name: string, value: string): string {
+  if (SECRET.test(name)) return `a value of ${value.length} characters`;
+  if (MAY_HOLD_PASSWORD.test(name)) {
+    const withoutPassword = value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*):[^@/\s]*@/i, '$1:***@');
+    return JSON.stringify(withoutPassword.length > 120 ? `${withoutPassword.slice(0, 120)}…` : withoutPassword);
+  }
+  return JSON.stringify(value.length > 120 ? `${value.slice(0, 120)}…` : value);
+}
+
 export type DatabaseTarget =
-  | { kind: 'pglite'; dataDir: string | undefined }
+  | {
+      kind: 'pglite';
+      /** The database's folder, or undefined for memory://. */
+      dataDir: string | undefined;
+      /** The setting that chose the folder, named when it is in use by another process. */
+      chosenBy: 'DATA_DIR' | 'DATABASE_URL';
+    }
   | {
       kind: 'postgres';
       connectionString: string;
       /** How many statements each connection keeps prepared (0 = none). */
       preparedStatements: number;
+      poolSize: number;
+      connectTimeoutMs: number;
+      /** PostgreSQL cancels a statement that runs longer (0 = no limit). */
+      statementTimeoutMs: number;
     };
 
 export interface Config {
@@ -121,7 +188,16 @@ export interface Config {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   trustProxy: boolean;
   database: DatabaseTarget;
+  /** Apply the migrations at start-up (`node . migrate` applies them alone). */
+  migrateOnStart: boolean;
+  /** Seed the demo inventory on a new database: by default only on the embedded one. */
   seedDemo: boolean;
+  shutdown: {
+    /** How long a stopping server keeps serving with readiness at 503, for a load balancer to take it out. */
+    drainMs: number;
+    /** The whole stop, drain included, before it gives up and exits 1. */
+    timeoutSeconds: number;
+  };
   webDistDir: string;
   site: SiteConfig;
   /** How long GET /api/pricing reuses its answer (0 = never). */
@@ -203,59 +279,102 @@ export interface AuthConfig {
 export class ConfigError extends Error {
   readonly problems: string[];
   constructor(problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    super(
+      problems.length === 1
+        ? `The configuration was refused: ${problems[0]}`
+        : `The configuration was refused:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
+    );
     this.name = 'ConfigError';
     this.problems = problems;
   }
 }
 
-function databaseTarget(url: string | undefined, dataDir: string, preparedStatements: number): DatabaseTarget {
-  if (url === undefined) return { kind: 'pglite', dataDir: path.resolve(dataDir, 'pglite') };
-  if (url === 'memory://') return { kind: 'pglite', dataDir: undefined };
-  if (url.startsWith('pglite:')) return { kind: 'pglite', dataDir: path.resolve(url.slice('pglite:'.length)) };
-  return { kind: 'postgres', connectionString: url, preparedStatements };
+function databaseTarget(e: z.infer<typeof envSchema>): DatabaseTarget {
+  const url = e.DATABASE_URL;
+  if (url === undefined) return { kind: 'pglite', dataDir: path.resolve(e.DATA_DIR, 'pglite'), chosenBy: 'DATA_DIR' };
+  if (url === 'memory://') return { kind: 'pglite', dataDir: undefined, chosenBy: 'DATABASE_URL' };
+  if (url.startsWith('pglite:')) {
+    return { kind: 'pglite', dataDir: path.resolve(url.slice('pglite:'.length)), chosenBy: 'DATABASE_URL' };
+  }
+  return {
+    kind: 'postgres',
+    connectionString: url,
+    preparedStatements: e.DATABASE_PREPARED_STATEMENTS,
+    poolSize: e.DATABASE_POOL_SIZE,
+    connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+  };
 }
+
+/**
+ * Which process reads the configuration: the server and the job runner take payments and send e-mail; the standalone
+ * gateway and `migrate` need only the database (and the gateway's own settings).
+ */
+export type ConfigRole = 'server' | 'jobs' | 'gateway' | 'migrate';
 
 const toCents = (dollars: number) => Math.round(dollars * 100);
 
-/** Reads the environment once; a bad value throws a ConfigError naming every bad variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * Reads the environment once; a bad value throws a ConfigError with one sentence for each bad variable, naming it,
+ * what it accepts and what it got.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ConfigRole = 'server'): Config {
   const blankAsUnset = Object.fromEntries(
-    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''),
   );
   const parsed = envSchema.safeParse(blankAsUnset);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+    const problems = new Map<string, string>();
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0]);
+      if (problems.has(name)) continue;
+      const value = blankAsUnset[name];
+      problems.set(
+        name,
+        `${name} must be ${issue.message}${value === undefined ? '' : ` (got ${shown(name, value)})`}.`,
+      );
+    }
+    throw new ConfigError([...problems.values()]);
   }
   const e = parsed.data;
   const problems: string[] = [];
   const google = oauthClient('GOOGLE', e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET, problems);
   const discord = oauthClient('DISCORD', e.DISCORD_CLIENT_ID, e.DISCORD_CLIENT_SECRET, problems);
-  const database = databaseTarget(e.DATABASE_URL, e.DATA_DIR, e.DATABASE_PREPARED_STATEMENTS);
-  if (database.kind === 'postgres' && e.AUTH_SECRET === undefined && e.NODE_ENV === 'production') {
-    problems.push('AUTH_SECRET: is required with PostgreSQL, so that every server instance signs sessions alike');
+  const database = databaseTarget(e);
+  const production = e.NODE_ENV === 'production';
+  const takesOrders = role === 'server' || role === 'jobs';
+  if (takesOrders && database.kind === 'postgres' && e.AUTH_SECRET === undefined && production) {
+    problems.push('AUTH_SECRET is required with PostgreSQL, so that every server instance signs sessions alike.');
+  }
+  if (takesOrders && database.kind === 'postgres' && production && !e.STRIPE_SECRET_KEY && !e.PAYMENTS_SANDBOX) {
+    problems.push(
+      'STRIPE_SECRET_KEY is required in production with PostgreSQL, because without it payments go to the sandbox ' +
+        'and anyone with an account could pay with its test card (set PAYMENTS_SANDBOX=true to run the sandbox on purpose).',
+    );
   }
   const adminEmails = (e.ADMIN_EMAILS ?? '')
     .split(',')
     .map((email) => email.trim().toLowerCase())
     .filter((email) => email !== '');
   for (const email of adminEmails) {
-    if (!z.email().safeParse(email).success) problems.push(`ADMIN_EMAILS: "${email}" is not an e-mail address`);
+    if (!z.email().safeParse(email).success) {
+      problems.push(`ADMIN_EMAILS must be e-mail addresses separated by commas (got ${JSON.stringify(email)}).`);
+    }
   }
-  if (database.kind === 'postgres' && e.NODE_ENV === 'production' && !e.SMTP_URL && !e.LOG_EMAILS) {
+  if (takesOrders && database.kind === 'postgres' && production && !e.SMTP_URL && !e.LOG_EMAILS) {
     problems.push(
-      'SMTP_URL: is required in production with PostgreSQL: without it e-mails, with their sign-in and reset links, ' +
-        'are written to the log instead of sent (set LOG_EMAILS=true to do that on purpose)',
+      'SMTP_URL is required in production with PostgreSQL, because without it e-mails, with their sign-in and reset ' +
+        'links, are written to the log instead of sent (set LOG_EMAILS=true to do that on purpose).',
     );
   }
-  if (e.GATEWAY_ENABLED && e.GATEWAY_PORT !== 0 && e.GATEWAY_PORT === e.PORT) {
-    problems.push('GATEWAY_PORT: must differ from PORT (or set GATEWAY_ENABLED=false)');
+  if (role === 'server' && e.GATEWAY_ENABLED && e.GATEWAY_PORT !== 0 && e.GATEWAY_PORT === e.PORT) {
+    problems.push(`GATEWAY_PORT must differ from PORT (both are ${e.PORT}), or set GATEWAY_ENABLED=false.`);
   }
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
-    problems.push('STRIPE_WEBHOOK_SECRET: is required with STRIPE_SECRET_KEY, or paid orders would never be delivered');
+    problems.push('STRIPE_WEBHOOK_SECRET is required with STRIPE_SECRET_KEY, or paid orders would never be delivered.');
   }
   if (!e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET) {
-    problems.push('STRIPE_SECRET_KEY: is required with STRIPE_WEBHOOK_SECRET');
+    problems.push('STRIPE_SECRET_KEY is required with STRIPE_WEBHOOK_SECRET.');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   const common = { checkoutRateLimitPerUser: e.CHECKOUT_RATE_LIMIT_PER_USER, currency: 'usd' as const };
@@ -277,8 +396,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     database,
-    seedDemo: e.SEED_DEMO,
-    webDistDir: path.resolve(e.WEB_DIST_DIR),
+    migrateOnStart: e.MIGRATE_ON_START,
+    seedDemo: e.SEED_DEMO ?? database.kind === 'pglite',
+    shutdown: {
+      drainMs: e.SHUTDOWN_DRAIN_MS ?? (database.kind === 'postgres' ? 5000 : 0),
+      timeoutSeconds: e.SHUTDOWN_TIMEOUT_S,
+    },
+    webDistDir: path.resolve(e.WEB_DIST_DIR ?? shippedPaths.webDist),
     site: {
       brandName: e.BRAND_NAME,
       chatCommunityUrl: e.CHAT_COMMUNITY_URL,
@@ -340,15 +464,32 @@ function oauthClient(
 ): OAuthClient | undefined {
   if (clientId && clientSecret) return { clientId, clientSecret };
   if (clientId || clientSecret) {
-    problems.push(`${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET: set both to offer this sign-in, or neither`);
+    problems.push(
+      `${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET must be set together to offer this sign-in (only ` +
+        `${clientId ? `${prefix}_CLIENT_ID` : `${prefix}_CLIENT_SECRET`} is set).`,
+    );
   }
   return undefined;
 }
 
-/** For the command-line entry points: the configuration, or the message naming every bad variable and exit code 1. */
-export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * Reads `.env` from the working folder into the environment when it exists (Node's own loader). A variable already in
+ * the environment wins over the file.
+ */
+export function loadEnvFile(file = '.env'): string | undefined {
+  if (!existsSync(file)) return undefined;
+  process.loadEnvFile(file);
+  return path.resolve(file);
+}
+
+/**
+ * For the command-line entry points: reads `.env`, then the configuration, or prints the sentence for each bad
+ * variable and exits 1.
+ */
+export function loadConfigOrExit(role: ConfigRole): Config {
   try {
-    return loadConfig(env);
+    loadEnvFile();
+    return loadConfig(process.env, role);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);

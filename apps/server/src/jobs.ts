@@ -1,22 +1,30 @@
-// The periodic job for operators of a PostgreSQL deployment: `npm run jobs -- --once` runs the due work once and exits;
-// without --once it runs every JOBS_INTERVAL_S seconds until stopped. Any number of runners (and servers) can run at
-// once: each due order is claimed with FOR UPDATE SKIP LOCKED.
+// The periodic job alone (`npm run jobs`, `node . jobs` in a release): `--once` runs the due work once and exits;
+// without it, it runs every JOBS_INTERVAL_S seconds until stopped, and a stop ends it between two units of work. Any
+// number of runners (and servers) can share a PostgreSQL database: each due order is claimed with FOR UPDATE SKIP
+// LOCKED. On the embedded database it runs only while no server holds the folder (a server runs the job itself).
+import pino from 'pino';
 import { loadConfigOrExit } from './config.ts';
+import { DataDirInUse } from './lifecycle/data-dir-lock.ts';
+import { createShutdown } from './lifecycle/shutdown.ts';
 import { prepareApp } from './start.ts';
 
 async function main() {
   const once = process.argv.includes('--once');
-  const config = loadConfigOrExit();
-  if (config.database.kind === 'pglite') {
-    console.error(
-      'The embedded database belongs to the server process, which runs the job itself every JOBS_INTERVAL_S seconds ' +
-        '(and, with the sandbox provider, POST /api/admin/sandbox/clock runs it at a chosen time). ' +
-        'This command is for PostgreSQL deployments: set DATABASE_URL.',
-    );
-    process.exit(1);
-  }
-  const started = await prepareApp({ ...config, jobsIntervalSeconds: 0 });
+  const config = loadConfigOrExit('jobs');
+  const log = pino({ level: config.logLevel });
+  const shutdown = createShutdown({ log, timeoutSeconds: config.shutdown.timeoutSeconds });
+  const started = await prepareApp(
+    { ...config, jobsIntervalSeconds: 0 },
+    { log, inUseHint: 'the server runs the periodic job itself, every JOBS_INTERVAL_S seconds' },
+  );
   const { app } = started;
+  shutdown.add({ name: 'database', close: () => started.database.close() });
+  shutdown.setLog(app.log);
+  shutdown.add({
+    name: 'periodic job',
+    close: () => app.close(),
+    pending: () => (app.jobs.busy() ? 'a unit of work in progress' : undefined),
+  });
   await app.ready();
   const runOnce = async () => {
     const report = await app.jobs.runOnce();
@@ -26,26 +34,18 @@ async function main() {
   if (once) {
     const report = await runOnce();
     console.log(JSON.stringify(report));
-    await started.close();
+    await shutdown.stop('done');
     return;
   }
-  const timer = setInterval(
-    () => {
-      runOnce().catch((error: unknown) => app.log.error({ err: error }, 'periodic job failed; the next run retries'));
-    },
-    config.jobsIntervalSeconds * 1000 || 60_000,
-  );
-  const stop = async () => {
-    clearInterval(timer);
-    await started.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
-  await runOnce();
+  const run = () =>
+    runOnce().catch((error: unknown) => app.log.error({ err: error }, 'periodic job failed; the next run retries'));
+  const timer = setInterval(run, config.jobsIntervalSeconds * 1000 || 60_000);
+  shutdown.add({ name: 'job timer', close: async () => clearInterval(timer) });
+  await run();
 }
 
 main().catch((error: unknown) => {
-  console.error('The job runner failed:', error instanceof Error ? error.message : error);
+  if (error instanceof DataDirInUse) console.error(error.message);
+  else console.error('The job runner failed:', error instanceof Error ? error.message : error);
   process.exit(1);
 });

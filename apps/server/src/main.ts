@@ -1,41 +1,91 @@
-import { loadConfigOrExit } from './config.ts';
-import { type Gateway, startGateway } from './gateway/gateway.ts';
+// The shop's server: `npm start` (through scripts/start.ts), `npm run serve`, or `node .` in a release. It stops on
+// SIGTERM or SIGINT without cutting a request: see lifecycle/shutdown.ts and docs/decisions/2026-11-25-stopping.md.
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { type Config, loadConfigOrExit } from './config.ts';
+import { startGateway } from './gateway/gateway.ts';
+import { DataDirInUse } from './lifecycle/data-dir-lock.ts';
+import { buildInfo } from './lifecycle/release.ts';
+import { createShutdown } from './lifecycle/shutdown.ts';
 import { prepareApp } from './start.ts';
 
 async function main() {
-  const config = loadConfigOrExit();
-
-  const started = await prepareApp(config);
+  const config = loadConfigOrExit('server');
+  const log = pino({ level: config.logLevel });
+  const shutdown = createShutdown({ log, timeoutSeconds: config.shutdown.timeoutSeconds });
+  const started = await prepareApp(config, {
+    log,
+    lifecycle: shutdown.lifecycle,
+    inUseHint: 'a second server needs its own DATA_DIR, or PostgreSQL for both',
+  });
   const { app } = started;
-  let gateway: Gateway | undefined;
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, 'shutting down');
-    // The gateway first: its last metered bytes go to the database before the database closes.
-    await gateway?.close().catch((error: unknown) => app.log.error({ err: error }, 'gateway metering not written'));
-    await started.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  shutdown.add({ name: 'database', close: () => started.database.close() });
+  shutdown.setLog(app.log);
+  shutdown.add({
+    name: 'HTTP server',
+    // Stops accepting, lets the requests in flight finish and ends idle keep-alive connections; then the periodic job
+    // stops between two units of work and the app's own connections (Redis, LISTEN) close.
+    close: () => app.close(),
+    pending: () => openConnections(app),
+  });
+  shutdown.setDrain(() => drain(app, config));
 
   await app.listen({ host: config.host, port: config.port });
   if (config.gateway.enabled) {
-    gateway = await startGateway({
+    const gateway = await startGateway({
       db: started.database.db,
       config: config.gateway,
       log: app.log.child({ part: 'gateway' }),
     });
+    shutdown.add({
+      name: 'residential gateway',
+      // Stops accepting, closes the tunnels and writes their last metered bytes, before the database closes.
+      close: () => gateway.close(),
+      pending: () => `${gateway.connections()} connections`,
+    });
   }
+  const { version, commit } = buildInfo();
+  const port = (app.server.address() as AddressInfo).port;
+  const url = config.appUrl;
+  const where =
+    started.database.kind === 'postgres'
+      ? 'PostgreSQL'
+      : config.database.kind === 'pglite' && config.database.dataDir
+        ? `embedded PGlite, data in ${config.database.dataDir}`
+        : 'embedded PGlite in memory, nothing kept';
   app.log.info(
-    { url: config.appUrl, database: started.database.kind },
-    `storefront ready at ${config.appUrl} (${started.database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'})`,
+    { version, commit, url, port, database: started.database.kind, dataDir: dataDirOf(config) },
+    `storefront ${version} (${commit}) ready at ${url} (${where})`,
   );
 }
 
+function dataDirOf(config: Config): string | undefined {
+  return config.database.kind === 'pglite' ? config.database.dataDir : undefined;
+}
+
+/**
+ * The first part of a stop with SHUTDOWN_DRAIN_MS: readiness already answers 503 (the lifecycle says draining), every
+ * answer now ends its connection so keep-alive clients reconnect elsewhere, and new connections are still served until
+ * the load balancer has taken the instance out.
+ */
+async function drain(app: FastifyInstance, config: Config): Promise<void> {
+  if (config.shutdown.drainMs <= 0) return;
+  app.server.prependListener('request', (_request, response) => response.setHeader('connection', 'close'));
+  app.server.closeIdleConnections();
+  app.log.info({ drainMs: config.shutdown.drainMs }, 'draining: readiness answers 503 while requests are still served');
+  await sleep(config.shutdown.drainMs);
+}
+
+function openConnections(app: FastifyInstance): Promise<string> {
+  return new Promise((resolve) => {
+    app.server.getConnections((error, count) => resolve(error ? 'connections unknown' : `${count} connections open`));
+  });
+}
+
 main().catch((error: unknown) => {
-  console.error('The server could not start:', error instanceof Error ? error.message : error);
+  if (error instanceof DataDirInUse) console.error(error.message);
+  else console.error('The server could not start:', error instanceof Error ? error.message : error);
   process.exit(1);
 });

@@ -1,8 +1,11 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
-import { type Database, openDatabase } from './db/client.ts';
+import { type Database, openDatabase, type PoolLog } from './db/client.ts';
 import { seedDatabase } from './db/seed.ts';
+import { lockDataDir } from './lifecycle/data-dir-lock.ts';
+import type { Lifecycle } from './lifecycle/shutdown.ts';
 import { applyAdminEmails } from './modules/auth/admin-emails.ts';
 
 export interface StartedApp {
@@ -11,14 +14,66 @@ export interface StartedApp {
   close(): Promise<void>;
 }
 
-/** Opens the database, applies migrations, seeds a new database and builds the app. */
-export async function prepareApp(config: Config, options: { logger?: boolean | object } = {}): Promise<StartedApp> {
-  const database = await openDatabase(config.database);
+export interface OpenOptions {
+  /** Where pool errors are logged (a dropped idle connection, a database restart). */
+  log: PoolLog;
+  /** Ends the sentence that refuses an embedded database already in use. */
+  inUseHint?: string;
+}
+
+/**
+ * Opens the configured database. An embedded one is locked first (one owner per folder; its folder is created when
+ * missing) and unlocked when it is closed.
+ */
+export async function openOwnedDatabase(config: Config, options: OpenOptions): Promise<Database> {
+  const target = config.database;
+  const lock =
+    target.kind === 'pglite' && target.dataDir
+      ? await lockDataDir({
+          databaseDir: target.dataDir,
+          ...(target.chosenBy === 'DATA_DIR'
+            ? { variable: 'DATA_DIR', shown: path.dirname(target.dataDir) }
+            : { variable: 'DATABASE_URL', shown: `pglite:${target.dataDir}` }),
+          hint: options.inUseHint,
+          onCompromised: (error) =>
+            options.log.error(
+              { err: error },
+              'the lock on the embedded database was lost: another process may open it',
+            ),
+        })
+      : undefined;
   try {
-    await database.migrate();
+    const database = await openDatabase(target, { log: options.log });
+    return {
+      ...database,
+      close: async () => {
+        try {
+          await database.close();
+        } finally {
+          await lock?.release();
+        }
+      },
+    };
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
+}
+
+/**
+ * Opens the database (locked when embedded), applies migrations unless MIGRATE_ON_START=false, seeds a new database
+ * and builds the app.
+ */
+export async function prepareApp(
+  config: Config,
+  options: { logger?: boolean | object; lifecycle?: Lifecycle } & OpenOptions,
+): Promise<StartedApp> {
+  const database = await openOwnedDatabase(config, options);
+  try {
+    if (config.migrateOnStart) await database.migrate();
     const seed = await seedDatabase(database.db, config);
     const admins = await applyAdminEmails(database.db, config.auth.adminEmails);
-    const app = await buildApp({ config, database, logger: options.logger });
+    const app = await buildApp({ config, database, logger: options.logger, lifecycle: options.lifecycle });
     if (config.payments.provider === 'sandbox') {
       const log = config.env === 'production' ? app.log.warn.bind(app.log) : app.log.info.bind(app.log);
       log('payments go to the sandbox provider: no real money moves; set STRIPE_SECRET_KEY to take real payments');

@@ -1,14 +1,8 @@
-import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
+import type pg from 'pg';
 import type { DatabaseTarget } from '../config.ts';
-import { statementKeepingClient } from './prepared-statements.ts';
+import { shippedPaths } from '../lifecycle/release.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -40,11 +34,26 @@ export interface ListenHandlers {
 /** How long a lost listening connection waits before it connects again. */
 const RELISTEN_MS = 1000;
 
-const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+const migrationsFolder = shippedPaths.migrations;
 const MIGRATION_LOCK_KEY = 7_431_904_221;
 
-export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+/** Where the pool reports a connection it lost (pino's shape). */
+export interface PoolLog {
+  error(object: object, message: string): void;
+}
+
+const consoleLog: PoolLog = { error: (object, message) => console.error(message, object) };
+
+// Each driver is loaded only when used: a server on PostgreSQL never loads PGlite's WebAssembly build, and the other
+// way round (memory and start-up time).
+export async function openDatabase(target: DatabaseTarget, options: { log?: PoolLog } = {}): Promise<Database> {
+  const log = options.log ?? consoleLog;
   if (target.kind === 'pglite') {
+    const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+      import('@electric-sql/pglite'),
+      import('drizzle-orm/pglite'),
+      import('drizzle-orm/pglite/migrator'),
+    ]);
     const client = target.dataDir ? new PGlite(target.dataDir) : new PGlite();
     await client.waitReady;
     const db = drizzlePglite({ client, schema }) as unknown as Db;
@@ -65,13 +74,24 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     };
   }
 
-  const pool = new pg.Pool({
+  const [{ default: pgModule }, { drizzle: drizzlePg }, { migrate: migratePg }, { statementKeepingClient }] =
+    await Promise.all([
+      import('pg'),
+      import('drizzle-orm/node-postgres'),
+      import('drizzle-orm/node-postgres/migrator'),
+      import('./prepared-statements.ts'),
+    ]);
+  const pool = new pgModule.Pool({
     connectionString: target.connectionString,
-    max: 10,
+    max: target.poolSize,
+    connectionTimeoutMillis: target.connectTimeoutMs,
+    // Sent at connection start: PostgreSQL itself cancels a statement that runs longer (0 = no limit).
+    statement_timeout: target.statementTimeoutMs,
     Client: statementKeepingClient(target.preparedStatements),
   });
-  // An idle client that errors (database restart) must not crash the process; the next query reconnects.
-  pool.on('error', () => {});
+  // An idle client that errors (database restart) must not crash the process; the next query reconnects. Said in the
+  // log, since a run of these is how a failing database first shows.
+  pool.on('error', (error) => log.error({ err: error }, 'a pooled database connection failed; it will be replaced'));
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   return {
     db,
@@ -79,21 +99,25 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     migrate: async () => {
       const lock = await pool.connect();
       try {
+        // Waiting for another instance's migrations, or a long migration, is not a runaway statement.
+        await lock.query('set statement_timeout = 0');
         await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
         await migratePg(db as never, { migrationsFolder });
       } finally {
         await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
+        await lock.query('reset statement_timeout').catch(() => {});
         lock.release();
       }
     },
     ping: () => ping(db),
-    listen: (channel, handlers) => listenPostgres(target.connectionString, channel, handlers),
+    listen: (channel, handlers) => listenPostgres(pgModule, target.connectionString, channel, handlers),
     close: () => pool.end(),
   };
 }
 
 /** LISTEN on a connection of its own (a pooled one would be handed to queries), connecting again when it drops. */
 async function listenPostgres(
+  pgModule: typeof pg,
   connectionString: string,
   channel: string,
   handlers: ListenHandlers,
@@ -117,7 +141,7 @@ async function listenPostgres(
   };
 
   const connect = async () => {
-    const client = new pg.Client({ connectionString });
+    const client = new pgModule.Client({ connectionString });
     client.on('notification', (message) => {
       if (message.channel === channel) handlers.onNotify(message.payload ?? '');
     });

@@ -1,41 +1,36 @@
-// The residential gateway alone (`npm run gateway`), against the same PostgreSQL as the servers, so it can run on its own
-// machines and be scaled apart from the web servers. Metered bytes are written every GATEWAY_FLUSH_MS and once more on
-// SIGTERM or SIGINT, so a stop loses nothing.
+// The residential gateway alone (`npm run gateway`, `node . gateway` in a release), against the same PostgreSQL as the
+// servers, so it can run on its own machines and be scaled apart from the web servers. Metered bytes are written every
+// GATEWAY_FLUSH_MS and once more on SIGTERM or SIGINT, so a stop loses nothing. On the embedded database it runs only
+// while no server holds the folder (a server runs the gateway itself, GATEWAY_ENABLED).
 import pino from 'pino';
 import { loadConfigOrExit } from '../config.ts';
-import { openDatabase } from '../db/client.ts';
+import { DataDirInUse } from '../lifecycle/data-dir-lock.ts';
+import { createShutdown } from '../lifecycle/shutdown.ts';
+import { openOwnedDatabase } from '../start.ts';
 import { startGateway } from './gateway.ts';
 
 async function main() {
-  const config = loadConfigOrExit();
-  if (config.database.kind === 'pglite') {
-    console.error(
-      'The embedded database belongs to the server process, which runs the gateway itself (GATEWAY_ENABLED). ' +
-        "A gateway on its own shares the servers' PostgreSQL: set DATABASE_URL.",
-    );
-    process.exit(1);
-  }
+  const config = loadConfigOrExit('gateway');
   const log = pino({ level: config.logLevel });
-  const database = await openDatabase(config.database);
-  await database.migrate();
+  const shutdown = createShutdown({ log, timeoutSeconds: config.shutdown.timeoutSeconds });
+  const database = await openOwnedDatabase(config, {
+    log,
+    inUseHint:
+      "the server runs the gateway itself (GATEWAY_ENABLED); a gateway on its own shares the servers' PostgreSQL",
+  });
+  shutdown.add({ name: 'database', close: () => database.close() });
+  if (config.migrateOnStart) await database.migrate();
   const gateway = await startGateway({ db: database.db, config: config.gateway, log });
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'gateway shutting down: writing the last metered bytes');
-    try {
-      await gateway.close();
-    } finally {
-      await database.close();
-    }
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  shutdown.add({
+    name: 'residential gateway',
+    // Stops accepting, closes the tunnels and writes their last metered bytes, before the database closes.
+    close: () => gateway.close(),
+    pending: () => `${gateway.connections()} connections`,
+  });
 }
 
 main().catch((error: unknown) => {
-  console.error('The gateway could not start:', error instanceof Error ? error.message : error);
+  if (error instanceof DataDirInUse) console.error(error.message);
+  else console.error('The gateway could not start:', error instanceof Error ? error.message : error);
   process.exit(1);
 });

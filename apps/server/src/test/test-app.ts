@@ -63,6 +63,8 @@ export async function createTestApp(
     PRICING_CACHE_MS: '0',
     JOBS_INTERVAL_S: '0',
     APP_URL: 'http://localhost:3000',
+    // The same demo inventory on both databases (PostgreSQL gets none by default).
+    SEED_DEMO: 'true',
     ...env,
   });
   const database = await openDatabase(config.database);

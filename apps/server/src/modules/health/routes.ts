@@ -1,8 +1,20 @@
 import { errorResponseSchema, healthResponseSchema } from '@storefront/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
+import { buildInfo } from '../../lifecycle/release.ts';
+import type { Lifecycle } from '../../lifecycle/shutdown.ts';
 
-export const healthRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
+const readinessResponseSchema = z.object({
+  status: z.enum(['ready', 'draining', 'unavailable']),
+  version: z.string(),
+  database: z.enum(['up', 'down']),
+});
+
+export const healthRoutes: FastifyPluginAsyncZod<{ database: Database; lifecycle: Lifecycle }> = async (
+  app,
+  { database, lifecycle },
+) => {
   app.get(
     '/health',
     {
@@ -18,6 +30,25 @@ export const healthRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
       return reply
         .status(up ? 200 : 503)
         .send({ status: up ? 'ok' : 'unavailable', database: up ? 'up' : 'down' } as const);
+    },
+  );
+
+  app.get(
+    '/health/ready',
+    {
+      schema: {
+        tags: ['operations'],
+        summary: 'Readiness: 503 while the instance is stopping (SHUTDOWN_DRAIN_MS) or cannot reach its database',
+        response: { 200: readinessResponseSchema, 503: readinessResponseSchema.or(errorResponseSchema) },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const up = await database.ping();
+      const status = lifecycle.draining ? 'draining' : up ? 'ready' : 'unavailable';
+      return reply
+        .status(status === 'ready' ? 200 : 503)
+        .send({ status, version: buildInfo().version, database: up ? 'up' : 'down' } as const);
     },
   );
 };

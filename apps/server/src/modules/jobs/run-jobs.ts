@@ -20,6 +20,8 @@ export interface JobContext {
   mailer: Mailer;
   log: FastifyBaseLogger;
   provider: ProviderName;
+  /** Aborted when the process stops: the run ends between two units of work (each unit is one transaction). */
+  signal?: AbortSignal;
 }
 
 /** What one run did (the sandbox clock answers it as is). */
@@ -41,7 +43,7 @@ async function eachDue(
 ): Promise<number> {
   let done = 0;
   const skipped: string[] = [];
-  for (let i = 0; i < limit; i++) {
+  for (let i = 0; i < limit && !ctx.signal?.aborted; i++) {
     const handled = await ctx.db.transaction(async (tx) => {
       const [order] = await tx
         .select()
@@ -151,6 +153,7 @@ export async function runJobs(ctx: JobContext, now: Date): Promise<JobReport> {
 
   // 4. Checkouts never paid: a payment page lives an hour (CHECKOUT_PAYABLE_MS), so after a week nothing can pay them.
   //    Real time, not the sandbox's clock: a clock moved ahead must not remove the checkout a customer is paying now.
+  if (ctx.signal?.aborted) return report;
   const abandonedBefore = new Date(Math.min(now.getTime(), Date.now()) - ABANDONED_AFTER_MS);
   const abandoned = await ctx.db
     .delete(orders)
@@ -158,6 +161,7 @@ export async function runJobs(ctx: JobContext, now: Date): Promise<JobReport> {
     .returning({ id: orders.id });
   report.abandonedRemoved = abandoned.length;
 
+  if (ctx.signal?.aborted) return report;
   report.emailsSent = await dispatchOutbox(ctx.db, ctx.mailer, ctx.log);
   return report;
 }

@@ -11,6 +11,8 @@ export interface JobRunner {
   /** Runs the due work now (or at `at`); a run already in progress is awaited rather than doubled. */
   runOnce(at?: Date): Promise<JobReport>;
   start(intervalSeconds: number): void;
+  /** Whether a run is in progress (said when a stop runs out of time). */
+  busy(): boolean;
   /** Sends what the e-mail outbox holds, in the background (after a payment event, say). */
   flushEmails(): void;
   stop(): Promise<void>;
@@ -24,12 +26,14 @@ export function createJobRunner(options: {
   provider: PaymentProvider;
 }): JobRunner {
   const sandbox = options.provider.name === 'sandbox';
+  const stopping = new AbortController();
   const ctx = {
     db: options.db,
     brand: options.brand,
     mailer: options.mailer,
     log: options.log,
     provider: options.provider.name,
+    signal: stopping.signal,
   };
   let running: Promise<JobReport> | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -46,6 +50,7 @@ export function createJobRunner(options: {
 
   return {
     runOnce,
+    busy: () => running !== undefined,
     flushEmails() {
       dispatchOutbox(options.db, options.mailer, options.log).catch((error: unknown) =>
         options.log.error({ err: error }, 'e-mail dispatch failed; the periodic job retries'),
@@ -68,6 +73,8 @@ export function createJobRunner(options: {
     async stop() {
       if (timer) clearInterval(timer);
       timer = undefined;
+      // A run in progress finishes the unit of work it is in (one order's transaction) and goes no further.
+      stopping.abort();
       await running?.catch(() => {});
     },
   };

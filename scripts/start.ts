@@ -1,0 +1,11 @@
+// `npm start`: builds the web app only when the build is missing or older than its sources, then runs the server in
+// this very process. package.json starts it with `exec node`, so npm's child is this node and not a shell: npm passes
+// SIGTERM and SIGINT to it, and the server's own stop (finish requests, write meters, close the database) runs.
+import { buildWebApp, webBuildIsStale } from './web-build.ts';
+
+const stale = webBuildIsStale();
+if (stale) {
+  console.log(`Building the web app first (${stale}).`);
+  await buildWebApp();
+}
+await import('../apps/server/src/main.ts');
