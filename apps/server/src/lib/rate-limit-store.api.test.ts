@@ -18,7 +18,13 @@ const signIn = (t: TestApp, email: string, ip: string) =>
 
 describe.runIf(redisUrl)('rate limits shared through Redis', () => {
   const prefix = `storefront-test-${randomBytes(6).toString('hex')}:`;
-  const env = { REDIS_URL: redisUrl ?? '', REDIS_KEY_PREFIX: prefix, AUTH_RATE_LIMIT_PER_ACCOUNT: '3' };
+  // Instances share AUTH_SECRET in production, and with it the keyed hash of an address in the counters' keys.
+  const env = {
+    REDIS_URL: redisUrl ?? '',
+    REDIS_KEY_PREFIX: prefix,
+    AUTH_RATE_LIMIT_PER_ACCOUNT: '3',
+    AUTH_SECRET: randomBytes(32).toString('base64url'),
+  };
   let first: TestApp;
   let second: TestApp;
   let redis: Redis;
@@ -41,6 +47,17 @@ describe.runIf(redisUrl)('rate limits shared through Redis', () => {
     expect(blocked.statusCode).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     expect(await redis.keys(`${prefix}rate-limit:*`)).not.toHaveLength(0);
+  });
+
+  it('keeps no e-mail address in Redis: every key is under the prefix and names an address by a keyed hash', async () => {
+    expect((await signIn(first, 'Private.Person@example.com', '10.1.0.9')).statusCode).toBe(401);
+    const keys = await redis.keys(`${prefix}*`);
+    expect(keys.some((key) => key.includes('auth-email:'))).toBe(true);
+    for (const key of keys) {
+      expect(key.startsWith(prefix), key).toBe(true);
+      expect(key.toLowerCase(), key).not.toContain('example.com');
+      expect(key.toLowerCase(), key).not.toContain('private.person');
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthConfig } from '../../config.ts';
 import type { DeviceCookies } from './device-cookie.ts';
@@ -51,13 +51,24 @@ const sessionKeyOf = (request: FastifyRequest): string =>
  * - password checks behind a session are counted per session (`perEmail`).
  * Returns a check that answers 429 `{ message }` with Retry-After, or lets the request through.
  */
-export function authRateLimiter(app: FastifyInstance, limits: AuthConfig['rateLimit'], devices: DeviceCookies) {
+export function authRateLimiter(
+  app: FastifyInstance,
+  limits: AuthConfig['rateLimit'],
+  devices: DeviceCookies,
+  secret: string,
+) {
   const timeWindow = limits.windowSeconds * 1000;
+  // A counter's key never holds an address (Redis is read by more people than the database): a keyed hash of it, the
+  // same on every instance (they share AUTH_SECRET), which a list of known addresses cannot be tried against.
+  const addressKey = (request: FastifyRequest) => {
+    const email = emailOf(request);
+    return email === undefined ? 'none' : createHmac('sha256', secret).update(email).digest('base64url').slice(0, 22);
+  };
   const keyed = (max: number, key: (request: FastifyRequest) => string) =>
     app.createRateLimit({ max, timeWindow, keyGenerator: (request) => `${key(request)}:${authPath(request)}` });
   const perIp = keyed(limits.perIp, (request) => `auth-ip:${request.ip}`);
-  const perEmailAndIp = keyed(limits.perEmail, (request) => `auth-email-ip:${emailOf(request)}:${request.ip}`);
-  const perAccount = keyed(limits.perAccount, (request) => `auth-email:${emailOf(request)}`);
+  const perEmailAndIp = keyed(limits.perEmail, (request) => `auth-email-ip:${addressKey(request)}:${request.ip}`);
+  const perAccount = keyed(limits.perAccount, (request) => `auth-email:${addressKey(request)}`);
   const perDevice = keyed(limits.perEmail, (request) => `auth-device:${devices.read(request, emailOf(request))}`);
   const perSession = keyed(limits.perEmail, (request) => `auth-session:${sessionKeyOf(request)}`);
 

@@ -102,7 +102,7 @@ export const authRoutes: FastifyPluginAsync<{
 }> = async (app, { auth, config, rateLimit: rateLimitOptions, secret, guards }) => {
   await app.register(rateLimit, rateLimitOptions);
   const devices = createDeviceCookies(secret, config.appUrl.startsWith('https://'));
-  const checkRateLimit = authRateLimiter(app, config.auth.rateLimit, devices);
+  const checkRateLimit = authRateLimiter(app, config.auth.rateLimit, devices, secret);
   const appOrigin = new URL(config.appUrl).origin;
 
   /** The confirmation page's button: confirms the address with better-auth's own call, which signs the customer in. */
