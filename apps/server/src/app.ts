@@ -7,6 +7,7 @@ import { AppError } from './errors.ts';
 import { serializeRequest } from './lib/log-redaction.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { createRateLimitStore } from './lib/rate-limit-store.ts';
+import { REQUEST_ID_HEADER, requestIdOf } from './lib/request-id.ts';
 import { lazyRequestLogger } from './lib/request-logger.ts';
 import type { Lifecycle } from './lifecycle/shutdown.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
@@ -89,6 +90,14 @@ export async function buildApp({
     bodyLimit: 1_048_576,
     // Each request's logger is made when it first logs a line its level lets through (request-logger.ts).
     childLoggerFactory: lazyRequestLogger,
+    // A caller's valid X-Request-Id, else a new UUID; bound to every log line of the request as `reqId`.
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+  });
+  // Every answer names its request, errors and 404s included, so that a customer can quote it and an operator find it.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    done();
   });
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);

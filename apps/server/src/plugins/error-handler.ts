@@ -46,6 +46,9 @@ declare module 'fastify' {
   }
 }
 
+/** The sentence a fault's answer ends with: the request id to quote (it is also the X-Request-Id header). */
+export const supportReference = (requestId: string) => `If it keeps happening, quote this id to support: ${requestId}.`;
+
 /** One error handler for the whole app: the right status, the route's error shape, never a stack trace. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -65,6 +68,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(status).send(body(error.message));
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send(body(shape?.internalError ?? messages.internalError));
+    // A fault of ours: the answer names the request, whose log lines carry the same id, for the customer to quote.
+    const message = `${shape?.internalError ?? messages.internalError} ${supportReference(request.id)}`;
+    return reply.status(500).send({ ...body(message), requestId: request.id });
   });
 }
