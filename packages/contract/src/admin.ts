@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { featureFlagSchema } from './catalogue.ts';
+import { formatMoney } from './checkout.ts';
 import { PRODUCT_IDS } from './products.ts';
 
 /** The admin page's tabs (spec section 2 'Admin'), kept in `?tab=`; aliases lead to the same tab. */
@@ -158,12 +159,14 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export const AUDIT_PAGE_SIZE = 25;
+/** Far beyond any log this shop keeps (2.5 million entries), and small enough for an offset. */
+const AUDIT_PAGE_MAX = 100_000;
 export const auditLogQuerySchema = z.object({
   page: z.coerce
     .number({ error: 'page is a number from 1.' })
     .int('page is a whole number.')
     .min(1, 'page is a number from 1.')
-    .max(100_000)
+    .max(AUDIT_PAGE_MAX, `page is a number from 1 to ${AUDIT_PAGE_MAX}.`)
     .default(1),
 });
 export const auditLogSchema = z.object({
@@ -285,6 +288,12 @@ export const fulfilRequestSchema = z.object({
 });
 export const fulfilResponseSchema = z.object({ customOrders: z.array(customOrderSchema) });
 
+/** The longest a repeating coupon lasts: ten years of monthly renewals. */
+export const COUPON_MONTHS_MAX = 120;
+export const COUPON_MAX_REDEMPTIONS = 1_000_000;
+/** Stripe takes amounts of at most eight digits ($999,999.99); the column is a 32-bit integer of cents. */
+export const COUPON_AMOUNT_OFF_MAX_CENTS = 99_999_999;
+
 /** Spec section 5 'Coupon form' and section 10 'Coupons'. */
 export const couponMessages = {
   codeRequired: 'Coupon code is required',
@@ -297,6 +306,10 @@ export const couponMessages = {
   percentAtMost100: 'Percent off cannot exceed 100',
   productRequired: 'Must select at least one product',
   maxRedemptionsMin: 'Max redemptions must be at least 1',
+  maxRedemptionsMax: `Max redemptions can be at most ${COUPON_MAX_REDEMPTIONS.toLocaleString('en-US')}`,
+  monthsMax: `A repeating coupon lasts at most ${COUPON_MONTHS_MAX} months`,
+  amountTooLarge: `Amount off cannot exceed ${formatMoney(COUPON_AMOUNT_OFF_MAX_CENTS, 'usd')}`,
+  percentWhole: 'Percent off is a whole number.',
   foreverAmount: 'A fixed-amount coupon cannot last forever: choose once or repeating.',
   codeTaken: 'This coupon code already exists.',
   fetchFailed: 'Failed to fetch Stripe coupons',
@@ -375,21 +388,40 @@ export const createCouponRequestSchema = z
     appliesToProducts: z
       .array(z.enum(PRODUCT_IDS, { error: couponMessages.productRequired }), { error: couponMessages.productRequired })
       .min(1, couponMessages.productRequired),
-    durationInMonths: z.number().int().min(1, couponMessages.monthsRequired).max(120).nullish(),
-    maxRedemptions: z.number().int().min(1, couponMessages.maxRedemptionsMin).max(1_000_000).nullish(),
-    amountOff: z.number().int('The amount off is in whole cents.').nullish(),
-    percentOff: z.number().nullish(),
+    durationInMonths: z
+      .number()
+      .int(couponMessages.monthsRequired)
+      .min(1, couponMessages.monthsRequired)
+      .max(COUPON_MONTHS_MAX, couponMessages.monthsMax)
+      .nullish(),
+    maxRedemptions: z
+      .number()
+      .int(couponMessages.maxRedemptionsMin)
+      .min(1, couponMessages.maxRedemptionsMin)
+      .max(COUPON_MAX_REDEMPTIONS, couponMessages.maxRedemptionsMax)
+      .nullish(),
+    amountOff: z
+      .number()
+      .int('The amount off is in whole cents.')
+      .min(1, couponMessages.amountAboveZero)
+      .max(COUPON_AMOUNT_OFF_MAX_CENTS, couponMessages.amountTooLarge)
+      .nullish(),
+    percentOff: z
+      .number()
+      .gt(0, couponMessages.percentAboveZero)
+      .max(100, couponMessages.percentAtMost100)
+      .int(couponMessages.percentWhole)
+      .nullish(),
   })
   .superRefine((body, ctx) => {
     const add = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });
     if (body.duration === 'repeating' && !body.durationInMonths) add(couponMessages.monthsRequired, 'durationInMonths');
     if (body.discountType === 'amount_off') {
-      if (!body.amountOff || body.amountOff <= 0) add(couponMessages.amountAboveZero, 'amountOff');
+      // The range is the field's own check; here only that the chosen kind of discount is there.
+      if (body.amountOff == null) add(couponMessages.amountAboveZero, 'amountOff');
       if (body.duration === 'forever') add(couponMessages.foreverAmount, 'duration');
-    } else {
-      if (!body.percentOff || body.percentOff <= 0) add(couponMessages.percentAboveZero, 'percentOff');
-      else if (body.percentOff > 100) add(couponMessages.percentAtMost100, 'percentOff');
-      else if (!Number.isInteger(body.percentOff)) add('Percent off is a whole number.', 'percentOff');
+    } else if (body.percentOff == null) {
+      add(couponMessages.percentAboveZero, 'percentOff');
     }
   });
 export type CreateCouponRequest = z.input<typeof createCouponRequestSchema>;

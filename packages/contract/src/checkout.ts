@@ -23,6 +23,7 @@ export const checkoutMessages = {
   productDisabled: (label: string) => `${label} cannot be bought at the moment. Please try again later.`,
   quantityNotWhole: 'The quantity must be a whole number.',
   customAmountRange: `A custom amount must be between ${CUSTOM_AMOUNT_MIN} and ${CUSTOM_AMOUNT_MAX}.`,
+  quantityRange: `The quantity must be between ${CUSTOM_AMOUNT_MIN} and ${CUSTOM_AMOUNT_MAX}.`,
   bundleOnly: (label: string, bundles: readonly number[]) =>
     `${label} come in bundles of ${bundles.join(', ')}. Please choose one of them.`,
   couponTooLong: `A coupon code has at most ${COUPON_CODE_MAX} characters.`,
@@ -185,10 +186,14 @@ export const checkoutRequestSchema = z
       productId: z.enum(PRODUCT_IDS, {
         error: (issue) => (missing(issue.input) ? checkoutMessages.selectionRequired : checkoutMessages.unknownProduct),
       }),
-      quantity: z.number({
-        error: (issue) =>
-          missing(issue.input) ? checkoutMessages.selectionRequired : checkoutMessages.quantityNotWhole,
-      }),
+      // No product sells fewer or more than this (bundles and custom amounts alike); the product's own rule is below.
+      quantity: z
+        .number({
+          error: (issue) =>
+            missing(issue.input) ? checkoutMessages.selectionRequired : checkoutMessages.quantityNotWhole,
+        })
+        .min(CUSTOM_AMOUNT_MIN, checkoutMessages.quantityRange)
+        .max(CUSTOM_AMOUNT_MAX, checkoutMessages.quantityRange),
       coupon: z
         .string({ error: checkoutMessages.couponUnknown })
         .trim()
@@ -199,6 +204,8 @@ export const checkoutRequestSchema = z
     { error: checkoutMessages.selectionRequired },
   )
   .superRefine(({ productId, quantity }, ctx) => {
+    // Outside every product's range the field's own check has said so already.
+    if (quantity < CUSTOM_AMOUNT_MIN || quantity > CUSTOM_AMOUNT_MAX) return;
     const problem = quantityProblem(productId, quantity);
     if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['quantity'] });
   });

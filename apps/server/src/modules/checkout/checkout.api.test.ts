@@ -103,11 +103,18 @@ describe('checkout through the sandbox provider', () => {
       checkoutMessages.unknownProduct,
     );
     expect((await refusal({ productId: 'isp_proxies', quantity: 0 })).body.error.message).toBe(
-      checkoutMessages.customAmountRange,
+      checkoutMessages.quantityRange,
     );
     expect((await refusal({ productId: 'isp_proxies', quantity: 10_001 })).body.error.message).toBe(
-      checkoutMessages.customAmountRange,
+      checkoutMessages.quantityRange,
     );
+    // Past the 32-bit quantity column: refused by the contract, with the same sentence, for every product.
+    for (const productId of ['isp_proxies', 'pk1_isp_proxies', 'residential_proxies']) {
+      expect(await refusal({ productId, quantity: 9007199254740991 })).toEqual({
+        status: 400,
+        body: { success: false, error: { message: checkoutMessages.quantityRange } },
+      });
+    }
     expect((await refusal({ productId: 'residential_proxies', quantity: 2.5 })).body.error.message).toBe(
       checkoutMessages.quantityNotWhole,
     );
