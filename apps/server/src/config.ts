@@ -83,6 +83,7 @@ export const envSchema = z.object({
   GATEWAY_ALLOW_PRIVATE: booleanString.default(false),
   GATEWAY_FLUSH_MS: wholeNumber(100, 60_000, ' milliseconds').default(2000),
   GATEWAY_CACHE_MS: wholeNumber(0, 60_000, ' milliseconds').default(5000),
+  GATEWAY_AUTH_FAILURES_PER_IP: wholeNumber(1, 1_000_000, ' failed proxy authentications').default(20),
   RESIDENTIAL_UPSTREAM_URL: z
     .string()
     .refine(
@@ -232,6 +233,11 @@ export interface GatewayConfig {
   flushMs: number;
   /** How long credentials and remaining data are reused before the database is asked again. */
   cacheMs: number;
+  /**
+   * Failed proxy authentications one source address (an IPv6 /64) may make in `windowMs`; past them it is refused, good
+   * credentials too, until the window ends. Counted in Redis when set, so that every gateway counts together.
+   */
+  authFailures: { perIp: number; windowMs: number; redis: { url: string; keyPrefix: string } | undefined };
   /** The provider every request goes through, or undefined for direct egress. */
   upstream: { url: string; usernameTemplate: string } | undefined;
   /** Where a customer whose data is used up buys more. */
@@ -426,6 +432,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ConfigRol
       allowPrivateTargets: e.GATEWAY_ALLOW_PRIVATE,
       flushMs: e.GATEWAY_FLUSH_MS,
       cacheMs: e.GATEWAY_CACHE_MS,
+      authFailures: {
+        perIp: e.GATEWAY_AUTH_FAILURES_PER_IP,
+        windowMs: 10 * 60_000,
+        redis: e.REDIS_URL ? { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX } : undefined,
+      },
       upstream: e.RESIDENTIAL_UPSTREAM_URL
         ? { url: e.RESIDENTIAL_UPSTREAM_URL, usernameTemplate: e.RESIDENTIAL_UPSTREAM_USERNAME_TEMPLATE }
         : undefined,

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { BYTES_PER_KB, generateResidentialList, KB_PER_GB, parseResidentialLine } from '@storefront/contract';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
 import { type PrepareRequestFunctionOpts, Server } from 'proxy-chain';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayConfig } from '../config.ts';
@@ -24,6 +25,8 @@ import { createTestApp, signUpCustomer, type TestApp } from '../test/test-app.ts
 import { type Gateway, gatewayMessages, startGateway } from './gateway.ts';
 
 const run = promisify(execFile);
+// Against the machine's Redis (CI sets TEST_REDIS_URL=redis://127.0.0.1:6379); each test counts under its own prefix.
+const redisUrl = process.env.TEST_REDIS_URL;
 const silent = { info() {}, warn() {}, error() {}, child: () => silent } as unknown as FastifyBaseLogger;
 
 async function freePort(): Promise<number> {
@@ -132,6 +135,118 @@ describe('residential gateway', () => {
     expect(tunnel.status).toBe(407);
     await gateway.flush();
     expect(await usedKb(customer.userId)).toBe(0);
+  });
+
+  describe('failed authentications per source address', () => {
+    const url = () => `http://127.0.0.1:${target.port}/`;
+    /** The database as the gateway sees it, counting the account reads (selects) made through it. */
+    const countingDb = () => {
+      const counted = { selects: 0 };
+      const db = new Proxy(t.database.db, {
+        get(db, property, receiver) {
+          if (property === 'select') counted.selects++;
+          return Reflect.get(db, property, receiver);
+        },
+      });
+      return { db, counted };
+    };
+    const recordingLog = () => {
+      const warnings: string[] = [];
+      const log = {
+        ...silent,
+        warn: (fields: unknown, message?: string) => warnings.push(`${JSON.stringify(fields)} ${message ?? ''}`),
+        child: () => log,
+      } as unknown as FastifyBaseLogger;
+      return { log, warnings };
+    };
+
+    it('refuses an address after 20 failures for the window, good credentials too, with 429 and Retry-After', async () => {
+      const { db, counted } = countingDb();
+      const { log, warnings } = recordingLog();
+      const gateway = await startGateway({ db, config: gatewayConfig({ cacheMs: 60_000 }), log });
+      open.push(gateway);
+      const customer = await account(KB_PER_GB);
+      // The same unknown username again is answered from the negative cache, not the database.
+      for (let i = 0; i < 2; i++) {
+        expect((await httpThroughProxy(gateway.port, url(), basicAuth('nobody-here', 'x'))).status).toBe(407);
+      }
+      expect(counted.selects).toBe(1);
+      for (let i = 2; i < 20; i++) {
+        const auth = i % 2 === 0 ? basicAuth(customer.username, `wrong-${i}`) : basicAuth(`guess${i}`, 'x');
+        expect((await httpThroughProxy(gateway.port, url(), auth)).status, `attempt ${i + 1}`).toBe(407);
+      }
+      const readsBefore = counted.selects;
+      for (const auth of [basicAuth(`guess-after`, 'x'), basicAuth(`guess-after-2`, 'x'), customer.auth]) {
+        const refused = await httpThroughProxy(gateway.port, url(), auth);
+        expect(refused.status).toBe(429);
+        expect(refused.body.toString()).toBe(gatewayMessages.tooManyFailures(10));
+        const retryAfter = Number(refused.headers['retry-after']);
+        expect(retryAfter).toBeGreaterThan(590);
+        expect(retryAfter).toBeLessThanOrEqual(600);
+      }
+      const tunnel = await connectThroughProxy(gateway.port, `127.0.0.1:${target.port}`, customer.auth, '/');
+      expect(tunnel.status).toBe(429);
+      expect(Number(tunnel.headers['retry-after'])).toBeGreaterThan(0);
+      // A refused address costs no database read, whatever username it tries.
+      expect(counted.selects).toBe(readsBefore);
+      // Another source address is not affected.
+      const other = await httpThroughProxy(gateway.port, url(), customer.auth, { localAddress: '127.0.0.2' });
+      expect(other.status).toBe(200);
+      // One warning line for the blocked address, naming it and neither the usernames nor the passwords tried.
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain('127.0.0.1');
+      expect(warnings[0]).not.toMatch(new RegExp(`guess|wrong-|nobody|${customer.username}|${customer.password}`));
+    });
+
+    it('does not count a request without credentials, and lets the address in again after the window', async () => {
+      const gateway = await start({ authFailures: { ...t.config.gateway.authFailures, perIp: 3, windowMs: 500 } });
+      const customer = await account(KB_PER_GB);
+      for (let i = 0; i < 5; i++) expect((await httpThroughProxy(gateway.port, url(), undefined)).status).toBe(407);
+      for (let i = 0; i < 3; i++) {
+        expect((await httpThroughProxy(gateway.port, url(), basicAuth(customer.username, 'no'))).status).toBe(407);
+      }
+      expect((await httpThroughProxy(gateway.port, url(), customer.auth)).status).toBe(429);
+      await expect
+        .poll(async () => (await httpThroughProxy(gateway.port, url(), customer.auth)).status, { timeout: 3_000 })
+        .toBe(200);
+    });
+
+    it.runIf(redisUrl)('counts the failures of every gateway together in Redis', async () => {
+      const keyPrefix = `storefront-test-${randomBytes(6).toString('hex')}:`;
+      const authFailures = { ...t.config.gateway.authFailures, redis: { url: redisUrl ?? '', keyPrefix } };
+      const { log, warnings } = recordingLog();
+      const gateways = await Promise.all(
+        [0, 1].map(async () => {
+          const gateway = await startGateway({ db: t.database.db, config: gatewayConfig({ authFailures }), log });
+          open.push(gateway);
+          return gateway;
+        }),
+      );
+      const customer = await account(KB_PER_GB);
+      const redis = new Redis(redisUrl ?? '');
+      try {
+        for (let i = 0; i < 20; i++) {
+          const gateway = gateways[i % 2] as Gateway;
+          const answer = await httpThroughProxy(gateway.port, url(), basicAuth(customer.username, `wrong-${i}`));
+          expect(answer.status, `attempt ${i + 1}`).toBe(407);
+        }
+        for (const gateway of gateways) {
+          const refused = await httpThroughProxy(gateway.port, url(), customer.auth);
+          expect(refused.status).toBe(429);
+          expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+        }
+        expect(await redis.keys(`${keyPrefix}*`)).toHaveLength(1);
+        expect(warnings).toHaveLength(1);
+        const other = await httpThroughProxy(gateways[1]?.port ?? 0, url(), customer.auth, {
+          localAddress: '127.0.0.2',
+        });
+        expect(other.status).toBe(200);
+      } finally {
+        const keys = await redis.keys(`${keyPrefix}*`);
+        if (keys.length > 0) await redis.del(...keys);
+        await redis.quit();
+      }
+    });
   });
 
   it('refuses an account with no data left, saying so and where to buy more', async () => {

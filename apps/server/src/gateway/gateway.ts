@@ -5,6 +5,7 @@ import { type PrepareRequestFunction, RequestError, Server } from 'proxy-chain';
 import type { GatewayConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { AccountCache, type GatewayAccount, mustStop, passwordMatches, remainingBytes } from './accounts.ts';
+import { AuthFailureLimit, sourceKey } from './auth-failures.ts';
 import { Egress, EgressRefused } from './egress.ts';
 import { Meter } from './meter.ts';
 import { upstreamUrlFor } from './upstream.ts';
@@ -42,14 +43,25 @@ export const gatewayMessages = {
   wrongCredentials: 'Wrong proxy username or password.',
   blocked: 'This account is blocked. Please contact support.',
   usedUp: (purchaseUrl: string) => `Your residential data is used up. Buy more at ${purchaseUrl}`,
+  tooManyFailures: (minutes: number) =>
+    `Too many wrong proxy usernames or passwords from your address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
 };
+
+/** The refusal of a source past its failed authentications, with the seconds it has left in Retry-After. */
+function tooManyFailures(refusedMs: number): RequestError {
+  const seconds = Math.max(1, Math.ceil(refusedMs / 1000));
+  return new RequestError(gatewayMessages.tooManyFailures(Math.ceil(seconds / 60)), 429, {
+    'Retry-After': String(seconds),
+  });
+}
 
 /**
  * The residential gateway (ARCHITECTURE section 6): a forward proxy (HTTP, and HTTPS through CONNECT) on proxy-chain that
  * authenticates residential accounts, reads the list generator's targeting from the username, meters both directions of
  * every connection into the account, refuses an account whose data is used up and cuts its connections as they cross the
  * limit, cuts every open connection of an account that is banned, blocked, gone, given a new password or used up
- * elsewhere within `cacheMs`, and goes out directly or through the configured upstream provider.
+ * elsewhere within `cacheMs`, refuses a source address past its failed authentications (429 with Retry-After, before
+ * any account is read), and goes out directly or through the configured upstream provider.
  */
 export async function startGateway({
   db,
@@ -64,6 +76,7 @@ export async function startGateway({
   const accounts = new AccountCache({ db, cacheMs: config.cacheMs, unwritten: (userId) => meter.unwritten(userId) });
   const connections = new Map<number, Connection>();
   const egress = new Egress({ allowPrivate: config.allowPrivateTargets });
+  const authFailures = await AuthFailureLimit.create(config.authFailures, config.cacheMs, log);
 
   const cut = (account: GatewayAccount) => {
     for (const connection of connections.values()) {
@@ -110,11 +123,16 @@ export async function startGateway({
       });
   };
 
-  const prepareRequest: PrepareRequestFunction = async ({ connectionId, username, password, hostname }) => {
+  const prepareRequest: PrepareRequestFunction = async ({ connectionId, username, password, hostname, request }) => {
+    const source = sourceKey(request.socket.remoteAddress);
+    const refusedMs = await authFailures.refusedFor(source);
+    if (refusedMs > 0) throw tooManyFailures(refusedMs);
+    // No credentials is how many clients begin (they send them after the 407): not counted as a failure.
     if (!username) return { requestAuthentication: true, failMsg: gatewayMessages.credentialsRequired };
     const targeting = parseTargetedUsername(username);
     const account = await accounts.get(targeting?.username ?? username);
     if (!account || !passwordMatches(account, password)) {
+      await authFailures.fail(source);
       return { requestAuthentication: true, failMsg: gatewayMessages.wrongCredentials };
     }
     if (account.blocked) throw new RequestError(gatewayMessages.blocked, 403);
@@ -171,7 +189,12 @@ export async function startGateway({
     log.warn({ err: { message: error.message.replace(/\/\/[^@\s/]+@/g, '//[redacted]@') } }, 'gateway request failed');
   });
 
-  await server.listen();
+  try {
+    await server.listen();
+  } catch (error) {
+    await authFailures.close();
+    throw error;
+  }
 
   const tick = setInterval(() => {
     for (const connection of connections.values()) {
@@ -208,6 +231,7 @@ export async function startGateway({
         await server.close(true);
         // A read still under way would otherwise outlive the database it reads.
         await refreshing;
+        await authFailures.close();
         for (const connection of connections.values()) meterConnection(connection);
         await meter.flush({ final: true });
       })();

@@ -6,6 +6,8 @@ import type { Config } from '../config.ts';
 export interface RateLimitStore {
   /** Options for each registration of @fastify/rate-limit (sign-in, checkout). */
   pluginOptions: RateLimitPluginOptions;
+  /** The Redis connection, for counters kept outside @fastify/rate-limit (the gateway's failed authentications). */
+  client: Redis | undefined;
   close(): Promise<void>;
 }
 
@@ -17,7 +19,7 @@ const UNREACHABLE_LOG_INTERVAL_MS = 30_000;
  * (sign-in and checkout keep working) and the outage is logged every 30 seconds; the client keeps reconnecting.
  */
 export async function createRateLimitStore(redis: Config['redis'], log: FastifyBaseLogger): Promise<RateLimitStore> {
-  if (!redis) return { pluginOptions: { global: false }, close: async () => {} };
+  if (!redis) return { pluginOptions: { global: false }, client: undefined, close: async () => {} };
 
   const client = new Redis(redis.url, {
     lazyConnect: true,
@@ -39,6 +41,7 @@ export async function createRateLimitStore(redis: Config['redis'], log: FastifyB
   }
   return {
     pluginOptions: { global: false, redis: client, nameSpace: `${redis.keyPrefix}rate-limit:`, skipOnError: true },
+    client,
     close: async () => {
       await client.quit().catch(() => client.disconnect());
     },

@@ -97,14 +97,20 @@ function parseHead(raw: Buffer) {
   return { status, headers, bodyStart: end + 4 };
 }
 
+/** What every exchange may be given: `localAddress` is the client's source address (another 127.x is another client). */
+export interface ExchangeOptions {
+  onData?: (received: number, socket: net.Socket) => void;
+  localAddress?: string;
+}
+
 /** One exchange: writes `request` (and `body`) on a new socket to the proxy and reads until the proxy closes it. */
 export function exchange(
   proxyPort: number,
   request: string,
-  options: { body?: Buffer; onData?: (received: number, socket: net.Socket) => void } = {},
+  options: ExchangeOptions & { body?: Buffer } = {},
 ): Promise<ProxyExchange> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(proxyPort, '127.0.0.1');
+    const socket = net.connect({ port: proxyPort, host: '127.0.0.1', localAddress: options.localAddress });
     const chunks: Buffer[] = [];
     let received = 0;
     let sent = 0;
@@ -150,7 +156,7 @@ export function httpThroughProxy(
   proxyPort: number,
   target: string,
   auth: string | undefined,
-  options: { method?: string; body?: Buffer; onData?: (received: number, socket: net.Socket) => void } = {},
+  options: ExchangeOptions & { method?: string; body?: Buffer } = {},
 ) {
   const url = new URL(target);
   const lines = [
@@ -172,7 +178,7 @@ export async function connectThroughProxy(
   hostPort: string,
   auth: string | undefined,
   path: string,
-  options: { onData?: (received: number, socket: net.Socket) => void } = {},
+  options: ExchangeOptions = {},
 ): Promise<ProxyExchange & { tunnel: ProxyExchange | undefined }> {
   const connect = [
     `CONNECT ${hostPort} HTTP/1.1`,
