@@ -418,10 +418,15 @@ export const emailOutbox = pgTable(
     html: text('html').notNull(),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
+    /**
+     * When the message may be tried next: a sender that claims it moves this ahead (its lease, so no other sender takes
+     * it while the mail server is asked, outside any transaction); a failure moves it to the next retry.
+     */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
-  (table) => [index('email_outbox_unsent_idx').on(table.createdAt).where(sql`${table.sentAt} is null`)],
+  (table) => [index('email_outbox_unsent_idx').on(table.nextAttemptAt).where(sql`${table.sentAt} is null`)],
 );
 
 /** The sandbox provider's test clock (one row): the time its periodic job runs at. It only moves forward. */

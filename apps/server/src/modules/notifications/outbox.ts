@@ -1,10 +1,18 @@
-import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client.ts';
 import { emailOutbox } from '../../db/schema.ts';
 import type { Mail, Mailer } from '../../lib/mailer.ts';
 
-const MAX_ATTEMPTS = 10;
+/** Tries before a message is given up: with the back-off below, about two days of a mail server that refuses it. */
+const MAX_ATTEMPTS = 20;
+/** How long a sender holds a claimed message: longer than the mailer's own timeouts, so a slow send is never doubled. */
+const CLAIM_SECONDS = 300;
+
+/** Seconds until the next try after `attempts` failures: 30 s, 1 min, 2 min … at most 4 hours. */
+export function retryDelaySeconds(attempts: number): number {
+  return Math.min(30 * 2 ** Math.max(0, attempts - 1), 4 * 60 * 60);
+}
 
 /** Writes an e-mail in the caller's transaction; a key already used means it was written before, so nothing happens. */
 export async function enqueueEmail(tx: Tx | Db, dedupeKey: string, mail: Mail): Promise<void> {
@@ -21,46 +29,61 @@ export function emailInsert(tx: Tx | Db, dedupeKey: string, mail: Mail) {
 }
 
 /**
- * Sends what the outbox holds. Each message is claimed with FOR UPDATE SKIP LOCKED, so several dispatchers never send the
- * same one; a failure is counted and retried by the next run (at most 10 times).
+ * Sends what the outbox holds, never inside a database transaction (a slow mail server must not hold a connection or a
+ * lock): each message is claimed in one statement (FOR UPDATE SKIP LOCKED, then its next try moved ahead as a lease),
+ * sent, and marked sent or given its next try with a back-off. Several senders never send one message at once; a sender
+ * that dies after sending leaves the message to be sent again when its lease ends (at least once, never lost).
  */
 export async function dispatchOutbox(db: Db, mailer: Mailer, log: FastifyBaseLogger, limit = 50): Promise<number> {
   let sent = 0;
   for (let i = 0; i < limit; i++) {
-    const done = await db.transaction(async (tx) => {
-      const [message] = await tx
-        .select()
-        .from(emailOutbox)
-        .where(and(isNull(emailOutbox.sentAt), lt(emailOutbox.attempts, MAX_ATTEMPTS)))
-        .orderBy(asc(emailOutbox.attempts), asc(emailOutbox.createdAt))
-        .limit(1)
-        .for('update', { skipLocked: true });
-      if (!message) return 'empty';
-      try {
-        await mailer.send({
-          to: message.toAddress,
-          subject: message.subject,
-          text: message.text,
-          html: message.html,
-          id: message.id,
-        });
-        await tx
-          .update(emailOutbox)
-          .set({ sentAt: new Date(), attempts: sql`${emailOutbox.attempts} + 1` })
-          .where(eq(emailOutbox.id, message.id));
-        sent += 1;
-        return 'sent';
-      } catch (error) {
-        log.warn({ err: error, key: message.dedupeKey }, 'e-mail not sent; it will be retried');
-        await tx
-          .update(emailOutbox)
-          .set({ attempts: sql`${emailOutbox.attempts} + 1`, lastError: String(error).slice(0, 500) })
-          .where(eq(emailOutbox.id, message.id));
-        return 'failed';
-      }
-    });
-    // A failure (mail server down) ends this run; the next one retries.
-    if (done !== 'sent') break;
+    const due = db
+      .select({ id: emailOutbox.id })
+      .from(emailOutbox)
+      .where(
+        and(
+          isNull(emailOutbox.sentAt),
+          lt(emailOutbox.attempts, MAX_ATTEMPTS),
+          lte(emailOutbox.nextAttemptAt, sql`now()`),
+        ),
+      )
+      .orderBy(asc(emailOutbox.nextAttemptAt), asc(emailOutbox.createdAt))
+      .limit(1)
+      .for('update', { skipLocked: true });
+    const [message] = await db
+      .update(emailOutbox)
+      .set({
+        attempts: sql`${emailOutbox.attempts} + 1`,
+        nextAttemptAt: sql`now() + make_interval(secs => ${CLAIM_SECONDS})`,
+      })
+      .where(inArray(emailOutbox.id, due))
+      .returning();
+    if (!message) break;
+    try {
+      await mailer.send({
+        to: message.toAddress,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        id: message.id,
+      });
+    } catch (error) {
+      log.warn(
+        { err: error, key: message.dedupeKey, attempts: message.attempts },
+        'e-mail not sent; it will be retried',
+      );
+      await db
+        .update(emailOutbox)
+        .set({
+          lastError: String(error).slice(0, 500),
+          nextAttemptAt: sql`now() + make_interval(secs => ${retryDelaySeconds(message.attempts)})`,
+        })
+        .where(eq(emailOutbox.id, message.id));
+      // The mail server is down or refusing: this run ends; the message's next try comes with its back-off.
+      break;
+    }
+    await db.update(emailOutbox).set({ sentAt: sql`now()`, lastError: null }).where(eq(emailOutbox.id, message.id));
+    sent += 1;
   }
   return sent;
 }
