@@ -61,12 +61,17 @@ export function webBuildIsStale(base = root): string | undefined {
  */
 export async function buildWebApp(base = root): Promise<void> {
   const npmCli = process.env.npm_execpath;
+  // A process group of its own: npm runs the build through shells, which do not pass a signal on to vite, so a stop
+  // is sent to the whole group.
+  const options = { cwd: base, stdio: 'inherit', detached: true } as const;
   const child = npmCli
-    ? spawn(process.execPath, [npmCli, 'run', 'build'], { cwd: base, stdio: 'inherit' })
-    : spawn('npm', ['run', 'build'], { cwd: base, stdio: 'inherit' });
+    ? spawn(process.execPath, [npmCli, 'run', 'build'], options)
+    : spawn('npm', ['run', 'build'], options);
   const forward = (signal: NodeJS.Signals) => {
-    child.kill(signal);
     child.once('exit', () => process.exit(1));
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
+    } catch {}
   };
   process.on('SIGTERM', forward);
   process.on('SIGINT', forward);

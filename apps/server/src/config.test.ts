@@ -253,6 +253,9 @@ describe('production defaults', () => {
       DATABASE_STATEMENT_TIMEOUT_MS: '0',
     }).database;
     expect(database).toMatchObject({ poolSize: 25, connectTimeoutMs: 2000, statementTimeoutMs: 0 });
+    expect(refusal({ SHUTDOWN_DRAIN_MS: '10000' })).toEqual([
+      'SHUTDOWN_DRAIN_MS (10000 ms) must be shorter than SHUTDOWN_TIMEOUT_S (10 s), which bounds the whole stop.',
+    ]);
     expect(refusal({ DATABASE_POOL_SIZE: '0' })).toEqual([
       'DATABASE_POOL_SIZE must be a whole number from 1 to 1000 (got "0").',
     ]);

@@ -376,6 +376,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ConfigRol
   if (role === 'server' && e.GATEWAY_ENABLED && e.GATEWAY_PORT !== 0 && e.GATEWAY_PORT === e.PORT) {
     problems.push(`GATEWAY_PORT must differ from PORT (both are ${e.PORT}), or set GATEWAY_ENABLED=false.`);
   }
+  const drainMs = e.SHUTDOWN_DRAIN_MS ?? (database.kind === 'postgres' ? 5000 : 0);
+  if (drainMs >= e.SHUTDOWN_TIMEOUT_S * 1000) {
+    problems.push(
+      `SHUTDOWN_DRAIN_MS (${drainMs} ms${e.SHUTDOWN_DRAIN_MS === undefined ? ', the default with PostgreSQL' : ''}) must ` +
+        `be shorter than SHUTDOWN_TIMEOUT_S (${e.SHUTDOWN_TIMEOUT_S} s), which bounds the whole stop.`,
+    );
+  }
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
     problems.push('STRIPE_WEBHOOK_SECRET is required with STRIPE_SECRET_KEY, or paid orders would never be delivered.');
   }
@@ -405,7 +412,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ConfigRol
     migrateOnStart: e.MIGRATE_ON_START,
     seedDemo: e.SEED_DEMO ?? database.kind === 'pglite',
     shutdown: {
-      drainMs: e.SHUTDOWN_DRAIN_MS ?? (database.kind === 'postgres' ? 5000 : 0),
+      drainMs,
       timeoutSeconds: e.SHUTDOWN_TIMEOUT_S,
     },
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? shippedPaths.webDist),

@@ -1,6 +1,7 @@
 // The shop's server: `npm start` (through scripts/start.ts), `npm run serve`, or `node .` in a release. It stops on
 // SIGTERM or SIGINT without cutting a request: see lifecycle/shutdown.ts and docs/decisions/2026-11-25-stopping.md.
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
@@ -25,9 +26,9 @@ async function main() {
   shutdown.setLog(app.log);
   shutdown.add({
     name: 'HTTP server',
-    // Stops accepting, lets the requests in flight finish and ends idle keep-alive connections; then the periodic job
-    // stops between two units of work and the app's own connections (Redis, LISTEN) close.
-    close: () => app.close(),
+    // Stops accepting, lets the requests in flight finish and ends keep-alive connections; then the periodic job stops
+    // between two units of work and the app's own connections (Redis, LISTEN) close.
+    close: () => closeHttp(app),
     pending: () => openConnections(app),
   });
   shutdown.setDrain(() => drain(app, config));
@@ -52,17 +53,18 @@ async function main() {
   const where =
     started.database.kind === 'postgres'
       ? 'PostgreSQL'
-      : config.database.kind === 'pglite' && config.database.dataDir
-        ? `embedded PGlite, data in ${config.database.dataDir}`
-        : 'embedded PGlite in memory, nothing kept';
+      : `embedded PGlite, ${dataDirOf(config) ? `data in ${dataDirOf(config)}` : 'in memory: nothing is kept'}`;
   app.log.info(
     { version, commit, url, port, database: started.database.kind, dataDir: dataDirOf(config) },
     `storefront ${version} (${commit}) ready at ${url} (${where})`,
   );
 }
 
+/** The folder the operator chose (DATA_DIR, or the folder of DATABASE_URL=pglite:<dir>). */
 function dataDirOf(config: Config): string | undefined {
-  return config.database.kind === 'pglite' ? config.database.dataDir : undefined;
+  const { database } = config;
+  if (database.kind !== 'pglite' || !database.dataDir) return undefined;
+  return database.chosenBy === 'DATA_DIR' ? path.dirname(database.dataDir) : database.dataDir;
 }
 
 /**
@@ -72,10 +74,33 @@ function dataDirOf(config: Config): string | undefined {
  */
 async function drain(app: FastifyInstance, config: Config): Promise<void> {
   if (config.shutdown.drainMs <= 0) return;
-  app.server.prependListener('request', (_request, response) => response.setHeader('connection', 'close'));
+  endConnectionsAfterAnswers(app);
   app.server.closeIdleConnections();
   app.log.info({ drainMs: config.shutdown.drainMs }, 'draining: readiness answers 503 while requests are still served');
   await sleep(config.shutdown.drainMs);
+}
+
+let endingConnections = false;
+
+/** From now on every answer ends its connection (keep-alive clients reconnect, to another instance). */
+function endConnectionsAfterAnswers(app: FastifyInstance): void {
+  if (endingConnections) return;
+  endingConnections = true;
+  app.server.prependListener('request', (_request, response) => response.setHeader('connection', 'close'));
+}
+
+/**
+ * Fastify's close stops accepting and ends the connections idle at that moment; a connection whose request was in
+ * flight becomes idle only once answered, and would otherwise be kept open until its keep-alive timeout.
+ */
+async function closeHttp(app: FastifyInstance): Promise<void> {
+  endConnectionsAfterAnswers(app);
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(sweep);
+  }
 }
 
 function openConnections(app: FastifyInstance): Promise<string> {

@@ -52,8 +52,8 @@ export function createShutdown(options: {
     }
     lifecycle.draining = true;
     log.info({ signal: reason }, 'stopping: finishing what is in flight');
-    let current: Closable | undefined;
     const remaining = [...open].reverse();
+    let current: Closable | undefined = drain ? { name: 'drain (SHUTDOWN_DRAIN_MS)', close: drain } : undefined;
     const timer = setTimeout(async () => {
       const unfinished = await Promise.all(
         [current, ...remaining]
@@ -71,7 +71,7 @@ export function createShutdown(options: {
     }, options.timeoutSeconds * 1000);
     stopping = (async () => {
       let failed = false;
-      if (drain) await drain().catch(() => {});
+      if (current) await current.close().catch(() => {});
       while (remaining.length > 0) {
         current = remaining.shift();
         if (!current) break;

@@ -71,6 +71,44 @@ describe('the periodic job with several runners', () => {
     provider: 'sandbox' as const,
   });
 
+  it('a stop during a run ends it between two units of work, each finished whole', async () => {
+    const db = t.database.db;
+    const customer = await signUpCustomer(t, 'stopped@example.com');
+    const due = new Date(Date.now() - 3_600_000);
+    await db.insert(orders).values(
+      Array.from({ length: 10 }, () => ({
+        userId: customer.id,
+        productId: 'pk1_isp_proxies' as const,
+        quantity: 1,
+        unitPriceCents: 250,
+        totalCents: 250,
+        status: 'delivered' as const,
+        provider: 'sandbox' as const,
+        sandboxCard: 'ok' as const,
+        purchasedAt: new Date(due.getTime() - 30 * 86_400_000),
+        expiresAt: due,
+      })),
+    );
+    const stop = new AbortController();
+    // The process is told to stop while the third renewal is being made.
+    let renewals = 0;
+    const spy = t.database.db.transaction.bind(t.database.db);
+    const counting = Object.assign(Object.create(Object.getPrototypeOf(db)), db, {
+      transaction: (work: Parameters<typeof db.transaction>[0]) =>
+        spy(async (tx) => {
+          renewals += 1;
+          if (renewals === 3) stop.abort();
+          return work(tx);
+        }),
+    }) as typeof db;
+    const report = await runJobs({ ...quietRunner(), db: counting, signal: stop.signal }, new Date());
+    expect(report.renewed).toBe(3);
+    const renewed = await db.select().from(payments).innerJoin(orders, eq(payments.orderId, orders.id));
+    expect(renewed.filter((row) => row.orders.productId === 'pk1_isp_proxies')).toHaveLength(3);
+    // The next run does the rest.
+    expect((await runJobs(quietRunner(), new Date())).renewed).toBe(7);
+  });
+
   it('removes checkouts left unpaid for a week, and keeps recent ones', async () => {
     const db = t.database.db;
     const customer = await signUpCustomer(t, 'walked-away@example.com');
