@@ -1,12 +1,12 @@
 import { Button, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { authMessages, PASSWORD_MIN } from '@storefront/contract';
+import { authMessages, passwordStrengthProblem } from '@storefront/contract';
 import { type ReactNode, useId } from 'react';
 import { PasswordRequirements } from './password-requirements.tsx';
 
 /**
- * New password and its confirmation with the reset/change rules of spec section 5 (6 characters, must match). The
- * server holds every new password to the sign-up rules, so the form shows the same hint as sign-up.
+ * New password and its confirmation (reset and change password), held to the one password rule of sign-up and the
+ * server, not the spec's 6 characters (docs/decisions/2026-11-25-password-rule.md); the confirmation must match.
  */
 export function NewPasswordForm({
   submitLabel,
@@ -22,7 +22,7 @@ export function NewPasswordForm({
   const form = useForm({
     initialValues: { password: '', confirmPassword: '' },
     validate: {
-      password: (value) => (value.length >= PASSWORD_MIN ? null : authMessages.passwordTooShort),
+      password: (value) => passwordStrengthProblem(value),
       confirmPassword: (value, values) => (value === values.password ? null : authMessages.passwordsDoNotMatch),
     },
   });

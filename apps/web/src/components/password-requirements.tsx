@@ -1,14 +1,8 @@
 import { List, Text, ThemeIcon, VisuallyHidden } from '@mantine/core';
+import { passwordRules } from '@storefront/contract';
 import { IconCheck, IconPoint } from '@tabler/icons-react';
 
-const RULES = [
-  { label: 'At least 8 characters', test: (value: string) => value.length >= 8 },
-  { label: 'Upper and lower case letters', test: (value: string) => /[a-z]/.test(value) && /[A-Z]/.test(value) },
-  { label: 'A number', test: (value: string) => /[0-9]/.test(value) },
-  { label: 'A special character', test: (value: string) => /[^A-Za-z0-9]/.test(value) },
-];
-
-/** The sign-up hint of spec section 2, ticking each rule off as the password meets it. */
+/** The hint of spec section 2 under every new-password field, ticking each part of the rule off as the password meets it. */
 export function PasswordRequirements({ value, id }: { value: string; id: string }) {
   return (
     <div id={id}>
@@ -16,11 +10,11 @@ export function PasswordRequirements({ value, id }: { value: string; id: string 
         Password requirements:
       </Text>
       <List size="xs" spacing={2} center>
-        {RULES.map((rule) => {
-          const met = rule.test(value);
+        {passwordRules.map((rule) => {
+          const met = rule.isMet(value);
           return (
             <List.Item
-              key={rule.label}
+              key={rule.hint}
               c={met ? 'teal.8' : 'dimmed'}
               icon={
                 <ThemeIcon size={14} radius="xl" color={met ? 'teal' : 'gray'} variant={met ? 'filled' : 'light'}>
@@ -28,7 +22,7 @@ export function PasswordRequirements({ value, id }: { value: string; id: string 
                 </ThemeIcon>
               }
             >
-              {rule.label}
+              {rule.hint}
               <VisuallyHidden>{met ? ' (met)' : ' (not yet)'}</VisuallyHidden>
             </List.Item>
           );

@@ -219,7 +219,7 @@ describe('accounts', () => {
 
   it('refuses a weak password at sign-up with the first broken rule, in the order of the spec', async () => {
     const cases: [string, string][] = [
-      ['Ab1!', authMessages.signupPasswordTooShort],
+      ['Ab1!', authMessages.passwordTooShort],
       ['ABCDEFG1!', authMessages.needsLowercase],
       ['abcdefg1!', authMessages.needsUppercase],
       ['Abcdefgh!', authMessages.needsNumber],
@@ -309,9 +309,9 @@ describe('accounts', () => {
       headers: json,
       payload: { newPassword: 'newpass', token },
     });
-    // The sign-up rules hold for a reset too.
+    // The one password rule holds for a reset too.
     expect(reset.statusCode).toBe(400);
-    expect(reset.json().message).toBe(authMessages.signupPasswordTooShort);
+    expect(reset.json().message).toBe(authMessages.passwordTooShort);
     const weak = await t.app.inject({
       method: 'POST',
       url: '/api/auth/reset-password',
@@ -348,7 +348,7 @@ describe('accounts', () => {
       payload: { newPassword: '12345' },
     });
     expect(tooShort.statusCode).toBe(400);
-    expect(tooShort.json().message).toContain(authMessages.signupPasswordTooShort);
+    expect(tooShort.json().message).toContain(authMessages.passwordTooShort);
     const weak = await t.app.inject({
       method: 'POST',
       url: '/api/user/password',
@@ -356,7 +356,7 @@ describe('accounts', () => {
       payload: { newPassword: 'abcdef' },
     });
     expect(weak.statusCode).toBe(400);
-    expect(weak.json().message).toContain(authMessages.signupPasswordTooShort);
+    expect(weak.json().message).toContain(authMessages.passwordTooShort);
 
     const changed = await t.app.inject({
       method: 'POST',

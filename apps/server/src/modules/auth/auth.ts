@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { passwordStrengthProblem, paths, SIGNUP_PASSWORD_MIN } from '@storefront/contract';
+import { PASSWORD_MAX, PASSWORD_MIN, passwordStrengthProblem, paths } from '@storefront/contract';
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
@@ -23,7 +23,7 @@ const SESSION_REFRESH_SECONDS = 24 * 60 * 60;
 export const MAX_EMAIL_LENGTH = 254;
 export const MAX_NAME_LENGTH = 100;
 
-/** Every call that sets a password, and the body field that carries it: all of them keep the sign-up rules. */
+/** Every call that sets a password, and the body field that carries it: all of them keep the one password rule. */
 const PASSWORD_FIELDS: Record<string, string> = {
   '/sign-up/email': 'password',
   '/reset-password': 'newPassword',
@@ -151,8 +151,8 @@ export function createAuth({ config, db, mailer, logger, secret }: AuthDeps) {
     verification: { storeIdentifier: 'hashed' },
     emailAndPassword: {
       enabled: true,
-      minPasswordLength: SIGNUP_PASSWORD_MIN,
-      maxPasswordLength: 128,
+      minPasswordLength: PASSWORD_MIN,
+      maxPasswordLength: PASSWORD_MAX,
       // No session before the address is confirmed: sign-up answers alike for a new and a known address (better-auth
       // then returns its generic answer for a known one), and nobody holds an account, or a role, for an address they
       // have not proven to own. The known address is told by e-mail instead.
@@ -200,8 +200,8 @@ export function createAuth({ config, db, mailer, logger, secret }: AuthDeps) {
       },
     },
     hooks: {
-      // The sign-up rules of spec section 5 hold on the server for every way of setting a password: 8 characters,
-      // lower, upper, digit, special; and the typed fields have length caps.
+      // The one password rule (the contract's passwordStrengthProblem) holds on the server for every way of setting a
+      // password, in the words the forms use; and the typed fields have length caps.
       before: createAuthMiddleware(async (ctx) => {
         const body = ctx.body as Record<string, unknown> | undefined;
         const problem = authBodyProblem(ctx.path, body);
