@@ -19,6 +19,7 @@ import { authRoutes } from './modules/auth/routes.ts';
 import { webhookRoutes } from './modules/billing/webhook-routes.ts';
 import { catalogueRoutes, createPricingReader } from './modules/catalogue/routes.ts';
 import { checkoutRoutes } from './modules/checkout/routes.ts';
+import { cachedProbe, down, notConfigured, ok, type Readiness } from './modules/health/readiness.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { createJobRunner, type JobRunner } from './modules/jobs/runner.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
@@ -38,6 +39,8 @@ declare module 'fastify' {
     jobs: JobRunner;
     /** Every route this app answers, as registered (method and URL pattern; the implied HEAD routes left out). */
     routeTable: readonly RouteEntry[];
+    /** What GET /api/health/ready reports besides the database; an entry point that runs the gateway sets `gateway`. */
+    readiness: Readiness;
   }
 }
 
@@ -144,6 +147,20 @@ export async function buildApp({
   app.addHook('onClose', async () => usageCache.close());
   const jobs = createJobRunner({ db: database.db, brand, mailer: appMailer, log: app.log, provider });
   app.decorate('jobs', jobs);
+  // The mail server is asked at most once a minute, in the background; Redis's state is the client's own.
+  const smtpProbe = appMailer.verify
+    ? cachedProbe(() => appMailer.verify?.() ?? Promise.resolve(), { intervalMs: 60_000, timeoutMs: 10_000 })
+    : undefined;
+  if (smtpProbe) app.addHook('onReady', async () => void smtpProbe.refresh());
+  const redisClient = rateLimitStore.client;
+  const readiness: Readiness = {
+    redis: () =>
+      !redisClient ? notConfigured : redisClient.status === 'ready' ? ok : down(`connection ${redisClient.status}`),
+    smtp: () => smtpProbe?.current() ?? notConfigured,
+    job: () => jobs.health(),
+    gateway: () => notConfigured,
+  };
+  app.decorate('readiness', readiness);
   app.addHook('onReady', async () => jobs.start(config.jobsIntervalSeconds));
   app.addHook('onClose', async () => jobs.stop());
   app.addHook('onReady', async () => {
@@ -169,7 +186,7 @@ export async function buildApp({
       api.addHook('onRoute', (route) => {
         if (route.url.startsWith(ADMIN_PREFIX)) route.onRequest = [requireAdmin, ...[route.onRequest ?? []].flat()];
       });
-      await api.register(healthRoutes, { database, lifecycle });
+      await api.register(healthRoutes, { database, lifecycle, readiness });
       await api.register(catalogueRoutes, { db: database.db, pricing });
       await api.register(authRoutes, { auth, config, rateLimit, secret: authSecret, guards });
       await api.register(userRoutes, { auth, db: database.db, guards });

@@ -10,6 +10,7 @@ import { startGateway } from './gateway/gateway.ts';
 import { DataDirInUse } from './lifecycle/data-dir-lock.ts';
 import { buildInfo } from './lifecycle/release.ts';
 import { createShutdown } from './lifecycle/shutdown.ts';
+import { down, ok } from './modules/health/readiness.ts';
 import { prepareApp } from './start.ts';
 
 async function main() {
@@ -40,6 +41,7 @@ async function main() {
       config: config.gateway,
       log: app.log.child({ part: 'gateway' }),
     });
+    app.readiness.gateway = () => (shutdown.lifecycle.draining ? down('stopping') : ok);
     shutdown.add({
       name: 'residential gateway',
       // Stops accepting, closes the tunnels and writes their last metered bytes, before the database closes.

@@ -17,6 +17,8 @@ export interface Mailer {
   /** True when messages leave the machine over SMTP; false when they are only written to the log. */
   readonly delivers: boolean;
   send(mail: Mail): Promise<void>;
+  /** Asks the mail server whether it would take mail (readiness); absent when nothing leaves the machine. */
+  verify?(): Promise<void>;
 }
 
 /**
@@ -38,7 +40,14 @@ export function createMailer(
       },
     };
   }
-  const transport = nodemailer.createTransport(options.smtpUrl);
+  // A mail server that hangs gives up within a minute (nodemailer waits up to 2 and 10 minutes by default), well inside
+  // the outbox's claim on a message, so that a slow send is never sent twice.
+  const transport = nodemailer.createTransport({
+    url: options.smtpUrl,
+    connectionTimeout: 15_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 30_000,
+  });
   return {
     delivers: true,
     async send(mail) {
@@ -46,6 +55,9 @@ export function createMailer(
       const domain = /@([^>\s]+)/.exec(options.from)?.[1] ?? 'storefront.invalid';
       await transport.sendMail({ from: options.from, ...message, ...(id && { messageId: `<${id}@${domain}>` }) });
       logger.info({ mail: { to: mail.to, subject: mail.subject } }, 'e-mail sent');
+    },
+    async verify() {
+      await transport.verify();
     },
   };
 }

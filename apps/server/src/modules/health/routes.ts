@@ -4,17 +4,31 @@ import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
 import { buildInfo } from '../../lifecycle/release.ts';
 import type { Lifecycle } from '../../lifecycle/shutdown.ts';
+import { down, ok, type Readiness } from './readiness.ts';
+
+const checkSchema = z.union([
+  z.object({ status: z.literal('ok') }),
+  z.object({ status: z.literal('down'), reason: z.string() }),
+  z.object({ status: z.literal('not configured') }),
+]);
 
 const readinessResponseSchema = z.object({
   status: z.enum(['ready', 'draining', 'unavailable']),
   version: z.string(),
-  database: z.enum(['up', 'down']),
+  checks: z.object({
+    database: checkSchema,
+    redis: checkSchema,
+    smtp: checkSchema,
+    job: checkSchema,
+    gateway: checkSchema,
+  }),
 });
 
-export const healthRoutes: FastifyPluginAsyncZod<{ database: Database; lifecycle: Lifecycle }> = async (
-  app,
-  { database, lifecycle },
-) => {
+export const healthRoutes: FastifyPluginAsyncZod<{
+  database: Database;
+  lifecycle: Lifecycle;
+  readiness: Readiness;
+}> = async (app, { database, lifecycle, readiness }) => {
   app.get(
     '/health',
     {
@@ -38,7 +52,10 @@ export const healthRoutes: FastifyPluginAsyncZod<{ database: Database; lifecycle
     {
       schema: {
         tags: ['operations'],
-        summary: 'Readiness: 503 while the instance is stopping (SHUTDOWN_DRAIN_MS) or cannot reach its database',
+        summary:
+          'Readiness: each dependency ok, down (with a reason) or not configured; 503 while the instance is stopping ' +
+          '(SHUTDOWN_DRAIN_MS) or cannot reach its database, 200 otherwise (Redis, SMTP, the job and the gateway degrade ' +
+          'the shop without stopping it)',
         response: { 200: readinessResponseSchema, 503: readinessResponseSchema.or(errorResponseSchema) },
       },
     },
@@ -46,9 +63,17 @@ export const healthRoutes: FastifyPluginAsyncZod<{ database: Database; lifecycle
       reply.header('cache-control', 'no-store');
       const up = await database.ping();
       const status = lifecycle.draining ? 'draining' : up ? 'ready' : 'unavailable';
-      return reply
-        .status(status === 'ready' ? 200 : 503)
-        .send({ status, version: buildInfo().version, database: up ? 'up' : 'down' } as const);
+      return reply.status(status === 'ready' ? 200 : 503).send({
+        status,
+        version: buildInfo().version,
+        checks: {
+          database: up ? ok : down('the database did not answer'),
+          redis: readiness.redis(),
+          smtp: readiness.smtp(),
+          job: readiness.job(),
+          gateway: readiness.gateway(),
+        },
+      });
     },
   );
 };

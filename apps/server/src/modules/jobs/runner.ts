@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
+import { type CheckResult, down, notConfigured, ok } from '../health/readiness.ts';
 import { dispatchOutbox } from '../notifications/outbox.ts';
 import { jobTime } from './clock.ts';
 import { type JobReport, runJobs } from './run-jobs.ts';
@@ -13,6 +14,13 @@ export interface JobRunner {
   start(intervalSeconds: number): void;
   /** Whether a run is in progress (said when a stop runs out of time). */
   busy(): boolean;
+  /**
+   * Readiness of the periodic job in this process: down when it has not succeeded for three intervals (or failed three
+   * times in a row); not configured when this process does not run it (JOBS_INTERVAL_S=0).
+   */
+  health(): CheckResult;
+  /** When a run last ended without an error (ms since the epoch), or undefined. */
+  lastSuccessAt(): number | undefined;
   /** Sends what the e-mail outbox holds, in the background (after a payment event, say). */
   flushEmails(): void;
   stop(): Promise<void>;
@@ -37,20 +45,46 @@ export function createJobRunner(options: {
   };
   let running: Promise<JobReport> | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let intervalMs = 0;
+  let startedAt = Date.now();
+  let lastSuccess: number | undefined;
+  let failuresInARow = 0;
+  let lastError = '';
 
   async function runOnce(at?: Date): Promise<JobReport> {
     while (running) await running.catch(() => {});
     running = (async () => runJobs(ctx, at ?? (await jobTime(options.db, sandbox))))();
     try {
-      return await running;
+      const report = await running;
+      lastSuccess = Date.now();
+      failuresInARow = 0;
+      return report;
+    } catch (error) {
+      failuresInARow += 1;
+      lastError = error instanceof Error ? error.message : String(error);
+      throw error;
     } finally {
       running = undefined;
     }
   }
 
+  function health(): CheckResult {
+    if (intervalMs === 0) return notConfigured;
+    if (failuresInARow >= 3) return down(`failed ${failuresInARow} times in a row: ${lastError}`);
+    const since = lastSuccess ?? startedAt;
+    if (Date.now() - since > 3 * intervalMs) {
+      return down(
+        lastSuccess === undefined ? 'has not succeeded since the start' : 'has not succeeded for three intervals',
+      );
+    }
+    return ok;
+  }
+
   return {
     runOnce,
     busy: () => running !== undefined,
+    health,
+    lastSuccessAt: () => lastSuccess,
     flushEmails() {
       dispatchOutbox(options.db, options.mailer, options.log).catch((error: unknown) =>
         options.log.error({ err: error }, 'e-mail dispatch failed; the periodic job retries'),
@@ -58,6 +92,8 @@ export function createJobRunner(options: {
     },
     start(intervalSeconds) {
       if (intervalSeconds <= 0 || timer) return;
+      intervalMs = intervalSeconds * 1000;
+      startedAt = Date.now();
       timer = setInterval(() => {
         runOnce().then(
           (report) => {
