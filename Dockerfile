@@ -1,0 +1,36 @@
+# syntax=docker/dockerfile:1
+# The shop as a container, built on the release (`npm run package`, see docs/operations.md):
+#   docker build --build-arg GIT_COMMIT=$(git rev-parse --short=12 HEAD) -t proxy-storefront .
+#   docker run -p 3000:3000 -p 8080:8080 -v storefront-data:/data proxy-storefront
+# The run stage holds only release/ on Node 24: no npm, no TypeScript, no build tools; it runs as the image's `node`
+# user and starts with node itself, which handles SIGTERM (docker stop) and stops without cutting a request.
+
+FROM node:24-bookworm-slim AS build
+WORKDIR /src
+# The dependencies first, so that a change of the sources alone reuses this layer.
+COPY package.json package-lock.json ./
+COPY apps/server/package.json apps/server/
+COPY apps/web/package.json apps/web/
+COPY packages/contract/package.json packages/contract/
+RUN npm ci --no-audit --no-fund
+COPY . .
+ARG GIT_COMMIT=unknown
+RUN GIT_COMMIT=${GIT_COMMIT} npm run package
+
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    GATEWAY_PORT=8080 \
+    DATA_DIR=/data
+WORKDIR /app
+COPY --from=build --chown=root:root /src/release/ /app/
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 3000 8080
+# Readiness, not liveness: 503 while the database is unreachable or the server is stopping.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health/ready').then((r)=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+STOPSIGNAL SIGTERM
+CMD ["node", "."]

@@ -1,0 +1,198 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { repoRoot, type Service, startService, tempDir } from '../test/service.ts';
+import { createTestApp, type TestApp } from '../test/test-app.ts';
+
+// `npm run package` writes a release that runs from any folder on a bare Node 24 (no node_modules, no npm, no
+// TypeScript), the way the container's CMD runs it: `node .` in the image's WORKDIR with the image's ENV and nothing
+// else. The Dockerfile and compose.yaml point at what the package writes. On the embedded database and on PostgreSQL.
+const onPostgres = process.env.TEST_DB === 'postgres';
+const node = path.join(repoRoot, 'node_modules/node/bin/node');
+const work = tempDir('storefront-release-');
+const release = path.join(work.dir, 'release');
+const services: Service[] = [];
+let t: TestApp | undefined;
+
+/** The last stage of the Dockerfile: its WORKDIR, ENV, COPY --from=build lines, HEALTHCHECK and CMD. */
+function dockerRunStage() {
+  const text = readFileSync(path.join(repoRoot, 'Dockerfile'), 'utf8').replace(/\\\n\s*/g, ' ');
+  const stages = text.split(/^FROM /m);
+  const build = stages.at(-2) ?? '';
+  const run = stages.at(-1) ?? '';
+  const env: Record<string, string> = {};
+  for (const [, pairs] of run.matchAll(/^ENV (.+)$/gm)) {
+    for (const [, name, value] of (pairs ?? '').matchAll(/([A-Z_]+)=(\S+)/g)) env[name ?? ''] = value ?? '';
+  }
+  return {
+    buildWorkdir: /^WORKDIR (\S+)$/m.exec(build)?.[1],
+    buildPackage: /^RUN .*npm run package/m.test(build),
+    workdir: /^WORKDIR (\S+)$/m.exec(run)?.[1],
+    env,
+    copies: [...run.matchAll(/^COPY --from=build (?:--\S+ )*(\S+) (\S+)$/gm)].map(([, from, to]) => ({ from, to })),
+    user: /^USER (\S+)$/m.exec(run)?.[1],
+    healthcheck: /^HEALTHCHECK .*CMD (\[.+\])$/m.exec(run)?.[1],
+    cmd: JSON.parse(/^CMD (\[.+\])$/m.exec(run)?.[1] ?? '[]') as string[],
+  };
+}
+
+const docker = dockerRunStage();
+
+/** Runs the release as the image does: `docker.cmd` in its WORKDIR, with the image's ENV and a bare Node on PATH. */
+function runAsImage(args: string[], env: Record<string, string>, dataDir: string) {
+  const [command, ...rest] = docker.cmd;
+  expect(command).toBe('node');
+  const service = startService(node, [...rest, ...args], {
+    cwd: release,
+    env: {
+      ...docker.env,
+      // The image's volume and ports, here a fresh folder and free ports.
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      GATEWAY_PORT: '0',
+      ...env,
+      PATH: path.dirname(node),
+    },
+  });
+  services.push(service);
+  return service;
+}
+
+function databaseEnv(): Record<string, string> {
+  if (!t || t.config.database.kind !== 'postgres') return {};
+  return {
+    DATABASE_URL: t.config.database.connectionString,
+    AUTH_SECRET: 'r'.repeat(32),
+    LOG_EMAILS: 'true',
+    PAYMENTS_SANDBOX: 'true',
+  };
+}
+
+beforeAll(async () => {
+  if (onPostgres) t = await createTestApp();
+  execFileSync(process.execPath, ['scripts/package.ts', '--out', release], { cwd: repoRoot, stdio: 'pipe' });
+}, 240_000);
+
+afterEach(async () => {
+  await Promise.all(services.splice(0).map((service) => service.kill()));
+});
+
+afterAll(async () => {
+  await t?.close();
+  work.cleanup();
+});
+
+describe('the release', () => {
+  it('is self-contained: bundled JavaScript, the web app, migrations and PGlite files, no node_modules or TypeScript', () => {
+    const manifest = JSON.parse(readFileSync(path.join(release, 'package.json'), 'utf8'));
+    const rootVersion = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).version;
+    expect(manifest).toMatchObject({ version: rootVersion, type: 'module', main: 'app/cli.js' });
+    expect(manifest.commit).toMatch(/^[0-9a-f]{12}(-modified)?$/);
+    for (const file of [
+      'app/cli.js',
+      'app/pglite.wasm',
+      'app/pglite.data',
+      'web/dist/index.html',
+      'web/dist-ssr/entry-server.js',
+      'migrations/meta/_journal.json',
+      'static/swagger-ui-bundle.js',
+    ]) {
+      expect(existsSync(path.join(release, file)), file).toBe(true);
+    }
+    const all = (dir: string): string[] =>
+      readdirSync(dir).flatMap((entry) => {
+        const full = path.join(dir, entry);
+        return statSync(full).isDirectory() ? [full, ...all(full)] : [full];
+      });
+    const files = all(release);
+    expect(files.filter((file) => file.includes('node_modules'))).toEqual([]);
+    expect(files.filter((file) => file.endsWith('.ts'))).toEqual([]);
+  });
+
+  it('runs with node . as the image does: landing page, health, version and commit in the start line', async () => {
+    const data = tempDir('storefront-release-data-');
+    try {
+      const server = runAsImage([], databaseEnv(), data.dir);
+      const ready = await server.waitFor(/storefront (\S+) \((\S+)\) ready at .*"/, 60_000);
+      const manifest = JSON.parse(readFileSync(path.join(release, 'package.json'), 'utf8'));
+      expect(ready[1]).toBe(manifest.version);
+      expect(ready[2]).toBe(manifest.commit);
+      const line =
+        server
+          .output()
+          .split('\n')
+          .find((entry) => entry.includes('ready at')) ?? '';
+      const port = Number(/"port":(\d+)/.exec(line)?.[1]);
+      const landing = await fetch(`http://127.0.0.1:${port}/`);
+      expect(landing.status).toBe(200);
+      expect(await landing.text()).toContain('Proxy Storefront');
+      expect((await fetch(`http://127.0.0.1:${port}/api/health`)).status).toBe(200);
+      const readiness = await fetch(`http://127.0.0.1:${port}/api/health/ready`);
+      expect(await readiness.json()).toMatchObject({ status: 'ready', version: manifest.version });
+      expect((await fetch(`http://127.0.0.1:${port}/api/docs/static/swagger-ui.css`)).status).toBe(200);
+      // The image's health check, run as the image runs it.
+      const healthcheck = JSON.parse(docker.healthcheck ?? '[]') as string[];
+      expect(healthcheck[0]).toBe('node');
+      expect(() =>
+        execFileSync(node, healthcheck.slice(1), { env: { PORT: String(port), PATH: path.dirname(node) } }),
+      ).not.toThrow();
+
+      if (onPostgres) {
+        // The job runner and a gateway share PostgreSQL with the running server.
+        const jobs = runAsImage(['jobs', '--once'], databaseEnv(), data.dir);
+        expect(await jobs.exited, jobs.output()).toBe(0);
+        const gateway = runAsImage(['gateway'], databaseEnv(), data.dir);
+        await gateway.waitFor(/residential gateway listening on port \d+/);
+        gateway.signal('SIGTERM');
+        expect(await gateway.exited).toBe(0);
+      }
+      server.signal('SIGTERM');
+      expect(await server.exited).toBe(0);
+
+      const migrate = runAsImage(['migrate'], databaseEnv(), data.dir);
+      expect(await migrate.exited, migrate.output()).toBe(0);
+      expect(migrate.output()).toContain('migrations applied');
+      const unknown = runAsImage(['nonsense'], databaseEnv(), data.dir);
+      expect(await unknown.exited).toBe(2);
+      expect(unknown.output()).toContain('Unknown command "nonsense"');
+    } finally {
+      data.cleanup();
+    }
+  }, 120_000);
+
+  it('is what the Dockerfile and compose.yaml run', () => {
+    // Built by `npm run package` in the build stage, copied whole into the run stage's WORKDIR, started with node.
+    expect(docker.buildPackage).toBe(true);
+    expect(docker.copies).toEqual([{ from: `${docker.buildWorkdir}/release/`, to: `${docker.workdir}/` }]);
+    expect(docker.cmd).toEqual(['node', '.']);
+    expect(docker.user).toBe('node');
+    expect(docker.env.DATA_DIR).toBeDefined();
+    expect(docker.healthcheck).toContain('/api/health/ready');
+    const ignored = readFileSync(path.join(repoRoot, '.dockerignore'), 'utf8').split('\n');
+    for (const entry of ['.git', '**/node_modules', 'release', '.env']) expect(ignored).toContain(entry);
+
+    const compose = parseYaml(readFileSync(path.join(repoRoot, 'compose.yaml'), 'utf8'), { merge: true }) as {
+      services: Record<string, Record<string, unknown>>;
+    };
+    const { shop, gateway, postgres, redis } = compose.services;
+    expect(shop?.build).toMatchObject({ context: '.' });
+    expect(gateway?.image).toBe(shop?.image);
+    expect(shop?.command).toBeUndefined(); // the image's CMD: node .
+    expect(gateway?.command).toEqual(['node', '.', 'gateway']);
+    expect(postgres?.image).toBe('postgres:17');
+    expect(redis?.image).toBe('redis:7');
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (name !== 'shop') expect(service.healthcheck, name).toBeDefined();
+      expect(service.env_file ?? 'none', name).toEqual(name === 'shop' || name === 'gateway' ? '.env' : 'none');
+    }
+    expect(shop?.depends_on).toEqual({
+      postgres: { condition: 'service_healthy' },
+      redis: { condition: 'service_healthy' },
+    });
+    expect(gateway?.depends_on).toMatchObject({ shop: { condition: 'service_healthy' } });
+    expect(Object.keys((compose as { volumes?: object }).volumes ?? {})).toEqual(['postgres-data', 'redis-data']);
+  });
+});
