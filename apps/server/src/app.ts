@@ -6,6 +6,7 @@ import type { Database } from './db/client.ts';
 import { AppError } from './errors.ts';
 import { serializeRequest } from './lib/log-redaction.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
+import { createMetrics, type Metrics, observeRequestDurations, registerShopGauges } from './lib/metrics.ts';
 import { createRateLimitStore } from './lib/rate-limit-store.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from './lib/request-id.ts';
 import { lazyRequestLogger } from './lib/request-logger.ts';
@@ -41,6 +42,8 @@ declare module 'fastify' {
     routeTable: readonly RouteEntry[];
     /** What GET /api/health/ready reports besides the database; an entry point that runs the gateway sets `gateway`. */
     readiness: Readiness;
+    /** This process's Prometheus metrics (lib/metrics.ts), served on METRICS_PORT by the entry point. */
+    metrics: Metrics;
   }
 }
 
@@ -102,6 +105,10 @@ export async function buildApp({
     reply.header(REQUEST_ID_HEADER, request.id);
     done();
   });
+  const metrics = createMetrics();
+  app.decorate('metrics', metrics);
+  // Request durations only when something scrapes them (METRICS_PORT is not 0); before any route is declared.
+  if (config.metrics) observeRequestDurations(app, metrics.registry);
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
@@ -161,6 +168,7 @@ export async function buildApp({
     gateway: () => notConfigured,
   };
   app.decorate('readiness', readiness);
+  registerShopGauges(metrics.registry, { database, jobLastSuccessAt: () => jobs.lastSuccessAt() });
   app.addHook('onReady', async () => jobs.start(config.jobsIntervalSeconds));
   app.addHook('onClose', async () => jobs.stop());
   app.addHook('onReady', async () => {
@@ -207,8 +215,15 @@ export async function buildApp({
         appUrl: config.appUrl,
         payments: config.payments,
         rateLimit,
+        checkouts: metrics.checkouts,
       });
-      await api.register(webhookRoutes, { db: database.db, provider, brand, flushEmails: () => jobs.flushEmails() });
+      await api.register(webhookRoutes, {
+        db: database.db,
+        provider,
+        brand,
+        flushEmails: () => jobs.flushEmails(),
+        events: metrics.webhookEvents,
+      });
       await api.register(adminRoutes, {
         db: database.db,
         brand,

@@ -134,6 +134,8 @@ export const envSchema = z.object({
     )
     .optional(),
   REDIS_KEY_PREFIX: text('a prefix', 100).default('storefront:'),
+  METRICS_HOST: text('an address to listen on, such as 127.0.0.1', 255).default('127.0.0.1'),
+  METRICS_PORT: wholeNumber(0, 65_535, '', ', 0 to turn the metrics listener off').default(9464),
   STRIPE_SECRET_KEY: z
     .string()
     .trim()
@@ -145,6 +147,7 @@ export const envSchema = z.object({
     .refine((value) => value.startsWith('whsec_'), 'a webhook signing secret (whsec_…)')
     .optional(),
   STRIPE_API_URL: httpUrl('http://127.0.0.1:12111').optional(),
+  STRIPE_TIMEOUT_S: wholeNumber(1, 15, ' seconds').default(15),
   PAYMENTS_SANDBOX: booleanString.default(false),
 });
 
@@ -217,6 +220,8 @@ export interface Config {
   payments: PaymentsConfig;
   /** Shared store of the rate-limit counters (sign-in, checkout) when several instances run; else each keeps its own. */
   redis: { url: string; keyPrefix: string } | undefined;
+  /** The Prometheus listener, apart from the public port; undefined when METRICS_PORT is 0. */
+  metrics: { host: string; port: number } | undefined;
   /** How often the periodic job runs in the server process (renewals, expiries, reminders, e-mails); 0 = never. */
   jobsIntervalSeconds: number;
 }
@@ -256,6 +261,8 @@ export type PaymentsConfig = {
       webhookSecret: string;
       /** Tests point the SDK at a local stand-in: protocol, host and port of this URL. */
       apiUrl: string | undefined;
+      /** The longest a person waits on Stripe for one action, its retries included. */
+      waitSeconds: number;
     }
 );
 
@@ -399,6 +406,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ConfigRol
           secretKey: e.STRIPE_SECRET_KEY,
           webhookSecret: e.STRIPE_WEBHOOK_SECRET,
           apiUrl: e.STRIPE_API_URL,
+          waitSeconds: e.STRIPE_TIMEOUT_S,
         }
       : { ...common, provider: 'sandbox' };
   return {
@@ -465,6 +473,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ConfigRol
     payments,
     jobsIntervalSeconds: e.JOBS_INTERVAL_S,
     redis: e.REDIS_URL ? { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX } : undefined,
+    metrics: e.METRICS_PORT === 0 ? undefined : { host: e.METRICS_HOST, port: e.METRICS_PORT },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `"${e.BRAND_NAME}" <no-reply@${new URL(appUrlOf(e)).hostname}>` },
   };
 }

@@ -4,6 +4,7 @@
 // LOCKED. On the embedded database it runs only while no server holds the folder (a server runs the job itself).
 import pino from 'pino';
 import { loadConfigOrExit } from './config.ts';
+import { serveMetrics } from './lib/metrics-listener.ts';
 import { DataDirInUse } from './lifecycle/data-dir-lock.ts';
 import { createShutdown } from './lifecycle/shutdown.ts';
 import { prepareApp } from './start.ts';
@@ -37,6 +38,7 @@ async function main() {
     await shutdown.stop('done');
     return;
   }
+  await serveMetrics(config.metrics, app.metrics.registry, app.log, shutdown);
   const run = () =>
     runOnce().catch((error: unknown) => app.log.error({ err: error }, 'periodic job failed; the next run retries'));
   const timer = setInterval(run, config.jobsIntervalSeconds * 1000 || 60_000);

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { type Config, loadConfigOrExit } from './config.ts';
 import { startGateway } from './gateway/gateway.ts';
+import { serveMetrics } from './lib/metrics-listener.ts';
 import { DataDirInUse } from './lifecycle/data-dir-lock.ts';
 import { buildInfo } from './lifecycle/release.ts';
 import { createShutdown } from './lifecycle/shutdown.ts';
@@ -35,6 +36,7 @@ async function main() {
   shutdown.setDrain(() => drain(app, config));
 
   await app.listen({ host: config.host, port: config.port });
+  await serveMetrics(config.metrics, app.metrics.registry, app.log, shutdown);
   if (config.gateway.enabled) {
     const gateway = await startGateway({
       db: started.database.db,

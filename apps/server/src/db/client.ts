@@ -16,6 +16,8 @@ export interface Database {
   /** Applies the SQL migrations; with several instances on PostgreSQL only one migrates at a time. */
   migrate(): Promise<void>;
   ping(): Promise<boolean>;
+  /** The PostgreSQL pool's connections by state (metrics); undefined on the embedded database. */
+  poolConnections?(): { total: number; idle: number; waiting: number };
   /**
    * Listens to a notification channel (NOTIFY, sent at the commit of the transaction that wrote it). `onReady` is called
    * each time notifications start to flow, `onLost` each time they may have stopped (the connection dropped: some may
@@ -111,6 +113,7 @@ export async function openDatabase(target: DatabaseTarget, options: { log?: Pool
     },
     ping: () => ping(db),
     listen: (channel, handlers) => listenPostgres(pgModule, target.connectionString, channel, handlers),
+    poolConnections: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }

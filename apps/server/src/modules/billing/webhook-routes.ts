@@ -1,6 +1,7 @@
 import { errorResponseSchema } from '@storefront/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Counter } from 'prom-client';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import type { Branding } from '../../lib/branded-email.ts';
@@ -21,7 +22,9 @@ export const webhookRoutes: FastifyPluginAsync<{
   brand: Branding;
   /** Sends the e-mails the event queued (the job runner's), in the background. */
   flushEmails: () => void;
-}> = async (app, { db, provider, brand, flushEmails }) => {
+  /** storefront_webhook_events_total (lib/metrics.ts). */
+  events: Counter<'provider' | 'type' | 'result'>;
+}> = async (app, { db, provider, brand, flushEmails, events }) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1_048_576 }, (_request, body, done) =>
     done(null, body),
@@ -44,21 +47,28 @@ export const webhookRoutes: FastifyPluginAsync<{
       const rawBody = request.body;
       if (!Buffer.isBuffer(rawBody)) return reply.status(400).send({ message: 'The webhook body is missing.' });
       const signature = request.headers[SIGNATURE_HEADERS[provider.name]];
+      let type = 'unknown';
+      const count = (result: string) => events.inc({ provider: provider.name, type, result });
       try {
         const event = await provider.parseWebhook(rawBody, typeof signature === 'string' ? signature : undefined);
+        type = event.type;
         const outcome = await handlePaymentEvent({ db, provider: provider.name, event, brand });
         request.log.info({ eventId: event.eventId, type: event.type, outcome }, 'payment event');
+        count(outcome);
         flushEmails();
         return { received: true as const, outcome };
       } catch (error) {
         if (error instanceof EventTooEarlyError) {
+          count('too_early');
           request.log.info("payment event ahead of its order's payment: asked to send it again");
           return reply.status(503).header('retry-after', '60').send({ message: error.message });
         }
         if (error instanceof WebhookSignatureError) {
+          count('bad_signature');
           request.log.warn('payment webhook with a bad signature');
           return reply.status(400).send({ message: error.message });
         }
+        count('failed');
         throw error;
       }
     },

@@ -1,7 +1,8 @@
 import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
-import { checkoutMessages, checkoutRequestSchema, checkoutResponseSchema } from '@storefront/contract';
+import { checkoutMessages, checkoutRequestSchema, checkoutResponseSchema, PRODUCT_IDS } from '@storefront/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Counter } from 'prom-client';
 import { z } from 'zod';
 import type { PaymentsConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -19,7 +20,15 @@ export interface CheckoutRoutesOptions {
   payments: PaymentsConfig;
   /** Where the counters live (../../lib/rate-limit-store.ts). */
   rateLimit: RateLimitPluginOptions;
+  /** storefront_checkouts_total (lib/metrics.ts). */
+  checkouts: Counter<'product' | 'result'>;
 }
+
+/** The product label of a checkout: only the catalogue's ids, so a bad body cannot add label values. */
+const productLabel = (body: unknown): string => {
+  const product = (body as { productId?: unknown } | undefined)?.productId;
+  return PRODUCT_IDS.includes(product as never) ? String(product) : 'unknown';
+};
 
 const failure = z.object({ success: z.literal(false), error: z.object({ message: z.string() }) });
 
@@ -44,6 +53,11 @@ export const checkoutRoutes: FastifyPluginAsync<CheckoutRoutesOptions> = async (
         },
       },
       onRequest: options.guards.requireUser,
+      onResponse: (request, reply, done) => {
+        const result = reply.statusCode < 400 ? 'started' : reply.statusCode < 500 ? 'refused' : 'failed';
+        options.checkouts.inc({ product: productLabel(request.body), result });
+        done();
+      },
       preHandler: async (request, reply) => {
         const limit = await perUser(request);
         if (!limit.isAllowed && limit.isExceeded) {
@@ -67,7 +81,6 @@ export const checkoutRoutes: FastifyPluginAsync<CheckoutRoutesOptions> = async (
         provider: options.provider,
         appUrl: options.appUrl,
         currency: options.payments.currency,
-        log: request.log,
         customer: { id: user.id, email: user.email },
         request: request.body,
       });

@@ -63,7 +63,7 @@ describe('readiness of the periodic job', () => {
       expect(await job()).toEqual({ status: 'ok' });
       const execute = t.database.db.execute;
       // The job's first statement fails as if the database refused it.
-      t.database.db.execute = (() => Promise.reject(new Error('relation is locked'))) as typeof execute;
+      t.database.db.execute = (() => Promise.reject(new Error('relation is locked'))) as unknown as typeof execute;
       const select = t.database.db.select;
       t.database.db.select = (() => {
         throw new Error('relation is locked');

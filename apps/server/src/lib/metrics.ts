@@ -1,0 +1,166 @@
+import { PRODUCT_IDS } from '@storefront/contract';
+import { and, count, eq, isNull, lt, sql } from 'drizzle-orm';
+import type { FastifyInstance, onResponseHookHandler } from 'fastify';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Database } from '../db/client.ts';
+import { emailOutbox, orders } from '../db/schema.ts';
+import { getStock } from '../modules/catalogue/get-pricing.ts';
+
+/**
+ * The shop's Prometheus metrics (names after Prometheus' practices: a `storefront_` prefix, base units, `_total` for
+ * counters, labels of bounded values). One registry per process part (the server, the job runner, a gateway), served
+ * by lib/metrics-listener.ts on METRICS_PORT, never on the public port.
+ */
+export interface Metrics {
+  registry: Registry;
+  checkouts: Counter<'product' | 'result'>;
+  webhookEvents: Counter<'provider' | 'type' | 'result'>;
+}
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    checkouts: new Counter({
+      name: 'storefront_checkouts_total',
+      help: 'Checkouts started, by product and result (started, refused, failed)',
+      labelNames: ['product', 'result'],
+      registers: [registry],
+    }),
+    webhookEvents: new Counter({
+      name: 'storefront_webhook_events_total',
+      help: 'Payment provider events received, by provider, type and result (handled, duplicate, ignored, refused, failed)',
+      labelNames: ['provider', 'type', 'result'],
+      registers: [registry],
+    }),
+  };
+}
+
+/**
+ * `http_request_duration_seconds{method,route,status_code}` for every registered route, with the route's pattern as
+ * its label (never the URL). One onResponse hook per route, made when the route is declared, so a request pays for one
+ * observation and nothing else (Fastify measures the time itself); call before any route is declared.
+ */
+export function observeRequestDurations(app: FastifyInstance, registry: Registry): void {
+  const durations = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer a request, by method, route pattern and status code',
+    labelNames: ['method', 'route', 'status_code'],
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  app.addHook('onRoute', (route) => {
+    const observe: onResponseHookHandler = (request, reply, done) => {
+      durations.observe(
+        { method: request.method, route: route.url, status_code: reply.statusCode },
+        reply.elapsedTime / 1000,
+      );
+      done();
+    };
+    route.onResponse = [...[route.onResponse ?? []].flat(), observe];
+  });
+}
+
+/** Reads `read` at most every `maxAgeMs`, whatever the scrape rate; concurrent scrapes share one read. */
+function readAtMostEvery<T>(maxAgeMs: number, read: () => Promise<T>): () => Promise<T> {
+  let last: { at: number; value: Promise<T> } | undefined;
+  return () => {
+    if (!last || Date.now() - last.at >= maxAgeMs) {
+      const value = read();
+      last = { at: Date.now(), value };
+      // A failed read is not kept: the next scrape tries again.
+      value.catch(() => {
+        if (last?.value === value) last = undefined;
+      });
+    }
+    return last.value;
+  };
+}
+
+/** What the shop's database says, for gauges: read at most every 15 s, not per scrape. */
+export const SHOP_GAUGE_MAX_AGE_MS = 15_000;
+
+/** The gauges read from the shop's database and from this process's periodic job and pool. */
+export function registerShopGauges(
+  registry: Registry,
+  { database, jobLastSuccessAt }: { database: Database; jobLastSuccessAt?: () => number | undefined },
+): void {
+  const db = database.db;
+  const shop = readAtMostEvery(SHOP_GAUGE_MAX_AGE_MS, async () => {
+    const [stock, waiting, [outbox]] = await Promise.all([
+      getStock(db),
+      db
+        .select({ productId: orders.productId, n: count() })
+        .from(orders)
+        .where(eq(orders.status, 'processing'))
+        .groupBy(orders.productId),
+      db
+        .select({
+          pending: count(),
+          failing: sql<number>`count(*) filter (where ${emailOutbox.lastError} is not null)`,
+        })
+        .from(emailOutbox)
+        .where(and(isNull(emailOutbox.sentAt), lt(emailOutbox.attempts, 20))),
+    ]);
+    return {
+      stock,
+      waiting: new Map(waiting.map((row) => [row.productId, Number(row.n)])),
+      outboxPending: Number(outbox?.pending ?? 0),
+    };
+  });
+
+  new Gauge({
+    name: 'storefront_stock_available',
+    help: 'Free stock: IPs neither assigned nor burnt for ISP and PK1, GB left in the residential pool',
+    labelNames: ['product'],
+    registers: [registry],
+    async collect() {
+      const { stock } = await shop();
+      for (const product of PRODUCT_IDS) this.set({ product }, stock[product]);
+    },
+  });
+  new Gauge({
+    name: 'storefront_orders_waiting',
+    help: 'Paid orders waiting for stock (Processing Order), by product',
+    labelNames: ['product'],
+    registers: [registry],
+    async collect() {
+      const { waiting } = await shop();
+      for (const product of PRODUCT_IDS) this.set({ product }, waiting.get(product) ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'storefront_outbox_pending',
+    help: 'E-mails written to the outbox and not sent yet (given-up ones excluded)',
+    registers: [registry],
+    async collect() {
+      this.set((await shop()).outboxPending);
+    },
+  });
+  if (jobLastSuccessAt) {
+    new Gauge({
+      name: 'storefront_job_last_success_timestamp_seconds',
+      help: "When this process's periodic job last ran without an error (0: not yet)",
+      registers: [registry],
+      collect() {
+        this.set((jobLastSuccessAt() ?? 0) / 1000);
+      },
+    });
+  }
+  const poolConnections = database.poolConnections;
+  if (poolConnections) {
+    new Gauge({
+      name: 'storefront_db_pool_connections',
+      help: 'PostgreSQL pool connections: idle, in use, and requests waiting for one',
+      labelNames: ['state'],
+      registers: [registry],
+      collect() {
+        const { total, idle, waiting } = poolConnections();
+        this.set({ state: 'idle' }, idle);
+        this.set({ state: 'in_use' }, total - idle);
+        this.set({ state: 'waiting' }, waiting);
+      },
+    });
+  }
+}
