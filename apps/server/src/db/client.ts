@@ -93,7 +93,13 @@ export async function openDatabase(target: DatabaseTarget, options: { log?: Pool
   });
   // An idle client that errors (database restart) must not crash the process; the next query reconnects. Said in the
   // log, since a run of these is how a failing database first shows.
-  pool.on('error', (error) => log.error({ err: error }, 'a pooled database connection failed; it will be replaced'));
+  // The error carries its pg client (connection settings, every prepared statement's text): only what it says is logged.
+  pool.on('error', (error) =>
+    log.error(
+      { err: { message: error.message, code: (error as { code?: string }).code } },
+      'a pooled database connection failed; it will be replaced',
+    ),
+  );
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   return {
     db,
