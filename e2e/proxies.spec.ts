@@ -91,6 +91,39 @@ test.describe('the Proxies page', () => {
     await expect(ten.getByRole('button', { name: 'Cancel' })).toHaveCount(0);
   });
 
+  test('at 375 px the text viewer scrolls sideways to whole lines, and its text is the list exactly', async ({
+    page,
+  }) => {
+    await signUp(page, uniqueEmail('viewer'));
+    await buyThroughSandbox(page, /Elite ISP Proxies/, /^5 IPs/);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.getByRole('combobox', { name: 'Proxy format for copies and downloads' }).click();
+    await page.getByRole('option', { name: 'http://user:pass@ip:port' }).click();
+    const card = page.getByTestId('order-card').first();
+    await card.getByRole('button', { name: 'Show proxies' }).click();
+    const viewer = card.getByRole('region', { name: 'All proxies (text)' });
+    const cells = await card.getByRole('table').getByRole('cell').filter({ hasText: '@' }).allTextContents();
+    expect(cells).toHaveLength(5);
+    expect((await viewer.textContent())?.split('\n')).toEqual(cells);
+    // Its blocks are laid out once in view (content-visibility).
+    await viewer.scrollIntoViewIfNeeded();
+    const layout = () =>
+      viewer.evaluate((element) => {
+        element.scrollLeft = element.scrollWidth;
+        const box = element.getBoundingClientRect();
+        const range = document.createRange();
+        range.selectNodeContents(element);
+        const textRight = Math.max(...[...range.getClientRects()].map((rect) => rect.right));
+        return {
+          scrolls: element.scrollWidth > element.clientWidth,
+          // Nothing of a line is cut inside its block: each block is as wide as its text.
+          clipped: [...element.children].some((chunk) => chunk.scrollWidth > chunk.clientWidth),
+          endInView: textRight <= box.right && textRight > box.left,
+        };
+      });
+    await expect.poll(layout).toEqual({ scrolls: true, clipped: false, endInView: true });
+  });
+
   test('an order above the stock waits as a Processing Order; the tab aliases open their tabs', async ({ page }) => {
     await signUp(page, uniqueEmail('waiting'));
     await page.goto('/dashboard/purchase');
