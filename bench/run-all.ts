@@ -9,6 +9,7 @@ for (const script of [
   'proxies.ts',
   'admin.ts',
   'gateway.ts',
+  'release.ts',
 ]) {
   console.log(`\n== ${script}`);
   execFileSync(process.execPath, [new URL(script, import.meta.url).pathname], { stdio: 'inherit' });
