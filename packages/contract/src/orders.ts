@@ -11,6 +11,12 @@ export const orderSchema = z.object({
   processing: z.boolean(),
   cancelled: z.boolean(),
   payment_failed: z.boolean(),
+  /**
+   * The order has ended (its period, or the grace period of a failed renewal, is over) and its IPs were released.
+   * expiration_time then says when its paid period ended, a business date that can lie ahead of the real time when the
+   * sandbox's test clock was moved forward.
+   */
+  expired: z.boolean(),
 });
 export type Order = z.infer<typeof orderSchema>;
 export const orderListSchema = z.array(orderSchema);
@@ -52,7 +58,11 @@ export const ordersMessages = {
   unknownCancelError: 'An unknown error occurred while cancelling the order',
 } as const;
 
-/** Active means the paid period has not ended (spec section 4 'Order activity'); residential data never expires. */
-export function isOrderActive(order: Pick<Order, 'expiration_time'>, now: Date = new Date()): boolean {
+/**
+ * Active means the paid period has not ended (spec section 4 'Order activity'), and never once the server has ended the
+ * order, whatever its date; residential data never expires.
+ */
+export function isOrderActive(order: Pick<Order, 'expiration_time' | 'expired'>, now: Date = new Date()): boolean {
+  if (order.expired) return false;
   return order.expiration_time === null || new Date(order.expiration_time).getTime() > now.getTime();
 }

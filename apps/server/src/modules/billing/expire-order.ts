@@ -32,10 +32,9 @@ export async function expireOrder({
     .update(orders)
     .set({
       status: 'expired',
-      // Never in the future: customers see "Active" while expiration_time lies ahead (the sandbox clock runs early).
-      expiresAt: new Date(
-        Math.min(order.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY, endedAt.getTime(), Date.now()),
-      ),
+      // A business date: the end of the paid period (or the moment it ended, if earlier), never the real time of the
+      // run, which is earlier when the sandbox's clock was moved forward. The order reads as expired by its status.
+      expiresAt: new Date(Math.min(order.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY, endedAt.getTime())),
       updatedAt: new Date(),
     })
     .where(eq(orders.id, order.id));

@@ -108,8 +108,8 @@ describe('subscriptions over time (sandbox provider, test clock)', () => {
 
     expect((await orderRow(order.id))?.status).toBe('expired');
     const listed = (await t.app.inject({ url: '/api/orders', headers: { cookie: cara.cookie } })).json()[0];
-    expect(listed).toMatchObject({ id: order.id, proxies: [] });
-    expect(Date.parse(listed.expiration_time)).toBeLessThan(Date.now() + 400 * DAY);
+    // It ended with its paid period (the renewal due then was never paid), whenever the job ran.
+    expect(listed).toMatchObject({ id: order.id, proxies: [], expired: true, expiration_time: order.expiration_time });
     const burnt = await t.database.db
       .select()
       .from(proxyIps)
@@ -132,7 +132,16 @@ describe('subscriptions over time (sandbox provider, test clock)', () => {
     await moveTo(new Date(due.getTime() + 60_000));
     const row = await orderRow(order.id);
     expect(row?.status).toBe('expired');
-    expect(row?.expiresAt?.getTime()).toBeLessThanOrEqual(Math.min(due.getTime(), Date.now()));
+    // The end of the paid period, a month ahead of the real time the job ran at (the test clock was moved there).
+    expect(due.getTime()).toBeGreaterThan(Date.now() + 20 * DAY);
+    expect(row?.expiresAt?.toISOString()).toBe(order.expiration_time);
+    const listed = (await t.app.inject({ url: '/api/orders', headers: { cookie: dan.cookie } })).json()[0];
+    expect(listed).toMatchObject({
+      id: order.id,
+      expired: true,
+      cancelled: true,
+      expiration_time: order.expiration_time,
+    });
     expect((await history(dan.cookie)).filter((entry) => entry.order_id === order.id)).toHaveLength(1);
     expect(await t.database.db.select().from(proxyIps).where(eq(proxyIps.assignedOrderId, order.id))).toEqual([]);
   });
@@ -170,6 +179,30 @@ describe('subscriptions over time (sandbox provider, test clock)', () => {
     const keys = await t.database.db.select({ key: emailOutbox.dedupeKey }).from(emailOutbox);
     expect(new Set(keys.map((row) => row.key)).size).toBe(keys.length);
   });
+  it('a checkout paid while the test clock is ahead starts its period at the clock, and the job charges nothing early', async () => {
+    await moveTo(new Date(Date.now() + 40 * DAY));
+    const businessNow = await jobTime(t.database.db, true);
+    const fay = await signUpCustomer(t, 'fay@example.com');
+    const order = await buy(fay);
+    const purchased = new Date(order.purchase_time);
+    expect(purchased.getTime()).toBeGreaterThanOrEqual(businessNow.getTime());
+    expect(purchased.getTime()).toBeLessThan(businessNow.getTime() + 60_000);
+    expect(order.expiration_time).toBe(addMonths(purchased, 1).toISOString());
+    // The periodic job at the clock's time finds nothing due: no renewal a month early, let alone a run of them.
+    await runJobs(
+      {
+        db: t.database.db,
+        brand: { appUrl: 'http://localhost:3000', brandName: 'Proxy Storefront' },
+        mailer: { delivers: true, async send() {} },
+        log: t.app.log,
+        provider: 'sandbox',
+      },
+      await jobTime(t.database.db, true),
+    );
+    expect(await t.database.db.select().from(payments).where(eq(payments.orderId, order.id))).toHaveLength(1);
+    expect((await orderRow(order.id))?.expiresAt?.toISOString()).toBe(order.expiration_time);
+  });
+
   // Last: it moves the shared clock a year on.
   it('a year of monthly renewals: 12 history entries, a receipt each, the right expiration_time', async () => {
     const ann = await signUpCustomer(t, 'ann@example.com');

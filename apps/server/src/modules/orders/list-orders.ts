@@ -48,6 +48,7 @@ export async function listOrders({
     processing: row.status === 'processing',
     cancelled: row.cancelled,
     payment_failed: row.paymentFailed,
+    expired: row.status === 'expired',
   }));
 }
 

@@ -12,6 +12,7 @@ const order = (id: string, proxies: string[], cancelled = false): Order => ({
   processing: false,
   cancelled,
   payment_failed: false,
+  expired: false,
 });
 const endpoints = (count: number, password = 'p') =>
   Array.from({ length: count }, (_, index) => `10.0.${index >> 8}.${index & 255}:8000:user:${password}"`);

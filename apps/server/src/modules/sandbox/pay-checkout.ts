@@ -8,6 +8,7 @@ import type { Branding } from '../../lib/branded-email.ts';
 import { CHECKOUT_PAYABLE_MS } from '../../payments/provider.ts';
 import { SANDBOX_EVENT_TYPES, type SandboxProvider } from '../../payments/sandbox-provider.ts';
 import { handlePaymentEvent } from '../billing/handle-event.ts';
+import { jobTime } from '../jobs/clock.ts';
 import { findSandboxCheckout } from './checkout-page.ts';
 
 export const checkoutExpired = `This checkout has expired: a payment page can be paid for ${CHECKOUT_PAYABLE_MS / 60_000} minutes after it opens. Nothing was charged; please start a new checkout from the Purchase page.`;
@@ -55,7 +56,9 @@ export async function paySandboxCheckout({
       amountCents: order.totalCents,
       discountCents: order.discountCents,
       currency: order.currency,
-      paidAt: new Date().toISOString(),
+      // The sandbox's business time (its test clock, when moved forward), so that the paid month, and the renewal the
+      // job charges at its end, are dated on the clock the job runs by, not a month behind it.
+      paidAt: (await jobTime(db, true)).toISOString(),
     },
     periodEnd: null,
   });

@@ -10,6 +10,7 @@ const order = (id: string, product_id: 'isp_proxies' | 'pk1_isp_proxies', purcha
   processing: false,
   cancelled: false,
   payment_failed: false,
+  expired: false,
 });
 
 describe('proxies page model', () => {

@@ -12,6 +12,7 @@ const order = (patch: Partial<Order>): Order => ({
   processing: false,
   cancelled: false,
   payment_failed: false,
+  expired: false,
   ...patch,
 });
 
@@ -26,6 +27,9 @@ describe('overviewFigures', () => {
         order({}),
         order({ cancelled: true }),
         order({ expiration_time: '2026-05-31T00:00:00Z' }),
+        // Ended by the server while its period's end lies ahead of the browser's clock (the sandbox clock moved).
+        order({ expired: true, cancelled: true, proxies: [] }),
+        order({ expired: true, proxies: ['192.0.2.3:8000:u:p'] }),
         order({ processing: true, proxies: [] }),
         order({ product_id: 'pk1_isp_proxies', proxies: ['203.0.113.9:1:u:p'] }),
       ],

@@ -1,0 +1,47 @@
+// @vitest-environment happy-dom
+import type { Order } from '@storefront/contract';
+import { cleanup, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderWithApp } from '../../../test/render.tsx';
+import { OrderCard } from './order-card.tsx';
+
+afterEach(cleanup);
+
+const DAY = 86_400_000;
+const order = (patch: Partial<Order>): Order => ({
+  id: '0f8e2c1a-1111-4222-8333-4444deadbeef',
+  product_id: 'isp_proxies',
+  purchase_time: new Date(Date.now() - 20 * DAY).toISOString(),
+  expiration_time: new Date(Date.now() + 10 * DAY).toISOString(),
+  proxies: ['192.0.2.1:8000:user:pass'],
+  processing: false,
+  cancelled: false,
+  payment_failed: false,
+  expired: false,
+  ...patch,
+});
+const card = (value: Order) => {
+  renderWithApp(<OrderCard order={value} format="ip:port:user:pass" onCancel={() => {}} />);
+  return within(screen.getByTestId('order-card'));
+};
+const endedOn = (iso: string) =>
+  `Ended ${new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso))}`;
+
+describe('OrderCard', () => {
+  it('shows an order the server ended as Expired with the end of its paid period, even when that lies ahead', () => {
+    // The sandbox's clock was moved past the period's end: the job ended the order at a business date.
+    const periodEnd = new Date(Date.now() + 10 * DAY).toISOString();
+    const view = card(order({ expired: true, expiration_time: periodEnd, proxies: [] }));
+    expect(view.getByText('Expired')).toBeTruthy();
+    expect(view.queryByText('Active')).toBeNull();
+    expect(view.getByText(endedOn(periodEnd))).toBeTruthy();
+    expect(view.queryByRole('button', { name: 'Cancel' })).toBeNull();
+  });
+
+  it('shows a live order as Active with its renewal date and the cancel action', () => {
+    const view = card(order({}));
+    expect(view.getByText('Active')).toBeTruthy();
+    expect(view.getByText(/^Renews /)).toBeTruthy();
+    expect(view.getByRole('button', { name: 'Cancel' })).toBeTruthy();
+  });
+});
