@@ -38,6 +38,23 @@ describe('OrderCard', () => {
     expect(view.queryByRole('button', { name: 'Cancel' })).toBeNull();
   });
 
+  it('drops what no longer holds once an order has ended: the end-of-cycle promise and an empty proxy list', () => {
+    const view = card(
+      order({ expired: true, cancelled: true, proxies: [], expiration_time: new Date(Date.now() - DAY).toISOString() }),
+    );
+    expect(view.getByText('Expired')).toBeTruthy();
+    expect(view.queryByText('Terminate at end of billing cycle')).toBeNull();
+    expect(view.queryByRole('button', { name: 'Show proxies' })).toBeNull();
+    expect(view.getByText(/0 proxies/)).toBeTruthy();
+  });
+
+  it('keeps the end-of-cycle badge on a cancelled order that still runs', () => {
+    const view = card(order({ cancelled: true }));
+    expect(view.getByText('Terminate at end of billing cycle')).toBeTruthy();
+    expect(view.getByRole('button', { name: 'Show proxies' })).toBeTruthy();
+    expect(view.getByText(/^Ends /)).toBeTruthy();
+  });
+
   it('shows a live order as Active with its renewal date and the cancel action', () => {
     const view = card(order({}));
     expect(view.getByText('Active')).toBeTruthy();

@@ -55,7 +55,8 @@ export function OrderCard({ order, format, onCancel }: OrderCardProps) {
             <Badge color={active ? 'green' : 'gray'} variant="light">
               {active ? 'Active' : 'Expired'}
             </Badge>
-            {order.cancelled && (
+            {/* A promise about the future: gone once the order has ended. */}
+            {order.cancelled && active && (
               <Badge color="orange" variant="light">
                 Terminate at end of billing cycle
               </Badge>
@@ -87,21 +88,26 @@ export function OrderCard({ order, format, onCancel }: OrderCardProps) {
               Cancel
             </Button>
           )}
-          <Button
-            size="xs"
-            variant="light"
-            onClick={() => setOpened((value) => !value)}
-            aria-expanded={opened}
-            aria-controls={opened ? listId : undefined}
-            rightSection={opened ? <IconChevronUp size={14} aria-hidden /> : <IconChevronDown size={14} aria-hidden />}
-          >
-            {opened ? 'Hide proxies' : 'Show proxies'}
-          </Button>
+          {/* An ended order's IPs were released: nothing to show. */}
+          {order.proxies.length > 0 && (
+            <Button
+              size="xs"
+              variant="light"
+              onClick={() => setOpened((value) => !value)}
+              aria-expanded={opened}
+              aria-controls={opened ? listId : undefined}
+              rightSection={
+                opened ? <IconChevronUp size={14} aria-hidden /> : <IconChevronDown size={14} aria-hidden />
+              }
+            >
+              {opened ? 'Hide proxies' : 'Show proxies'}
+            </Button>
+          )}
         </Group>
       </Group>
       {/* Shown at once, without a height animation: an order can hold 10,000 proxies, and an animated Collapse renders
           the list a second time and holds it back two frames before it even starts to open. */}
-      {opened && (
+      {opened && order.proxies.length > 0 && (
         <Stack mt="md" id={listId}>
           <ProxyList order={order} format={format} />
         </Stack>
