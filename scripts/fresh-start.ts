@@ -53,7 +53,8 @@ async function npmStart(expectBuild: boolean): Promise<void> {
     }
     const landing = await fetch('http://localhost:3000/');
     const html = await landing.text();
-    if (landing.status !== 200 || !html.includes('Proxy Storefront')) fail(`The landing page answered ${landing.status}.`);
+    if (landing.status !== 200 || !html.includes('Proxy Storefront'))
+      fail(`The landing page answered ${landing.status}.`);
     const health = await fetch('http://localhost:3000/api/health');
     if (health.status !== 200) fail(`/api/health answered ${health.status}.`);
 
