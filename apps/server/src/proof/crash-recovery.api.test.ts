@@ -52,7 +52,7 @@ describe.runIf(process.env.TEST_DB === 'postgres')('crash recovery: kill -9 in t
   });
   const startServer = async () => {
     const port = await freePort();
-    const server = await spawnProcess(serverMain, serverEnv(port), /storefront ready at/);
+    const server = await spawnProcess(serverMain, serverEnv(port), /storefront \S+ \(\S+\) ready at/);
     return { server, url: `http://127.0.0.1:${port}` };
   };
 
