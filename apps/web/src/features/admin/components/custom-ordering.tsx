@@ -100,10 +100,35 @@ function FulfilDialog({ userId, order, onClose }: { userId: string; order: Custo
   );
 }
 
-/** The collapsible Create Custom Order form: PK1 ISP is the only type, 1 to 1000 IPs, an optional coupon. */
+/**
+ * The collapsible Create Custom Order form: PK1 ISP is the only type, 1 to 1000 IPs, an optional coupon. Its fields, its
+ * messages and the payment link it made belong to one customer: they start afresh whenever the customer found changes
+ * (another search, or Clear All), while the card stays open or closed as it was.
+ */
 function CreateCustomOrder({ userId }: { userId: string | null }) {
-  const create = useCreateCustomOrder();
   const [open, setOpen] = useState(false);
+  return (
+    <Card withBorder padding="lg">
+      <Button
+        variant="subtle"
+        onClick={() => setOpen((value) => !value)}
+        rightSection={
+          <IconChevronDown size={16} aria-hidden style={{ transform: open ? 'rotate(180deg)' : undefined }} />
+        }
+        aria-expanded={open}
+        px={0}
+      >
+        Create Custom Order
+      </Button>
+      <Collapse expanded={open}>
+        <CustomOrderForm key={userId ?? 'nobody'} userId={userId} />
+      </Collapse>
+    </Card>
+  );
+}
+
+function CustomOrderForm({ userId }: { userId: string | null }) {
+  const create = useCreateCustomOrder();
   const [type, setType] = useState<string | null>('pk1_isp_proxies');
   const [quantity, setQuantity] = useState<string | number>(25);
   const [coupon, setCoupon] = useState('');
@@ -119,79 +144,59 @@ function CreateCustomOrder({ userId }: { userId: string | null }) {
     create.mutate({ userId, quantity: amount, ...(coupon.trim() && { coupon: coupon.trim() }) });
   };
   return (
-    <Card withBorder padding="lg">
-      <Button
-        variant="subtle"
-        onClick={() => setOpen((value) => !value)}
-        rightSection={
-          <IconChevronDown size={16} aria-hidden style={{ transform: open ? 'rotate(180deg)' : undefined }} />
-        }
-        aria-expanded={open}
-        px={0}
-      >
-        Create Custom Order
-      </Button>
-      <Collapse expanded={open}>
-        <Stack gap="sm" pt="sm">
-          <Select
-            label="Proxy type"
-            data={[{ value: 'pk1_isp_proxies', label: 'PK1 ISP Proxies' }]}
-            value={type}
-            onChange={setType}
-            allowDeselect={false}
-          />
-          <NumberInput
-            label="Quantity (IPs)"
-            min={1}
-            max={CUSTOM_ORDER_MAX}
-            allowDecimal={false}
-            value={quantity}
-            onChange={setQuantity}
-          />
-          <TextInput
-            label="Coupon (optional)"
-            maxLength={15}
-            value={coupon}
-            onChange={(event) => setCoupon(event.currentTarget.value)}
-          />
-          {problem && (
-            <Text c="red" size="sm" role="alert">
-              {problem}
-            </Text>
-          )}
-          <FormError message={create.error?.message ?? null} />
-          {create.data && (
-            <Alert color="green" variant="light" title="Payment link created">
-              <Stack gap={6}>
-                <Text size="sm">Send this link to the customer; they pay it signed in as themselves.</Text>
-                <Group gap="xs" wrap="nowrap">
-                  <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                    {create.data.checkoutUrl}
-                  </Text>
-                  <CopyButton value={create.data.checkoutUrl}>
-                    {({ copied, copy }) => (
-                      <Button
-                        size="xs"
-                        variant="default"
-                        onClick={copy}
-                        leftSection={<IconCopy size={14} aria-hidden />}
-                      >
-                        {copied ? 'Copied' : 'Copy'}
-                      </Button>
-                    )}
-                  </CopyButton>
-                </Group>
-              </Stack>
-            </Alert>
-          )}
-          <Group>
-            <Button onClick={submit} loading={create.isPending}>
-              Create payment link
-            </Button>
-          </Group>
-        </Stack>
-      </Collapse>
-    </Card>
+    <Stack gap="sm" pt="sm">
+      <Select
+        label="Proxy type"
+        data={[{ value: 'pk1_isp_proxies', label: 'PK1 ISP Proxies' }]}
+        value={type}
+        onChange={setType}
+        allowDeselect={false}
+      />
+      <NumberInput
+        label="Quantity (IPs)"
+        min={1}
+        max={CUSTOM_ORDER_MAX}
+        allowDecimal={false}
+        value={quantity}
+        onChange={setQuantity}
+      />
+      <TextInput
+        label="Coupon (optional)"
+        maxLength={15}
+        value={coupon}
+        onChange={(event) => setCoupon(event.currentTarget.value)}
+      />
+      {problem && (
+        <Text c="red" size="sm" role="alert">
+          {problem}
+        </Text>
+      )}
+      <FormError message={create.error?.message ?? null} />
+      {create.data && (
+        <Alert color="green" variant="light" title="Payment link created">
+          <Stack gap={6}>
+            <Text size="sm">Send this link to the customer; they pay it signed in as themselves.</Text>
+            <Group gap="xs" wrap="nowrap">
+              <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                {create.data.checkoutUrl}
+              </Text>
+              <CopyButton value={create.data.checkoutUrl}>
+                {({ copied, copy }) => (
+                  <Button size="xs" variant="default" onClick={copy} leftSection={<IconCopy size={14} aria-hidden />}>
+                    {copied ? 'Copied' : 'Copy'}
+                  </Button>
+                )}
+              </CopyButton>
+            </Group>
+          </Stack>
+        </Alert>
+      )}
+      <Group>
+        <Button onClick={submit} loading={create.isPending}>
+          Create payment link
+        </Button>
+      </Group>
+    </Stack>
   );
 }
 
