@@ -156,6 +156,25 @@ test('a custom PK1 order: found by e-mail, paid by the customer through its link
   await dialog.getByRole('button', { name: 'Fulfill' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('cell', { name: 'fulfilled' })).toBeVisible();
+  // At 375 px every badge shows its whole word ("FU…" and "UNPA…" were cut); the table scrolls sideways instead.
+  // A second, unpaid order puts the longest words in the table.
+  await page.getByLabel('Quantity (IPs)').fill('2');
+  await page.getByRole('button', { name: 'Create payment link' }).click();
+  await expect(page.getByRole('cell', { name: 'awaiting payment' })).toBeVisible();
+  const wide = page.viewportSize();
+  await page.setViewportSize({ width: 375, height: 800 });
+  const cutBadges = () =>
+    page.locator('.mantine-Badge-root').evaluateAll((badges) =>
+      badges
+        .filter((badge) => {
+          const label = badge.querySelector('.mantine-Badge-label') ?? badge;
+          return label.scrollWidth > label.clientWidth || badge.scrollWidth > badge.clientWidth;
+        })
+        .map((badge) => badge.textContent),
+    );
+  await expect(page.getByRole('cell', { name: 'fulfilled' })).toBeVisible();
+  expect(await cutBadges()).toEqual([]);
+  if (wide) await page.setViewportSize(wide);
 
   await expect(customer.getByTestId('processing-order')).toHaveCount(0, { timeout: 12_000 });
   await expect(customer.getByTestId('order-card')).toContainText('3 proxies');

@@ -1,4 +1,4 @@
-import { Anchor, createTheme, localStorageColorSchemeManager } from '@mantine/core';
+import { Anchor, Badge, createTheme, localStorageColorSchemeManager } from '@mantine/core';
 
 export const theme = createTheme({
   primaryColor: 'blue',
@@ -14,6 +14,9 @@ export const theme = createTheme({
     // A link inside text must not be told apart by colour alone (WCAG 1.4.1): in the dark scheme the link blue is within
     // 3:1 of the body text, so every link is underlined.
     Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+    // A badge is as wide as its word at every width: Mantine's cuts it with an ellipsis when its column is narrow
+    // ("FU…" for fulfilled in a table at 375 px); a table scrolls sideways instead, a group of badges wraps.
+    Badge: Badge.extend({ styles: { root: { minWidth: 'max-content' } } }),
   },
 });
 
