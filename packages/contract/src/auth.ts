@@ -37,7 +37,13 @@ export const confirmationMessages = {
   failed: 'The address could not be confirmed. Please try again.',
 } as const;
 
-export const isValidEmail = (value: string) => EMAIL_PATTERN.test(value);
+/**
+ * The spec's simple pattern, and an address the auth service takes (its check is zod's e-mail form): an address such as
+ * 'a@b' passes the pattern, so the form said nothing and the service answered with its raw '[body.email] Invalid email
+ * address'. Every form and the server's auth hook use this one check and say 'Invalid email'.
+ */
+const emailForm = z.email();
+export const isValidEmail = (value: string) => EMAIL_PATTERN.test(value) && emailForm.safeParse(value).success;
 
 /**
  * The password rule's parts in the order they are checked: what the hint under a new-password field says, the sentence

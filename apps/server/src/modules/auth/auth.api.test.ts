@@ -193,6 +193,23 @@ describe('accounts', () => {
     expect(longName.json().message).toBe('Name must be at most 100 characters');
   });
 
+  it("refuses an address the service cannot take with the forms' 'Invalid email', never its field path or zod's words", async () => {
+    for (const email of ['a@b', 'x@@example.com', 'two words@example.com', 'ann@example.com.']) {
+      const signedUp = await signUp(email);
+      expect(signedUp.statusCode, email).toBe(400);
+      expect(signedUp.json().message, email).toBe(authMessages.invalidEmail);
+    }
+    for (const [url, payload] of [
+      ['/api/auth/request-password-reset', { email: 'a@b', redirectTo: '/reset-password' }],
+      ['/api/auth/sign-in/email', { email: 'a@b', password: 'Str0ng!pass' }],
+      ['/api/auth/sign-up/email', { password: 'Str0ng!pass', name: 'no address' }],
+    ] as const) {
+      const answer = await t.app.inject({ method: 'POST', url, headers: json, payload });
+      expect(answer.statusCode, url).toBe(400);
+      expect(answer.json().message, url).toBe(authMessages.invalidEmail);
+    }
+  });
+
   it('refuses a return address that is not a page of this site with a 400, not a 500 or a redirect elsewhere', async () => {
     for (const callbackURL of [
       'true',

@@ -1,7 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PASSWORD_MAX, PASSWORD_MIN, passwordStrengthProblem, paths } from '@storefront/contract';
+import {
+  authMessages,
+  isValidEmail,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  passwordStrengthProblem,
+  paths,
+} from '@storefront/contract';
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
@@ -31,6 +38,17 @@ const PASSWORD_FIELDS: Record<string, string> = {
   '/admin/create-user': 'password',
   '/admin/set-user-password': 'newPassword',
 };
+/**
+ * Every call that takes an e-mail address, and its field: refused here in the forms' words ('Invalid email'), before
+ * better-auth's own check answers with its field path and schema wording ('[body.email] Invalid email address').
+ */
+const EMAIL_FIELDS: Record<string, string> = {
+  '/sign-up/email': 'email',
+  '/sign-in/email': 'email',
+  '/request-password-reset': 'email',
+  '/send-verification-email': 'email',
+  '/change-email': 'newEmail',
+};
 /** Length caps of the fields a customer types, by call (RFC 5321 for addresses). */
 const LENGTH_CAPS: Record<string, { field: string; max: number; message: string }[]> = {
   '/sign-up/email': [
@@ -50,6 +68,11 @@ export function authBodyProblem(path: string, body: Record<string, unknown> | un
   for (const cap of LENGTH_CAPS[path] ?? []) {
     const value = body?.[cap.field];
     if (typeof value === 'string' && value.length > cap.max) return cap.message;
+  }
+  const emailField = EMAIL_FIELDS[path];
+  if (emailField) {
+    const email = body?.[emailField];
+    if (typeof email !== 'string' || !isValidEmail(email)) return authMessages.invalidEmail;
   }
   const passwordField = PASSWORD_FIELDS[path];
   if (!passwordField) return null;
