@@ -55,13 +55,23 @@ async function main() {
   const port = (app.server.address() as AddressInfo).port;
   const url = config.appUrl;
   const where =
-    started.database.kind === 'postgres'
-      ? 'PostgreSQL'
+    config.database.kind === 'postgres'
+      ? `PostgreSQL at ${postgresWhere(config.database.connectionString)}`
       : `embedded PGlite, ${dataDirOf(config) ? `data in ${dataDirOf(config)}` : 'in memory: nothing is kept'}`;
   app.log.info(
     { version, commit, url, port, database: started.database.kind, dataDir: dataDirOf(config) },
     `storefront ${version} (${commit}) ready at ${url} (${where})`,
   );
+}
+
+/** Host, port and database of a postgres:// URL, never its user or password. */
+function postgresWhere(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    return `${url.host}${url.pathname}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
 }
 
 /** The folder the operator chose (DATA_DIR, or the folder of DATABASE_URL=pglite:<dir>). */
