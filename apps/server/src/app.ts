@@ -138,10 +138,12 @@ export async function buildApp({
   const appMailer = mailer ?? createMailer(config.mail, app.log);
   const provider = createPaymentProvider(config, authSecret);
   const brand = { brandName: config.site.brandName, appUrl: config.appUrl };
+  const jobs = createJobRunner({ db: database.db, brand, mailer: appMailer, log: app.log, provider });
+  app.decorate('jobs', jobs);
   const auth = createAuth({
     config,
     db: database.db,
-    mailer: appMailer,
+    wakeMailer: () => jobs.flushEmails(),
     logger: app.log,
     secret: authSecret,
   });
@@ -152,8 +154,6 @@ export async function buildApp({
   // Each customer's usage answer, kept until the database notifies a change of their residential account.
   const usageCache = await createUsageCache(database);
   app.addHook('onClose', async () => usageCache.close());
-  const jobs = createJobRunner({ db: database.db, brand, mailer: appMailer, log: app.log, provider });
-  app.decorate('jobs', jobs);
   // The mail server is asked at most once a minute, in the background; Redis's state is the client's own.
   const smtpProbe = appMailer.verify
     ? cachedProbe(() => appMailer.verify?.() ?? Promise.resolve(), { intervalMs: 60_000, timeoutMs: 10_000 })

@@ -31,7 +31,7 @@ describe('the log of a full flow', () => {
   it('holds no reset or confirmation token, no invoice id and no API key', async () => {
     const email = 'logged@example.com';
     expect((await post('/api/auth/sign-up/email', { email, password: 'Str0ng!pass', name: 'Lou' })).status).toBe(200);
-    const confirmation = confirmationLinkOf(t, email);
+    const confirmation = await confirmationLinkOf(t, email);
     const landing = await get(confirmation);
     expect(landing.status).toBe(303);
     const token = new URL(landing.headers.get('location') ?? '', base).searchParams.get('token') ?? '';
@@ -40,6 +40,7 @@ describe('the log of a full flow', () => {
     const cookie = cookieOf(confirmed.headers.getSetCookie());
 
     expect((await post('/api/auth/request-password-reset', { email, redirectTo: '/reset-password' })).status).toBe(200);
+    await t.mailsSettled();
     const resetMail = t.mails.findLast((mail) => mail.to === email && /reset/i.test(mail.subject));
     const resetLink = new URL(/(http\S+reset-password\S+)/.exec(resetMail?.text ?? '')?.[1] ?? '');
     const followed = await get(resetLink.pathname + resetLink.search);

@@ -70,6 +70,7 @@ export const ROUTE_MATRIX: Record<string, MatrixEntry> = {
   'GET /': { access: 'page', request: get('/') },
   'GET /api/docs': { access: 'public', request: get('/api/docs') },
   'GET /api/health': { access: 'public', request: get('/api/health') },
+  'GET /api/health/ready': { access: 'public', request: get('/api/health/ready') },
   'GET /api/pricing': { access: 'public', request: get('/api/pricing') },
   'GET /api/features': { access: 'public', request: get('/api/features') },
   'GET /api/docs/json': { access: 'public', request: get('/api/docs/json') },

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
@@ -14,8 +14,19 @@ export interface FakeStripe {
   requests: RecordedRequest[];
   /** The requests of one kind, e.g. 'POST /v1/checkout/sessions'. */
   find(route: string): RecordedRequest[];
-  /** Answers the next request of this kind with a Stripe error (400, not retried by the SDK). */
-  failNext(route: string): void;
+  /**
+   * Answers the next request of this kind with a Stripe error: 400 by default (a refusal, not retried by the SDK); a 5xx
+   * is retried by the SDK, so `times` answers that many in a row.
+   */
+  failNext(route: string, status?: number, times?: number): void;
+  /** Never answers requests whose `METHOD /path` starts with `prefix` (Stripe hanging), until `release()`. */
+  hang(prefix: string): void;
+  /** Stops hanging: requests held so far are dropped (their clients have timed out), later ones are answered. */
+  release(): void;
+  /** Requests received and not answered (hanging) right now. */
+  held(): number;
+  /** The objects it keeps, by id (coupons, promotion codes, subscriptions…). */
+  objects: Map<string, Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -36,7 +47,9 @@ const readBody = (request: IncomingMessage) =>
  */
 export async function startFakeStripe(): Promise<FakeStripe> {
   const requests: RecordedRequest[] = [];
-  const failures = new Set<string>();
+  const failures = new Map<string, { status: number; times: number }>();
+  let hanging: string | undefined;
+  const heldResponses = new Set<ServerResponse>();
   const objects = new Map<string, Record<string, unknown>>();
   let counter = 0;
   const next = (prefix: string) => `${prefix}_${String(++counter).padStart(6, '0')}`;
@@ -61,8 +74,22 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     const notFound = (what: string) =>
       send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}` } });
 
-    if (failures.delete(route)) {
-      return send(400, { error: { type: 'invalid_request_error', message: 'Simulated failure' } });
+    if (hanging !== undefined && route.startsWith(hanging)) {
+      heldResponses.add(response);
+      response.on('close', () => heldResponses.delete(response));
+      return;
+    }
+    const failure = failures.get(route);
+    if (failure) {
+      if (--failure.times <= 0) failures.delete(route);
+      const type = failure.status >= 500 ? 'api_error' : 'invalid_request_error';
+      return send(failure.status, {
+        error: {
+          type,
+          code: failure.status < 500 ? 'parameter_invalid_integer' : undefined,
+          message: 'Simulated failure',
+        },
+      });
     }
     const [, , resource, id] = url.pathname.split('/');
     if (route === 'GET /v1/prices') {
@@ -99,6 +126,11 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         });
       }
       const objectId = params.id ?? next(prefixes[resource] ?? resource);
+      if (objects.has(objectId)) {
+        return send(400, {
+          error: { type: 'invalid_request_error', code: 'resource_already_exists', message: `${objectId} exists` },
+        });
+      }
       const object = { ...params, id: objectId, object: resource.replace(/s$/, '') };
       objects.set(objectId, object);
       return send(200, object);
@@ -109,11 +141,17 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       return send(200, updated);
     }
     if (request.method === 'DELETE' && resource === 'coupons' && id) {
-      objects.delete(id);
+      if (!objects.delete(id)) return notFound(`coupon: '${id}'`);
       return send(200, { id, object: 'coupon', deleted: true });
     }
+    if (request.method === 'GET' && resource === 'coupons' && id) {
+      const coupon = objects.get(id);
+      return coupon ? send(200, coupon) : notFound(`coupon: '${id}'`);
+    }
     if (request.method === 'POST' && resource === 'subscriptions' && id) {
-      return send(200, { id, object: 'subscription', ...params });
+      const updated = { ...(objects.get(id) ?? { id, object: 'subscription' }), ...params };
+      objects.set(id, updated);
+      return send(200, updated);
     }
     if (request.method === 'GET' && resource === 'products' && id) {
       const product = objects.get(id);
@@ -134,6 +172,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       return send(200, {
         id,
         object: 'subscription',
+        cancel_at_period_end: objects.get(id)?.cancel_at_period_end === 'true',
         items: { object: 'list', data: [{ id: 'si_1', current_period_end: 1_795_300_000 + 30 * 86_400 }] },
       });
     }
@@ -146,7 +185,22 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     url: `http://127.0.0.1:${port}`,
     requests,
     find: (route) => requests.filter((recorded) => `${recorded.method} ${recorded.path}` === route),
-    failNext: (route) => failures.add(route),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    failNext: (route, status = 400, times = 1) => failures.set(route, { status, times }),
+    hang: (prefix) => {
+      hanging = prefix;
+    },
+    release: () => {
+      hanging = undefined;
+      for (const response of heldResponses) response.destroy();
+      heldResponses.clear();
+    },
+    held: () => heldResponses.size,
+    objects,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const response of heldResponses) response.destroy();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -18,7 +18,7 @@ export function authEndpoints(t: TestApp): AuthEndpoint[] {
   const auth = createAuth({
     config: t.config,
     db: t.database.db,
-    mailer: { delivers: true, async send() {} },
+    wakeMailer: () => {},
     logger: t.app.log,
     secret: 'read-the-route-table-only-never-used',
   });

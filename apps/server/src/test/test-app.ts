@@ -1,14 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { and, count, isNull, lte, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/client.ts';
+import { emailOutbox } from '../db/schema.ts';
 import { seedDatabase } from '../db/seed.ts';
 import type { Mail, Mailer } from '../lib/mailer.ts';
 import { applyAdminEmails } from '../modules/auth/admin-emails.ts';
+import { dispatchOutbox } from '../modules/notifications/outbox.ts';
 
 let proofLogStream: Writable | undefined;
 function proofLog(file: string): Writable {
@@ -24,6 +28,11 @@ export interface TestApp {
   mails: Mail[];
   /** The mailer that keeps them (for calling a use case as the app would). */
   mailer: Mailer;
+  /**
+   * Waits until the outbox has sent everything due (account e-mails are written there and sent in the background), so
+   * that `mails` holds them.
+   */
+  mailsSettled(): Promise<void>;
   /** Stops the app and starts a new one on the same database, as a restarted server does; `app` is the new one. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -35,7 +44,12 @@ export interface TestApp {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { /** Where the app's info log goes (else nothing is logged). */ log?: Writable } = {},
+  options: {
+    /** Where the app's info log goes (else nothing is logged). */
+    log?: Writable;
+    /** Another mailer than the one that keeps the messages in `mails` (a real SMTP one, say). */
+    mailer?: Mailer;
+  } = {},
 ): Promise<TestApp> {
   const adminUrl = process.env.TEST_DB === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
   let databaseUrl = 'memory://';
@@ -72,7 +86,7 @@ export async function createTestApp(
   await seedDatabase(database.db, config);
   await applyAdminEmails(database.db, config.auth.adminEmails);
   const mails: Mail[] = [];
-  const mailer: Mailer = {
+  const mailer: Mailer = options.mailer ?? {
     delivers: true,
     async send(mail) {
       mails.push(mail);
@@ -87,6 +101,18 @@ export async function createTestApp(
     config,
     mails,
     mailer,
+    mailsSettled: async () => {
+      for (let round = 0; round < 500; round++) {
+        await dispatchOutbox(database.db, mailer, testApp.app.log);
+        const [left] = await database.db
+          .select({ n: count() })
+          .from(emailOutbox)
+          .where(and(isNull(emailOutbox.sentAt), lte(emailOutbox.nextAttemptAt, sql`now() + interval '10 minutes'`)));
+        if (Number(left?.n ?? 0) === 0) return;
+        await sleep(10);
+      }
+      throw new Error('e-mails are still waiting in the outbox');
+    },
     restart: async () => {
       await testApp.app.close();
       testApp.app = await buildApp({ config, database, logger, mailer });
@@ -110,7 +136,8 @@ export function cookieOf(setCookie: string | string[] | undefined): string {
 }
 
 /** The newest confirmation link mailed to `email`, as a path the app answers. */
-export function confirmationLinkOf(t: TestApp, email: string): string {
+export async function confirmationLinkOf(t: TestApp, email: string): Promise<string> {
+  await t.mailsSettled();
   const mail = t.mails.findLast((m) => m.to === email && /Confirm your e-mail/.test(m.subject));
   const link = /(http\S+verify-email\S+)/.exec(mail?.text ?? '')?.[1];
   if (!link) throw new Error(`no confirmation e-mail to ${email}`);
@@ -148,7 +175,7 @@ export async function signUpCustomer(t: TestApp, email: string): Promise<{ cooki
     payload: { email, password: 'Str0ng!pass', name: email.split('@')[0], callbackURL: '/auth/callback' },
   });
   if (response.statusCode !== 200) throw new Error(`sign-up failed: ${response.body}`);
-  const confirmed = await confirmEmail(t, confirmationLinkOf(t, email));
+  const confirmed = await confirmEmail(t, await confirmationLinkOf(t, email));
   const cookie = cookieOf(confirmed.headers['set-cookie']);
   if (!cookie.includes('session_token=')) throw new Error(`confirmation did not sign in: ${confirmed.statusCode}`);
   const me = await t.app.inject({ method: 'GET', url: '/api/user/auth', headers: { cookie } });

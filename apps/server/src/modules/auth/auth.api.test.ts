@@ -48,6 +48,7 @@ describe('accounts', () => {
     expect(response.json()).toMatchObject({ token: null, user: { email: 'ann@example.com', emailVerified: false } });
     expect(cookieOf(response.headers['set-cookie'])).not.toContain('session_token=');
 
+    await t.mailsSettled();
     const mail = t.mails.find((m) => m.to === 'ann@example.com');
     expect(mail?.subject).toMatch(/Confirm your e-mail/);
     expect(mail?.text).toMatch(/\/api\/auth\/verify-email\?token=[^\s]+callbackURL=%2Fauth%2Fcallback/);
@@ -58,11 +59,12 @@ describe('accounts', () => {
     expect(early.statusCode).toBe(403);
     expect(early.json().code).toBe('EMAIL_NOT_VERIFIED');
     expect(cookieOf(early.headers['set-cookie'])).not.toContain('session_token=');
+    await t.mailsSettled();
     expect(t.mails.slice(mailsBefore).map((m) => m.subject)).toEqual([expect.stringMatching(/Confirm your e-mail/)]);
   });
 
   it("leads the confirmation link to the /auth/callback page without signing in; the page's post confirms and signs in", async () => {
-    const link = confirmationLinkOf(t, 'ann@example.com');
+    const link = await confirmationLinkOf(t, 'ann@example.com');
     const landing = await t.app.inject({ method: 'GET', url: link });
     expect(landing.statusCode).toBe(303);
     expect(cookieOf(landing.headers['set-cookie'])).not.toContain('session_token=');
@@ -102,7 +104,7 @@ describe('accounts', () => {
 
   it("refuses the confirming post from another site or without an origin: no login CSRF with an attacker's link", async () => {
     await signUp('mallory@example.com');
-    const link = confirmationLinkOf(t, 'mallory@example.com');
+    const link = await confirmationLinkOf(t, 'mallory@example.com');
     const token = new URL(link, ORIGIN).searchParams.get('token');
     for (const headers of [
       { 'content-type': 'application/json', origin: 'https://evil.example' },
@@ -132,6 +134,7 @@ describe('accounts', () => {
   });
 
   it('answers a sign-up with a known address as it answers a new one, and mails the owner instead', async () => {
+    await t.mailsSettled();
     const mailsBefore = t.mails.length;
     const fresh = await signUp('fresh-twin@example.com');
     const known = await signUp('ann@example.com', 'Diff3rent!pass');
@@ -147,11 +150,12 @@ describe('accounts', () => {
     const newcomer = await signUp('Nan@Example.com', 'Diff3rent!pass');
     expect(again.body.replace(/ann@/gi, 'x@')).toBe(newcomer.body.replace(/nan@/gi, 'x@'));
     const headersOf = (response: typeof again) => {
-      const { date: _date, ...rest } = response.headers;
+      const { date: _date, 'x-request-id': _id, ...rest } = response.headers;
       return rest;
     };
     expect(headersOf(again)).toEqual(headersOf(newcomer));
     expect(cookieOf(known.headers['set-cookie'])).toBe(cookieOf(fresh.headers['set-cookie']));
+    await t.mailsSettled();
     const sent = t.mails.slice(mailsBefore);
     expect(sent.find((m) => m.to === 'ann@example.com')?.subject).toMatch(/You already have a .* account/);
     // The known account is untouched: its own password still signs in.
@@ -256,7 +260,7 @@ describe('accounts', () => {
     expect(unconfirmed?.role).toBe('user');
     expect((await signIn('boss@example.com', 'Str0ng!pass')).statusCode).toBe(403);
 
-    const confirmed = await confirmEmail(t, confirmationLinkOf(t, 'boss@example.com'));
+    const confirmed = await confirmEmail(t, await confirmationLinkOf(t, 'boss@example.com'));
     const me = await t.app.inject({
       method: 'GET',
       url: '/api/user/auth',
@@ -283,6 +287,7 @@ describe('accounts', () => {
   });
 
   it('says the same thing for a reset of a known and of an unknown address, and mails only the known one', async () => {
+    await t.mailsSettled();
     const before = t.mails.length;
     const known = await t.app.inject({
       method: 'POST',
@@ -299,7 +304,7 @@ describe('accounts', () => {
     expect(known.statusCode).toBe(200);
     expect(unknown.statusCode).toBe(200);
     expect(unknown.json()).toEqual(known.json());
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await t.mailsSettled();
     const sent = t.mails.slice(before);
     expect(sent.map((m) => m.to)).toEqual(['ann@example.com']);
     expect(sent[0]?.text).toMatch(/\/api\/auth\/reset-password\/\S+callbackURL=%2Freset-password/);

@@ -17,7 +17,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AuthConfig, Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { accounts, sessions, twoFactors, users, verifications } from '../../db/schema.ts';
-import type { Mailer } from '../../lib/mailer.ts';
+import type { Mail } from '../../lib/mailer.ts';
+import { ACCOUNT_EMAIL_KEY_PREFIX, enqueueEmail } from '../notifications/outbox.ts';
 import { promoteIfAdmin } from './admin-emails.ts';
 import { accountExistsEmail, confirmationEmail, passwordResetEmail } from './emails.ts';
 
@@ -83,7 +84,8 @@ export function authBodyProblem(path: string, body: Record<string, unknown> | un
 export interface AuthDeps {
   config: Config;
   db: Db;
-  mailer: Mailer;
+  /** Wakes the outbox's sender (the job runner's), for e-mails a person is waiting for. */
+  wakeMailer: () => void;
   logger: FastifyBaseLogger;
   secret: string;
 }
@@ -139,12 +141,15 @@ export function finishingAtCallback(verificationUrl: string): string {
   return url.toString();
 }
 
-export function createAuth({ config, db, mailer, logger, secret }: AuthDeps) {
+export function createAuth({ config, db, wakeMailer, logger, secret }: AuthDeps) {
   const brand = { brandName: config.site.brandName, appUrl: config.appUrl };
   const adminEmails = new Set(config.auth.adminEmails);
-  // Sending is not awaited: the answer must not take longer when the address exists (no account enumeration by timing).
-  const sendInBackground = (mail: ReturnType<typeof confirmationEmail>) => {
-    mailer.send(mail).catch((error: unknown) => logger.error({ err: error, to: mail.to }, 'e-mail could not be sent'));
+  // Account e-mails go through the outbox like the customer e-mails: written before the answer, so a mail server that
+  // is down loses none (they are retried with a back-off), and sent at once by the woken sender. A sign-up writes one
+  // whether the address is new or known, so both answers take the same time.
+  const queueEmail = async (kind: string, mail: Mail) => {
+    await enqueueEmail(db, `${ACCOUNT_EMAIL_KEY_PREFIX}${kind}:${randomUUID()}`, mail);
+    wakeMailer();
   };
 
   const promoteAdmin = async (userId: string) => {
@@ -180,10 +185,10 @@ export function createAuth({ config, db, mailer, logger, secret }: AuthDeps) {
       // then returns its generic answer for a known one), and nobody holds an account, or a role, for an address they
       // have not proven to own. The known address is told by e-mail instead.
       requireEmailVerification: true,
-      onExistingUserSignUp: async ({ user }) => sendInBackground(accountExistsEmail(brand, user.email)),
+      onExistingUserSignUp: async ({ user }) => queueEmail('account-exists', accountExistsEmail(brand, user.email)),
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
-      sendResetPassword: async ({ user, url }) => sendInBackground(passwordResetEmail(brand, user.email, url)),
+      sendResetPassword: async ({ user, url }) => queueEmail('reset', passwordResetEmail(brand, user.email, url)),
     },
     emailVerification: {
       sendOnSignUp: true,
@@ -193,7 +198,7 @@ export function createAuth({ config, db, mailer, logger, secret }: AuthDeps) {
       afterEmailVerification: async (user) => promoteAdmin(user.id),
       expiresIn: 24 * 60 * 60,
       sendVerificationEmail: async ({ user, url }) =>
-        sendInBackground(confirmationEmail(brand, user.email, finishingAtCallback(url))),
+        queueEmail('confirmation', confirmationEmail(brand, user.email, finishingAtCallback(url))),
     },
     account: { accountLinking: { enabled: true, trustedProviders: ['google', 'discord'] } },
     advanced: {

@@ -9,6 +9,12 @@ const MAX_ATTEMPTS = 20;
 /** How long a sender holds a claimed message: longer than the mailer's own timeouts, so a slow send is never doubled. */
 const CLAIM_SECONDS = 300;
 
+/**
+ * Outbox keys of account e-mails (confirmation, reset, account exists). Their links sign in or set a password, so their
+ * text is wiped once sent: a copy of the database then holds no usable link (better-auth keeps its tokens hashed).
+ */
+export const ACCOUNT_EMAIL_KEY_PREFIX = 'account:';
+
 /** Seconds until the next try after `attempts` failures: 30 s, 1 min, 2 min … at most 4 hours. */
 export function retryDelaySeconds(attempts: number): number {
   return Math.min(30 * 2 ** Math.max(0, attempts - 1), 4 * 60 * 60);
@@ -82,7 +88,11 @@ export async function dispatchOutbox(db: Db, mailer: Mailer, log: FastifyBaseLog
       // The mail server is down or refusing: this run ends; the message's next try comes with its back-off.
       break;
     }
-    await db.update(emailOutbox).set({ sentAt: sql`now()`, lastError: null }).where(eq(emailOutbox.id, message.id));
+    const wipe = message.dedupeKey.startsWith(ACCOUNT_EMAIL_KEY_PREFIX) ? { text: '', html: '' } : {};
+    await db
+      .update(emailOutbox)
+      .set({ sentAt: sql`now()`, lastError: null, ...wipe })
+      .where(eq(emailOutbox.id, message.id));
     sent += 1;
   }
   return sent;
