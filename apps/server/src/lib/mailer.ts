@@ -25,6 +25,17 @@ export interface Mailer {
  * nodemailer over SMTP_URL. Without SMTP the whole message, link included, goes to the log so that a newcomer on the
  * embedded default can still confirm an address or reset a password; with SMTP only the recipient and subject are logged.
  */
+/**
+ * An address as the info log may hold it: its first character and its domain (`a***@example.com`), enough to tell
+ * messages apart, not enough to collect addresses from the log. (Without SMTP_URL the whole message goes to the log by
+ * design: there the log is the mailbox.)
+ */
+export function maskedAddress(address: string): string {
+  const at = address.lastIndexOf('@');
+  if (at <= 0) return '***';
+  return `${address[0]}***${address.slice(at)}`;
+}
+
 export function createMailer(
   options: { smtpUrl: string | undefined; from: string },
   logger: FastifyBaseLogger,
@@ -54,7 +65,7 @@ export function createMailer(
       const { id, ...message } = mail;
       const domain = /@([^>\s]+)/.exec(options.from)?.[1] ?? 'storefront.invalid';
       await transport.sendMail({ from: options.from, ...message, ...(id && { messageId: `<${id}@${domain}>` }) });
-      logger.info({ mail: { to: mail.to, subject: mail.subject } }, 'e-mail sent');
+      logger.info({ mail: { to: maskedAddress(mail.to), subject: mail.subject } }, 'e-mail sent');
     },
     async verify() {
       await transport.verify();
