@@ -321,7 +321,6 @@ export const couponMessages = {
   created: 'Coupon created!',
   couponNotFound: 'This coupon does not exist.',
   promoNotFound: 'This promo code does not exist.',
-  providerFailed: 'The payment provider refused the change; nothing was changed. Please try again.',
 } as const;
 
 export const COUPON_DURATIONS = [

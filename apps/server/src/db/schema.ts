@@ -404,6 +404,28 @@ export const residentialUsageDaily = pgTable(
 );
 
 /**
+ * A change the shop asks the payment provider for, under way (never a network call inside a transaction, issue 37).
+ * Written and committed before the call, removed with the call's outcome in one transaction; one left behind (a crash,
+ * a timeout) is finished or undone by the periodic job once its holder's lease has run out (payments/provider-steps.ts).
+ */
+export const providerSteps = pgTable(
+  'provider_steps',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind', { enum: ['coupon.create', 'coupon.delete', 'promo.toggle', 'order.cancel'] }).notNull(),
+    /** The coupon, promo code or order it changes (a coupon being created has its id already): one step at a time. */
+    subjectId: uuid('subject_id').notNull().unique(),
+    /** What finishing or undoing it needs: the new coupon's code, the wanted state, who asked. */
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull(),
+    /** Who holds it: the request that began it, then a run of the job; each takes a new claim. */
+    claim: uuid('claim').notNull(),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('provider_steps_due_idx').on(table.claimedUntil)],
+);
+
+/**
  * Customer e-mails are written here in the transaction of what they report, under a key that makes each one unique
  * (`receipt:<invoice>`, `expired:<order>`…), and sent afterwards by the dispatcher: each is sent once.
  */

@@ -15,6 +15,7 @@ export function createPaymentProvider(
       apiUrl: payments.apiUrl,
       pricesCents: config.pricesCents,
       currency: payments.currency,
+      waitMs: payments.waitSeconds * 1000,
     });
   }
   return createSandboxProvider({ appUrl: config.appUrl, authSecret });

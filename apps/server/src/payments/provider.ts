@@ -1,4 +1,5 @@
 import type { ProductId } from '@storefront/contract';
+import { AppError } from '../errors.ts';
 
 export type ProviderName = 'sandbox' | 'stripe';
 
@@ -144,7 +145,34 @@ export function assertWebhookNotFromFuture(signature: string | undefined, nowMs:
   }
 }
 
-/** ARCHITECTURE section 5: one interface, two providers. */
+/** Words shown when the provider could not be reached or did not answer in time (issue 37). */
+export const PROVIDER_UNREACHABLE =
+  'The payment provider could not be reached. Nothing was changed; try again in a minute.';
+
+/**
+ * The one error a provider throws, mapped to HTTP once (errors.ts, through AppError): `refused` when the provider
+ * answered no (400, naming what was refused in words safe to show), `unreachable` when it could not be reached, timed
+ * out, or is not working for us (503). The provider's own error stays in `cause`, for the log only.
+ */
+export class ProviderError extends AppError {
+  readonly kind: 'refused' | 'unreachable';
+  constructor(kind: 'refused' | 'unreachable', message: string, options?: { cause?: unknown }) {
+    super(kind === 'refused' ? 'BAD_REQUEST' : 'UNAVAILABLE', message);
+    this.name = 'ProviderError';
+    this.kind = kind;
+    if (options && 'cause' in options) this.cause = options.cause;
+  }
+}
+
+/** The refusal of `what` ("create the coupon"), with the provider's reason code in words ("amount too large"). */
+export function providerRefusal(what: string, reason: string | undefined, cause?: unknown): ProviderError {
+  const words = reason ? ` (${reason.replaceAll('_', ' ')})` : '';
+  return new ProviderError('refused', `The payment provider refused to ${what}${words}. Nothing was changed.`, {
+    cause,
+  });
+}
+
+/** ARCHITECTURE section 5: one interface, two providers. Every method throws ProviderError only. */
 export interface PaymentProvider {
   readonly name: ProviderName;
   /** Creates or finds what the provider needs before the first checkout (Stripe prices by lookup key). */
@@ -152,14 +180,23 @@ export interface PaymentProvider {
   createCheckout(input: CheckoutInput): Promise<CreatedCheckout>;
   /** Stops the renewals of an order's subscription; the order stays active until the end of the paid period. */
   cancelAtPeriodEnd(order: { id: string; providerSubscriptionId: string | null }): Promise<void>;
+  /** Whether the order's subscription stops at the end of its period, as the provider has it now. */
+  cancelsAtPeriodEnd(order: { id: string; providerSubscriptionId: string | null }): Promise<boolean>;
   /** Verifies the signature on the raw body and turns the provider's event into the product's event. */
   parseWebhook(rawBody: Buffer, signature: string | undefined): Promise<PaymentEvent>;
-  /** Creates a new coupon and its code at the provider (Stripe); the sandbox keeps no copy and answers nulls. */
+  /**
+   * Creates a new coupon and its code at the provider (Stripe, under an id made from ours, so that `undoCreateCoupon`
+   * finds it even when the answer was lost); the sandbox keeps no copy and answers nulls.
+   */
   createCoupon(
     promo: PromoCodeForProvider,
   ): Promise<{ providerCouponId: string | null; providerPromoCodeId: string | null }>;
+  /** Removes whatever `createCoupon` may have made for our coupon `couponId`; nothing there is fine. */
+  undoCreateCoupon(couponId: string): Promise<void>;
   /** Switches a code on or off at the provider. */
   setPromoCodeActive(providerPromoCodeId: string, active: boolean): Promise<void>;
-  /** Deletes a coupon at the provider (its codes stop working there). */
+  /** Deletes a coupon at the provider (its codes stop working there); one already gone counts as deleted. */
   deleteCoupon(providerCouponId: string): Promise<void>;
+  /** Whether the provider still has this coupon. */
+  couponExists(providerCouponId: string): Promise<boolean>;
 }

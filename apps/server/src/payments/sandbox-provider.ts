@@ -80,13 +80,21 @@ export function createSandboxProvider(options: { appUrl: string; authSecret: str
 
     // The sandbox's renewals are the periodic job's: a cancelled order is simply not charged again.
     async cancelAtPeriodEnd() {},
+    // It keeps nothing of its own: a cancellation a crash left unfinished is undone (the customer can cancel again).
+    async cancelsAtPeriodEnd() {
+      return false;
+    },
 
     // Coupons live in the shop's database only: the sandbox's payment page applies them from there.
     async createCoupon() {
       return { providerCouponId: null, providerPromoCodeId: null };
     },
+    async undoCreateCoupon() {},
     async setPromoCodeActive() {},
     async deleteCoupon() {},
+    async couponExists() {
+      return false;
+    },
 
     async parseWebhook(rawBody, signature): Promise<PaymentEvent> {
       let parsed: unknown;

@@ -2,11 +2,11 @@ import { checkoutMessages } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coupons as coupons_, orders, payments, promoCodes, proxyIps } from '../db/schema.ts';
+import { coupons as coupons_, orders, payments, promoCodes, providerSteps, proxyIps } from '../db/schema.ts';
 import { createCoupon } from '../modules/coupons/coupons.ts';
 import { type FakeStripe, startFakeStripe } from '../test/fake-stripe.ts';
 import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../test/test-app.ts';
-import { CHECKOUT_PAYABLE_MS } from './provider.ts';
+import { CHECKOUT_PAYABLE_MS, PROVIDER_UNREACHABLE } from './provider.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_secret';
 
@@ -385,7 +385,7 @@ describe('checkout through Stripe (a local stand-in for its API)', () => {
     expect(await lastOrder()).toMatchObject({ cancelled: true, status: 'delivered' });
   });
 
-  it('creates, toggles and deletes coupons at Stripe in the same step; a refusal there changes nothing here', async () => {
+  it('creates, toggles and deletes coupons at Stripe first; a refusal or a failure there changes nothing here', async () => {
     const admin = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
       t.app.inject({
         method,
@@ -404,18 +404,37 @@ describe('checkout through Stripe (a local stand-in for its API)', () => {
       appliesToProducts: ['pk1_isp_proxies'],
       maxRedemptions: 50,
     };
-    const couponsBefore = fake.find('POST /v1/coupons').length;
-    fake.failNext('POST /v1/promotion_codes');
-    const refused = await admin('POST', '/api/admin/coupons', coupon);
-    expect(refused.statusCode).toBe(503);
     const codes = async () =>
       (await admin('GET', '/api/admin/coupons'))
         .json()
         .coupons.flatMap((entry: { promoCodes: { code: string }[] }) => entry.promoCodes.map((promo) => promo.code));
+
+    // Refused at Stripe (its code made the coupon, then refused the promotion code): 400 in words, nothing here, and
+    // the coupon Stripe made is removed by the job.
+    const couponsBefore = fake.find('POST /v1/coupons').length;
+    fake.failNext('POST /v1/promotion_codes');
+    const refused = await admin('POST', '/api/admin/coupons', coupon);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({
+      message: 'The payment provider refused to create the coupon (parameter invalid integer). Nothing was changed.',
+    });
+    expect(await codes()).not.toContain('STRIPE20');
+    const orphan = String(fake.find('POST /v1/coupons').at(-1)?.params.id);
+    expect(orphan).toMatch(/^storefront_coupon_/);
+    expect(fake.objects.has(orphan)).toBe(true);
+    await t.app.jobs.runOnce();
+    expect(fake.objects.has(orphan)).toBe(false);
+
+    // Stripe failing on its side (500, retried once by the SDK): 503, the same sentence everywhere.
+    fake.failNext('POST /v1/coupons', 500, 2);
+    const unreachable = await admin('POST', '/api/admin/coupons', coupon);
+    expect(unreachable.statusCode).toBe(503);
+    expect(unreachable.json()).toEqual({ message: PROVIDER_UNREACHABLE });
     expect(await codes()).not.toContain('STRIPE20');
 
     expect((await admin('POST', '/api/admin/coupons', coupon)).json()).toEqual({ message: 'Coupon created!' });
-    const [created] = fake.find('POST /v1/coupons').slice(couponsBefore + 1);
+    const created = fake.find('POST /v1/coupons').at(-1);
+    expect(fake.find('POST /v1/coupons').length).toBeGreaterThan(couponsBefore + 1);
     expect(created?.params).toMatchObject({ name: 'Twenty off', duration: 'once', percent_off: '20' });
     const promotion = fake.find('POST /v1/promotion_codes').at(-1);
     expect(promotion?.params).toMatchObject({ code: 'STRIPE20', max_redemptions: '50' });
@@ -423,17 +442,27 @@ describe('checkout through Stripe (a local stand-in for its API)', () => {
     expect(row?.providerPromoCodeId).toMatch(/^promo_/);
 
     const toggle = (active: boolean) => admin('PATCH', `/api/admin/coupons/${row?.id}/toggle`, { active });
-    fake.failNext(`POST /v1/promotion_codes/${row?.providerPromoCodeId}`);
-    expect((await toggle(false)).statusCode).toBe(503);
-    expect(
+    const activeHere = async () =>
       (
         await t.database.db
           .select()
           .from(promoCodes)
           .where(eq(promoCodes.id, row?.id ?? ''))
-      )[0]?.active,
-    ).toBe(true);
+      )[0]?.active;
+    fake.failNext(`POST /v1/promotion_codes/${row?.providerPromoCodeId}`);
+    expect((await toggle(false)).statusCode).toBe(400);
+    expect(await activeHere()).toBe(true);
+    fake.failNext(`POST /v1/promotion_codes/${row?.providerPromoCodeId}`, 503, 2);
+    expect((await toggle(false)).json()).toEqual({ message: PROVIDER_UNREACHABLE });
+    expect(await activeHere()).toBe(true);
+    // Until the job has settled the failed switch (sending the code's state here to Stripe), another waits.
+    expect((await toggle(false)).statusCode).toBe(409);
+    await t.app.jobs.runOnce();
+    expect(fake.find(`POST /v1/promotion_codes/${row?.providerPromoCodeId}`).at(-1)?.params).toMatchObject({
+      active: 'true',
+    });
     expect((await toggle(false)).statusCode).toBe(200);
+    expect(await activeHere()).toBe(false);
     expect(fake.find(`POST /v1/promotion_codes/${row?.providerPromoCodeId}`).at(-1)?.params).toMatchObject({
       active: 'false',
     });
@@ -442,11 +471,12 @@ describe('checkout through Stripe (a local stand-in for its API)', () => {
     const twenty = coupons.find((entry: { name: string }) => entry.name === 'Twenty off');
     const [local] = await t.database.db.select().from(coupons_).where(eq(coupons_.id, twenty.id));
     fake.failNext(`DELETE /v1/coupons/${local?.providerCouponId}`);
-    expect((await admin('DELETE', `/api/admin/coupons/${twenty.id}`)).statusCode).toBe(503);
+    expect((await admin('DELETE', `/api/admin/coupons/${twenty.id}`)).statusCode).toBe(400);
     expect(await codes()).toContain('STRIPE20');
     expect((await admin('DELETE', `/api/admin/coupons/${twenty.id}`)).statusCode).toBe(200);
     expect(fake.find(`DELETE /v1/coupons/${local?.providerCouponId}`)).toHaveLength(2);
     expect(await codes()).not.toContain('STRIPE20');
+    expect(await t.database.db.select().from(providerSteps)).toEqual([]);
   });
 
   it('a one-use code: its promotion code at Stripe carries max_redemptions 1, the session closes with the hold, one checkout holds it', async () => {
@@ -461,7 +491,7 @@ describe('checkout through Stripe (a local stand-in for its API)', () => {
     });
     // Stripe refuses the first session: the order goes, and with it the hold on the code's use.
     fake.failNext('POST /v1/checkout/sessions');
-    expect((await checkout({ productId: 'isp_proxies', quantity: 5, coupon: 'STRIPEONCE' })).statusCode).toBe(503);
+    expect((await checkout({ productId: 'isp_proxies', quantity: 5, coupon: 'STRIPEONCE' })).statusCode).toBe(400);
 
     const started = await checkout({ productId: 'isp_proxies', quantity: 5, coupon: 'STRIPEONCE' });
     expect(started.statusCode).toBe(200);
@@ -485,15 +515,21 @@ describe('checkout through Stripe (a local stand-in for its API)', () => {
     expect((await t.app.inject({ method: 'POST', url: '/api/webhooks/sandbox', payload: '{}' })).statusCode).toBe(404);
   });
 
-  it('answers 503 and keeps no order when Stripe refuses the session', async () => {
+  it('keeps no order when Stripe refuses the session (400 in words) or fails (503)', async () => {
     const before = await t.database.db.select({ id: orders.id }).from(orders);
     fake.failNext('POST /v1/checkout/sessions');
-    const response = await checkout({ productId: 'pk1_isp_proxies', quantity: 5 });
-    expect(response.statusCode).toBe(503);
-    expect(response.json()).toEqual({
+    const refused = await checkout({ productId: 'pk1_isp_proxies', quantity: 5 });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({
       success: false,
-      error: { message: 'The payment provider could not be reached. No payment was taken; please try again.' },
+      error: {
+        message: 'The payment provider refused to start the checkout (parameter invalid integer). Nothing was changed.',
+      },
     });
+    fake.failNext('POST /v1/checkout/sessions', 500, 2);
+    const failed = await checkout({ productId: 'pk1_isp_proxies', quantity: 5 });
+    expect(failed.statusCode).toBe(503);
+    expect(failed.json()).toEqual({ success: false, error: { message: PROVIDER_UNREACHABLE } });
     expect(await t.database.db.select({ id: orders.id }).from(orders)).toHaveLength(before.length);
   });
 });

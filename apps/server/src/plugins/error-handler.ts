@@ -2,6 +2,7 @@ import { messages } from '@storefront/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors.ts';
+import { ProviderError } from '../payments/provider.ts';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -55,6 +56,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const shape = request.routeOptions.config.errorShape;
     const body = (message: string) => shape?.body(message) ?? { message };
     if (error instanceof AppError) {
+      // The provider's own words and codes stay in the log; the person gets the ProviderError's safe sentence.
+      if (error instanceof ProviderError) {
+        request.log.warn({ err: error.cause, provider: error.kind }, 'payment provider: %s', error.message);
+      }
       return reply.status(error.status).send(body(error.message));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -254,7 +254,6 @@ export const adminRoutes: FastifyPluginAsync<{
         provider,
         appUrl: brand.appUrl,
         currency,
-        log: request.log,
         actor: actorOf(request),
         userId: request.body.userId,
         quantity: request.body.quantity,
@@ -331,8 +330,7 @@ export const adminRoutes: FastifyPluginAsync<{
         response: { 200: couponMessageResponseSchema },
       },
     },
-    async (request) =>
-      createAdminCoupon({ db, provider, log: request.log, actor: actorOf(request), input: request.body }),
+    async (request) => createAdminCoupon({ db, provider, actor: actorOf(request), input: request.body }),
   );
 
   api.delete(
@@ -345,8 +343,7 @@ export const adminRoutes: FastifyPluginAsync<{
         response: { 200: couponMessageResponseSchema },
       },
     },
-    async (request) =>
-      deleteAdminCoupon({ db, provider, log: request.log, actor: actorOf(request), couponId: request.params.couponId }),
+    async (request) => deleteAdminCoupon({ db, provider, actor: actorOf(request), couponId: request.params.couponId }),
   );
 
   api.patch(
@@ -364,7 +361,6 @@ export const adminRoutes: FastifyPluginAsync<{
       toggleAdminPromoCode({
         db,
         provider,
-        log: request.log,
         actor: actorOf(request),
         promoCodeId: request.params.promoCodeId,
         active: request.body.active,

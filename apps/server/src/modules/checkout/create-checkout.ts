@@ -1,6 +1,5 @@
 import { type CheckoutSelection, checkoutMessages, PRODUCTS, paths, proxiesTabPath } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { coupons, featureFlags, orders, products, promoCodes } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -12,7 +11,6 @@ export interface CreateCheckoutOptions {
   provider: PaymentProvider;
   appUrl: string;
   currency: string;
-  log: FastifyBaseLogger;
   customer: { id: string; email: string };
   /** The body as the contract's schema has checked it. */
   request: CheckoutSelection;
@@ -20,8 +18,6 @@ export interface CreateCheckoutOptions {
   custom?: boolean;
   now?: Date;
 }
-
-const providerUnavailable = 'The payment provider could not be reached. No payment was taken; please try again.';
 
 /**
  * POST /api/checkout (ARCHITECTURE section 4, step 1): creates the order awaiting payment and asks the provider for its
@@ -82,9 +78,10 @@ export async function createCheckout(options: CreateCheckoutOptions) {
       expiresAt: new Date(order.createdAt.getTime() + CHECKOUT_PAYABLE_MS),
     });
   } catch (error) {
-    options.log.error({ err: error, orderId: order.id }, 'payment provider refused the checkout');
+    // Nothing can pay an order without its page: it goes, and with it the hold on its coupon's use. The error is the
+    // provider's one kind (ProviderError), answered by the error handler.
     await db.delete(orders).where(eq(orders.id, order.id));
-    throw new AppError('UNAVAILABLE', providerUnavailable);
+    throw error;
   }
 
   await db.transaction(async (tx) => {

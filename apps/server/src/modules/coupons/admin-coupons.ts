@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type AdminCoupon,
   COUPON_DURATIONS,
@@ -5,18 +6,19 @@ import {
   type CouponRedemption,
   couponMessages,
   type createCouponRequestSchema,
+  formatMoney,
   PRODUCT_IDS,
   PRODUCTS,
 } from '@storefront/contract';
 import { asc, count, desc, eq } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
-import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import { z } from 'zod';
+import type { Db, Tx } from '../../db/client.ts';
 import { couponProducts, couponRedemptions, coupons, featureFlags, promoCodes } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import type { PaymentProvider } from '../../payments/provider.ts';
+import type { PaymentProvider, PromoCodeForProvider } from '../../payments/provider.ts';
+import { beginStep, codeBeingCreated, endStep, handOver, type Step } from '../../payments/provider-steps.ts';
 import { type Actor, recordAudit } from '../audit/record-audit.ts';
-import { createCoupon, findPromoCode, promoForProvider } from './coupons.ts';
+import { createCoupon, findPromoCode, type NewCoupon } from './coupons.ts';
 
 /** GET /api/admin/coupons: every coupon, newest first, with its products and promo codes (spec section 3 'Coupon'). */
 export async function listAdminCoupons({ db }: { db: Db }): Promise<AdminCoupon[]> {
@@ -94,93 +96,122 @@ export async function listRedemptions({
   };
 }
 
-async function atProvider<T>(log: FastifyBaseLogger, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    log.error({ err: error }, 'the payment provider refused a coupon change');
-    throw new AppError('UNAVAILABLE', couponMessages.providerFailed);
-  }
+/** The coupon an administrator asked for, as the shop stores it. */
+function newCouponOf(input: z.output<typeof createCouponRequestSchema>): NewCoupon {
+  return {
+    code: input.code,
+    name: input.name,
+    duration: input.duration,
+    ...(input.duration === 'repeating' && input.durationInMonths && { durationInMonths: input.durationInMonths }),
+    ...(input.discountType === 'percent_off'
+      ? { percentOff: input.percentOff ?? 0 }
+      : { amountOffCents: input.amountOff ?? 0 }),
+    productIds: [...new Set(input.appliesToProducts)],
+    ...(input.maxRedemptions && { maxRedemptions: input.maxRedemptions }),
+  };
 }
 
+/** What `createCoupon` stores, as the provider needs it: the coupon does not exist here yet. */
+function promoOfNew(couponId: string, promoCodeId: string, coupon: NewCoupon, currency: string): PromoCodeForProvider {
+  return {
+    promoCodeId,
+    code: coupon.code,
+    providerPromoCodeId: null,
+    maxRedemptions: coupon.maxRedemptions ?? null,
+    expiresAt: coupon.expiresAt ?? null,
+    coupon: {
+      id: couponId,
+      name: coupon.name,
+      percentOff: coupon.percentOff ?? null,
+      amountOffCents: coupon.percentOff === undefined ? (coupon.amountOffCents ?? null) : null,
+      currency,
+      duration: coupon.duration,
+      durationInMonths: coupon.duration === 'repeating' ? (coupon.durationInMonths ?? 1) : null,
+      providerCouponId: null,
+      productIds: coupon.productIds,
+    },
+  };
+}
+
+const isUniqueViolation = (error: unknown) =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+
 /**
- * POST /api/admin/coupons: the coupon and its code are written and, with Stripe, created there in the same transaction:
- * a refusal at Stripe rolls the shop's copy back, so there is never a half-made coupon.
+ * POST /api/admin/coupons: the code is reserved by a recorded step, the coupon and its code are made at the provider
+ * (Stripe), and only then written here with the provider's ids, in one transaction with the audit entry. A failure
+ * leaves nothing here; what the provider may have made is removed by the periodic job (provider-steps.ts).
  */
 export async function createAdminCoupon({
   db,
   provider,
-  log,
   actor,
   input,
 }: {
   db: Db;
   provider: PaymentProvider;
-  log: FastifyBaseLogger;
   actor: Actor;
   input: z.output<typeof createCouponRequestSchema>;
 }): Promise<{ message: string }> {
-  if (await findPromoCode(db, input.code)) throw new AppError('CONFLICT', couponMessages.codeTaken);
-  return db.transaction(async (tx) => {
-    const { coupon, promo } = await createCoupon({
-      db: tx,
-      code: input.code,
-      name: input.name,
-      duration: input.duration,
-      ...(input.duration === 'repeating' && input.durationInMonths && { durationInMonths: input.durationInMonths }),
-      ...(input.discountType === 'percent_off'
-        ? { percentOff: input.percentOff ?? 0 }
-        : { amountOffCents: input.amountOff ?? 0 }),
-      productIds: [...new Set(input.appliesToProducts)],
-      ...(input.maxRedemptions && { maxRedemptions: input.maxRedemptions }),
-    });
-    const found = await findPromoCode(tx, promo.code);
-    if (!found) throw new Error('the new promo code was not found');
-    const mirrored = await atProvider(log, () => provider.createCoupon(promoForProvider(found)));
-    if (mirrored.providerCouponId) {
-      await tx.update(coupons).set({ providerCouponId: mirrored.providerCouponId }).where(eq(coupons.id, coupon.id));
-      await tx
-        .update(promoCodes)
-        .set({ providerPromoCodeId: mirrored.providerPromoCodeId })
-        .where(eq(promoCodes.id, promo.id));
+  const coupon = newCouponOf(input);
+  const couponId = randomUUID();
+  const promoCodeId = randomUUID();
+  const step = await db.transaction(async (tx) => {
+    if ((await findPromoCode(tx, input.code)) || (await codeBeingCreated(tx, input.code))) {
+      throw new AppError('CONFLICT', couponMessages.codeTaken);
     }
-    const discount =
-      input.discountType === 'percent_off' ? `${input.percentOff}%` : `$${((input.amountOff ?? 0) / 100).toFixed(2)}`;
-    await recordAudit({
-      tx,
-      actor,
-      action: 'coupon.create',
-      summary: `Coupon ${promo.code} (${discount} off, ${input.duration}) for ${input.appliesToProducts.join(', ')}`,
-      details: { couponId: coupon.id, code: promo.code, providerCouponId: mirrored.providerCouponId },
-    });
-    return { message: couponMessages.created };
+    return beginStep(tx, { kind: 'coupon.create', subjectId: couponId, detail: { code: input.code } });
   });
+  let made: Awaited<ReturnType<PaymentProvider['createCoupon']>>;
+  try {
+    made = await provider.createCoupon(promoOfNew(couponId, promoCodeId, coupon, 'usd'));
+  } catch (error) {
+    await handOver(db, step, error);
+    throw error;
+  }
+  try {
+    return await db.transaction(async (tx) => {
+      await endStep(tx, step);
+      await createCoupon({ db: tx, ...coupon, id: couponId, promoCodeId, ...made });
+      const discount =
+        input.discountType === 'percent_off' ? `${input.percentOff}%` : formatMoney(input.amountOff ?? 0, 'usd');
+      await recordAudit({
+        tx,
+        actor,
+        action: 'coupon.create',
+        summary: `Coupon ${input.code} (${discount} off, ${input.duration}) for ${input.appliesToProducts.join(', ')}`,
+        details: { couponId, code: input.code, providerCouponId: made.providerCouponId },
+      });
+      return { message: couponMessages.created };
+    });
+  } catch (error) {
+    // The same code created at the same moment by another administrator: this one is undone by the job.
+    if (isUniqueViolation(error)) {
+      await handOver(db, step, error);
+      throw new AppError('CONFLICT', couponMessages.codeTaken);
+    }
+    throw error;
+  }
 }
 
-/** PATCH /api/admin/coupons/{promoCodeId}/toggle: a code on or off, here and at Stripe, together or not at all. */
+/**
+ * PATCH /api/admin/coupons/{promoCodeId}/toggle: a code on or off, at the provider first (a recorded step), then here
+ * with the audit entry. A code the provider has no copy of changes here at once.
+ */
 export async function toggleAdminPromoCode({
   db,
   provider,
-  log,
   actor,
   promoCodeId,
   active,
 }: {
   db: Db;
   provider: PaymentProvider;
-  log: FastifyBaseLogger;
   actor: Actor;
   promoCodeId: string;
   active: boolean;
 }): Promise<{ message: string }> {
-  return db.transaction(async (tx) => {
-    const [promo] = await tx.select().from(promoCodes).where(eq(promoCodes.id, promoCodeId)).for('update');
-    if (!promo) throw new AppError('NOT_FOUND', couponMessages.promoNotFound);
+  const apply = async (tx: Tx, promo: { id: string; code: string }) => {
     await tx.update(promoCodes).set({ active }).where(eq(promoCodes.id, promo.id));
-    if (promo.providerPromoCodeId) {
-      const providerId = promo.providerPromoCodeId;
-      await atProvider(log, () => provider.setPromoCodeActive(providerId, active));
-    }
     await recordAudit({
       tx,
       actor,
@@ -189,43 +220,112 @@ export async function toggleAdminPromoCode({
       details: { promoCodeId: promo.id, code: promo.code, active },
     });
     return { message: `Promo code ${promo.code} is now ${active ? 'active' : 'inactive'}.` };
+  };
+  const begun = await db.transaction(async (tx) => {
+    const [promo] = await tx.select().from(promoCodes).where(eq(promoCodes.id, promoCodeId)).for('update');
+    if (!promo) throw new AppError('NOT_FOUND', couponMessages.promoNotFound);
+    if (!promo.providerPromoCodeId) return { done: true as const, answer: await apply(tx, promo) };
+    const providerId = promo.providerPromoCodeId;
+    const step = await beginStep(tx, { kind: 'promo.toggle', subjectId: promo.id, detail: { providerId, active } });
+    return { done: false as const, promo, providerId, step };
+  });
+  if (begun.done) return begun.answer;
+  try {
+    await provider.setPromoCodeActive(begun.providerId, active);
+  } catch (error) {
+    await handOver(db, begun.step, error);
+    throw error;
+  }
+  return db.transaction(async (tx) => {
+    await endStep(tx, begun.step);
+    return apply(tx, begun.promo);
   });
 }
 
 /**
- * DELETE /api/admin/coupons/{couponId}: the coupon, its codes and their redemption records go, here and at Stripe. Orders
- * that used it keep their prices.
+ * DELETE /api/admin/coupons/{couponId}: the coupon, its codes and their redemption records go, at the provider first (a
+ * recorded step), then here with the audit entry. Orders that used it keep their prices.
  */
 export async function deleteAdminCoupon({
   db,
   provider,
-  log,
   actor,
   couponId,
 }: {
   db: Db;
   provider: PaymentProvider;
-  log: FastifyBaseLogger;
   actor: Actor;
   couponId: string;
 }): Promise<{ message: string }> {
-  return db.transaction(async (tx) => {
+  const begun = await db.transaction(async (tx) => {
     const [coupon] = await tx.select().from(coupons).where(eq(coupons.id, couponId)).for('update');
     if (!coupon) throw new AppError('NOT_FOUND', couponMessages.couponNotFound);
-    const codes = await tx.select({ code: promoCodes.code }).from(promoCodes).where(eq(promoCodes.couponId, coupon.id));
-    await tx.delete(coupons).where(eq(coupons.id, coupon.id));
-    if (coupon.providerCouponId) {
-      const providerId = coupon.providerCouponId;
-      await atProvider(log, () => provider.deleteCoupon(providerId));
-    }
-    const names = codes.map((row) => row.code).join(', ');
-    await recordAudit({
-      tx,
-      actor,
-      action: 'coupon.delete',
-      summary: `Coupon ${coupon.name}${names ? ` (${names})` : ''} deleted`,
-      details: { couponId: coupon.id, codes: codes.map((row) => row.code) },
-    });
-    return { message: `Coupon ${coupon.name} deleted.` };
+    if (!coupon.providerCouponId) return { done: true as const, answer: await removeCoupon(tx, coupon.id, actor) };
+    const providerId = coupon.providerCouponId;
+    const step = await beginStep(tx, { kind: 'coupon.delete', subjectId: coupon.id, detail: { providerId, actor } });
+    return { done: false as const, providerId, step };
   });
+  if (begun.done) return begun.answer;
+  try {
+    await provider.deleteCoupon(begun.providerId);
+  } catch (error) {
+    await handOver(db, begun.step, error);
+    throw error;
+  }
+  return db.transaction(async (tx) => {
+    await endStep(tx, begun.step);
+    return removeCoupon(tx, couponId, actor);
+  });
+}
+
+/** Deletes a coupon here (its codes and redemptions go with it) with the audit entry; gone already is fine. */
+async function removeCoupon(tx: Tx, couponId: string, actor: Actor): Promise<{ message: string }> {
+  const [coupon] = await tx.select().from(coupons).where(eq(coupons.id, couponId)).for('update');
+  if (!coupon) return { message: couponMessages.couponNotFound };
+  const codes = await tx.select({ code: promoCodes.code }).from(promoCodes).where(eq(promoCodes.couponId, coupon.id));
+  await tx.delete(coupons).where(eq(coupons.id, coupon.id));
+  const names = codes.map((row) => row.code).join(', ');
+  await recordAudit({
+    tx,
+    actor,
+    action: 'coupon.delete',
+    summary: `Coupon ${coupon.name}${names ? ` (${names})` : ''} deleted`,
+    details: { couponId: coupon.id, codes: codes.map((row) => row.code) },
+  });
+  return { message: `Coupon ${coupon.name} deleted.` };
+}
+
+const actorSchema = z.object({ id: z.string(), email: z.string() });
+
+/**
+ * The periodic job's end of a coupon step left behind (provider-steps.ts): a creation is undone (whatever the provider
+ * made is removed: nobody was told it worked); a deletion is finished if the provider no longer has the coupon, and
+ * undone (the coupon stays) if it has; a code's switch is undone by sending the code's state here to the provider.
+ * Answers the transaction that ends the step with its outcome.
+ */
+export async function settleCouponStep(
+  db: Db,
+  provider: PaymentProvider,
+  step: Step,
+): Promise<((tx: Tx) => Promise<void>) | undefined> {
+  switch (step.kind) {
+    case 'coupon.create':
+      await provider.undoCreateCoupon(step.subjectId);
+      return async () => {};
+    case 'coupon.delete': {
+      const detail = z.object({ providerId: z.string(), actor: actorSchema }).parse(step.detail);
+      if (await provider.couponExists(detail.providerId)) return async () => {};
+      return async (tx) => {
+        await removeCoupon(tx, step.subjectId, detail.actor);
+      };
+    }
+    case 'promo.toggle': {
+      const detail = z.object({ providerId: z.string() }).parse(step.detail);
+      const [promo] = await db.select().from(promoCodes).where(eq(promoCodes.id, step.subjectId));
+      if (promo) await provider.setPromoCodeActive(detail.providerId, promo.active);
+      return async () => {};
+    }
+    default:
+      return undefined;
+  }
 }

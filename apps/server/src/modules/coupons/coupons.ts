@@ -15,6 +15,11 @@ export interface NewCoupon {
   productIds: ProductId[];
   maxRedemptions?: number;
   expiresAt?: Date;
+  /** Ids chosen beforehand (a coupon made at Stripe first has them already), and the provider's ids of its copies. */
+  id?: string;
+  promoCodeId?: string;
+  providerCouponId?: string | null;
+  providerPromoCodeId?: string | null;
 }
 
 /**
@@ -26,11 +31,13 @@ export async function createCoupon({ db, ...input }: NewCoupon & { db: Db | Tx }
     const [coupon] = await tx
       .insert(coupons)
       .values({
+        ...(input.id && { id: input.id }),
         name: input.name,
         duration: input.duration,
         durationInMonths: input.duration === 'repeating' ? (input.durationInMonths ?? 1) : null,
         percentOff: input.percentOff ?? null,
         amountOffCents: input.percentOff === undefined ? (input.amountOffCents ?? null) : null,
+        providerCouponId: input.providerCouponId ?? null,
       })
       .returning();
     if (!coupon) throw new Error('coupon insert returned nothing');
@@ -38,10 +45,12 @@ export async function createCoupon({ db, ...input }: NewCoupon & { db: Db | Tx }
     const [promo] = await tx
       .insert(promoCodes)
       .values({
+        ...(input.promoCodeId && { id: input.promoCodeId }),
         couponId: coupon.id,
         code: input.code,
         maxRedemptions: input.maxRedemptions ?? null,
         expiresAt: input.expiresAt ?? null,
+        providerPromoCodeId: input.providerPromoCodeId ?? null,
       })
       .returning();
     if (!promo) throw new Error('promo code insert returned nothing');

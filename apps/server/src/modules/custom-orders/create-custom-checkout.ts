@@ -1,6 +1,5 @@
 import { customOrderMessages } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -17,7 +16,6 @@ export async function createCustomCheckout({
   provider,
   appUrl,
   currency,
-  log,
   actor,
   userId,
   quantity,
@@ -27,7 +25,6 @@ export async function createCustomCheckout({
   provider: PaymentProvider;
   appUrl: string;
   currency: string;
-  log: FastifyBaseLogger;
   actor: Actor;
   userId: string;
   quantity: number;
@@ -40,7 +37,6 @@ export async function createCustomCheckout({
     provider,
     appUrl,
     currency,
-    log,
     customer,
     custom: true,
     request: { productId: 'pk1_isp_proxies', quantity, coupon },

@@ -7,6 +7,7 @@ import { type CheckResult, down, notConfigured, ok } from '../health/readiness.t
 import { dispatchOutbox } from '../notifications/outbox.ts';
 import { jobTime } from './clock.ts';
 import { type JobReport, runJobs } from './run-jobs.ts';
+import { settleProviderSteps } from './settle-provider-steps.ts';
 
 export interface JobRunner {
   /** Runs the due work now (or at `at`); a run already in progress is awaited rather than doubled. */
@@ -53,7 +54,12 @@ export function createJobRunner(options: {
 
   async function runOnce(at?: Date): Promise<JobReport> {
     while (running) await running.catch(() => {});
-    running = (async () => runJobs(ctx, at ?? (await jobTime(options.db, sandbox))))();
+    running = (async () => {
+      const report = await runJobs(ctx, at ?? (await jobTime(options.db, sandbox)));
+      // Changes at the payment provider that a request left behind (a crash, a timeout): finished or undone.
+      await settleProviderSteps({ ...ctx, provider: options.provider });
+      return report;
+    })();
     try {
       const report = await running;
       lastSuccess = Date.now();

@@ -1,9 +1,10 @@
 import { PRODUCTS } from '@storefront/contract';
-import { and, eq, ne } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { and, eq, inArray, ne } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
 import { orders } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
+import { beginStep, endStep, handOver, type Step } from '../../payments/provider-steps.ts';
 import { listOrders } from './list-orders.ts';
 
 export const cancelMessages = {
@@ -15,7 +16,8 @@ export const cancelMessages = {
 
 /**
  * POST /api/orders/cancel: cancel at period end, for the customer's own active, not yet cancelled subscription order.
- * The order is locked while the provider stops the renewals, so two clicks cannot both go through. Answers the order list.
+ * The order is checked and the cancellation recorded as a step (provider-steps.ts: a second click meanwhile is told it
+ * is on its way), the provider stops the renewals, and the order is marked cancelled. Answers the order list.
  */
 export async function cancelOrder({
   db,
@@ -31,7 +33,9 @@ export async function cancelOrder({
   orderId: string;
   now?: Date;
 }) {
-  await db.transaction(async (tx) => {
+  const markCancelled = (tx: Tx) =>
+    tx.update(orders).set({ cancelled: true, updatedAt: new Date() }).where(eq(orders.id, orderId));
+  const step = await db.transaction(async (tx) => {
     const [order] = await tx
       .select()
       .from(orders)
@@ -44,8 +48,46 @@ export async function cancelOrder({
     if (order.cancelled) throw new AppError('CONFLICT', cancelMessages.alreadyCancelled);
     if (!order.expiresAt || order.expiresAt.getTime() <= now.getTime())
       throw new AppError('CONFLICT', cancelMessages.expired);
-    await provider.cancelAtPeriodEnd(order);
-    await tx.update(orders).set({ cancelled: true, updatedAt: new Date() }).where(eq(orders.id, order.id));
+    // The sandbox's renewals are the shop's own: nothing to ask a provider.
+    if (!order.providerSubscriptionId) {
+      await markCancelled(tx);
+      return undefined;
+    }
+    return beginStep(tx, {
+      kind: 'order.cancel',
+      subjectId: order.id,
+      detail: { providerSubscriptionId: order.providerSubscriptionId },
+    });
   });
+  if (step) {
+    const subscription = { id: orderId, providerSubscriptionId: String(step.detail.providerSubscriptionId) };
+    try {
+      await provider.cancelAtPeriodEnd(subscription);
+    } catch (error) {
+      await handOver(db, step, error);
+      throw error;
+    }
+    await db.transaction(async (tx) => {
+      await endStep(tx, step);
+      await markCancelled(tx);
+    });
+  }
   return listOrders({ db, userId });
+}
+
+/**
+ * The periodic job's end of a cancellation left behind (provider-steps.ts): the order is cancelled here if the provider
+ * has its subscription stopping at period end (finished), and left as it is if not (undone; the customer can cancel
+ * again). Stripe's customer.subscription.updated event says the same later.
+ */
+export async function settleCancelStep(provider: PaymentProvider, step: Step) {
+  const providerSubscriptionId = String(step.detail.providerSubscriptionId);
+  const cancels = await provider.cancelsAtPeriodEnd({ id: step.subjectId, providerSubscriptionId });
+  return async (tx: Tx) => {
+    if (!cancels) return;
+    await tx
+      .update(orders)
+      .set({ cancelled: true, updatedAt: new Date() })
+      .where(and(eq(orders.id, step.subjectId), inArray(orders.status, ['delivered', 'processing'])));
+  };
 }
