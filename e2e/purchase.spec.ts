@@ -79,6 +79,39 @@ test.describe('buying through the sandbox provider', () => {
     await expect(page).toHaveURL(/\/dashboard\/purchase$/);
   });
 
+  test('the custom amount field and the Order Summary always say the same amount', async ({ page }) => {
+    await signUp(page, uniqueEmail('amount'));
+    await page.goto('/dashboard/purchase');
+    await page.getByRole('button', { name: /Residential Proxies/ }).click();
+    await page
+      .getByRole('group', { name: 'Bundles' })
+      .getByRole('button', { name: /^Custom/ })
+      .click();
+    const amount = page.getByRole('textbox', { name: /Custom amount/ });
+    const summaryQuantity = page
+      .getByRole('region', { name: 'Order Summary' })
+      .getByText('Quantity', { exact: true })
+      .locator('xpath=following-sibling::*[1]');
+    const total = page.getByTestId('order-total');
+    await expect(amount).toHaveValue('1');
+    await expect(summaryQuantity).toHaveText('1 GB');
+    // A 0 typed by a person is not taken (it showed 0 while the summary used 1): the field is empty, as is the amount.
+    await amount.clear();
+    await amount.pressSequentially('0');
+    await expect(amount).toHaveValue('');
+    await expect(summaryQuantity).toHaveText('Not selected');
+    await expect(total).toHaveText('—');
+    // Left empty, it becomes 1 on both sides.
+    await amount.blur();
+    await expect(amount).toHaveValue('1');
+    await expect(summaryQuantity).toHaveText('1 GB');
+    await expect(total).toHaveText('$5');
+    await amount.fill('12');
+    await expect(amount).toHaveValue('12');
+    await expect(summaryQuantity).toHaveText('12 GB');
+    await expect(total).toHaveText('$60');
+  });
+
   test('PK1 and residential data bought through the sandbox both appear in Order History', async ({ page }) => {
     await signUp(page, uniqueEmail('both'));
     await buyThroughSandbox(page, /PK1 ISP Proxies/, /^25 IPs/);

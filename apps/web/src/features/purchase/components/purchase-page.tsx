@@ -29,11 +29,14 @@ export function PurchasePage() {
   const checkout = useStartCheckout();
   const [productId, setProductId] = useState<ProductId | null>(null);
   const [bundle, setBundle] = useState<BundleChoice | null>(null);
-  const [customAmount, setCustomAmount] = useState<number>(CUSTOM_AMOUNT_MIN);
+  // What the custom amount field holds, as typed: the summary reads the same value, so the two always agree.
+  const [customInput, setCustomInput] = useState<string | number>(CUSTOM_AMOUNT_MIN);
   const [coupon, setCoupon] = useState('');
 
   const offers = PRODUCT_IDS.map((id) => productOffer(id, pricing.data?.plans, pricing.isError, features.data));
   const offer = productId ? offers.find((candidate) => candidate.productId === productId) : undefined;
+  // An emptied field is no amount yet (Checkout then asks for one); it becomes 1 when the field is left.
+  const customAmount = customInput === '' ? 0 : parseCustomAmount(customInput);
   const quantity = bundle === 'custom' ? customAmount : (bundle ?? 0);
 
   const chooseProduct = (id: ProductId) => {
@@ -138,9 +141,12 @@ export function PurchasePage() {
                     max={CUSTOM_AMOUNT_MAX}
                     allowDecimal={false}
                     allowNegative={false}
-                    clampBehavior="blur"
-                    value={customAmount}
-                    onChange={(value) => setCustomAmount(parseCustomAmount(value))}
+                    // Nothing outside 1 to 10,000 can be typed, so the field never shows an amount the summary does
+                    // not use (it showed 0 while the summary used 1).
+                    clampBehavior="strict"
+                    value={customInput}
+                    onChange={setCustomInput}
+                    onBlur={() => setCustomInput(parseCustomAmount(customInput))}
                   />
                 )}
               </section>

@@ -1,0 +1,68 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi } from '../../../test/fake-api.ts';
+import { renderWithApp } from '../../../test/render.tsx';
+import { PurchasePage } from './purchase-page.tsx';
+
+beforeEach(() => {
+  fakeApi({
+    'GET /api/pricing': () => ({
+      body: {
+        success: true,
+        message: '',
+        plans: [
+          { id: 'isp_proxies', name: 'isp_proxies', price: 2.5, stock: 1000 },
+          { id: 'pk1_isp_proxies', name: 'pk1_isp_proxies', price: 2.5, stock: 1000 },
+          { id: 'residential_proxies', name: 'residential_proxies', price: 5, stock: 100000 },
+        ],
+      },
+    }),
+    'GET /api/features': () => ({ body: [] }),
+  });
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+/** What the Order Summary says the quantity is, and its total. */
+const summary = () => {
+  const card = within(screen.getByRole('region', { name: 'Order Summary' }));
+  return {
+    quantity: card.getByText('Quantity').nextElementSibling?.textContent,
+    total: card.getByTestId('order-total').textContent,
+  };
+};
+
+describe('Purchase: the custom amount', () => {
+  it('the field and the Order Summary always say the same amount', async () => {
+    renderWithApp(<PurchasePage />);
+    fireEvent.click(await screen.findByRole('button', { name: /Residential Proxies/ }));
+    fireEvent.click(screen.getByRole('button', { name: /^Custom/ }));
+    const field = screen.getByRole('textbox', { name: /Custom amount/ }) as HTMLInputElement;
+    expect(field.value).toBe('1');
+    expect(summary()).toEqual({ quantity: '1 GB', total: '$5' });
+
+    fireEvent.change(field, { target: { value: '25' } });
+    expect(field.value).toBe('25');
+    expect(summary()).toEqual({ quantity: '25 GB', total: '$125' });
+
+    // Below the minimum: the field never shows an amount the summary does not use.
+    fireEvent.change(field, { target: { value: '0' } });
+    expect(summary().quantity).toBe(`${field.value} GB`);
+
+    // Emptied: no amount on either side; on leaving the field it becomes 1, as a value that is not a number does.
+    fireEvent.change(field, { target: { value: '' } });
+    expect(field.value).toBe('');
+    expect(summary()).toEqual({ quantity: 'Not selected', total: '—' });
+    fireEvent.blur(field);
+    expect(field.value).toBe('1');
+    expect(summary()).toEqual({ quantity: '1 GB', total: '$5' });
+
+    // Above the maximum: neither side goes past 10,000.
+    fireEvent.change(field, { target: { value: '20000' } });
+    expect(summary().quantity).toBe(`${Number(field.value).toLocaleString('en-US')} GB`);
+    expect(Number(field.value)).toBeLessThanOrEqual(10_000);
+  });
+});
