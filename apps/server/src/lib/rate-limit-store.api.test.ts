@@ -55,6 +55,7 @@ describe.runIf(redisUrl)('rate limits shared through Redis', () => {
     expect(keys.some((key) => key.includes('auth-email:'))).toBe(true);
     for (const key of keys) {
       expect(key.startsWith(prefix), key).toBe(true);
+      expect(key, key).not.toContain('undefined');
       expect(key.toLowerCase(), key).not.toContain('example.com');
       expect(key.toLowerCase(), key).not.toContain('private.person');
     }

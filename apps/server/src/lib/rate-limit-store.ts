@@ -1,4 +1,5 @@
 import type { RateLimitPluginOptions } from '@fastify/rate-limit';
+import RedisStore, { type RouteStoreOptions } from '@fastify/rate-limit/store/RedisStore.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
@@ -12,6 +13,27 @@ export interface RateLimitStore {
 }
 
 const UNREACHABLE_LOG_INTERVAL_MS = 30_000;
+
+/**
+ * @fastify/rate-limit's Redis store, under our prefix. Its own store names a limiter's keys after the route it guards,
+ * and a limiter made with `createRateLimit` (sign-in, checkout) has none, so every key read
+ * `<prefix>rate-limit:undefinedundefined-…`; here such a limiter's keys follow the prefix directly.
+ */
+function namedRedisStore(client: Redis, nameSpace: string) {
+  return class NamedRedisStore extends RedisStore {
+    constructor(params: { continueExceeding?: boolean; exponentialBackoff?: boolean }) {
+      super(params.continueExceeding ?? false, params.exponentialBackoff ?? false, client, nameSpace);
+    }
+
+    override child(routeOptions: Parameters<RedisStore['child']>[0]): RedisStore {
+      // The package's types say route options; it passes its merged limiter options, with the route as `routeInfo`.
+      const options = routeOptions as unknown as RouteStoreOptions;
+      const { method, url } = options.routeInfo;
+      const route = method && url ? `${method}${url}:` : '';
+      return new RedisStore(options.continueExceeding, options.exponentialBackoff, client, `${this.key}${route}`);
+    }
+  };
+}
 
 /**
  * Where the rate-limit counters live: in Redis when REDIS_URL is set, so every instance behind a load balancer counts
@@ -40,7 +62,11 @@ export async function createRateLimitStore(redis: Config['redis'], log: FastifyB
     // Logged above; the client reconnects on its own.
   }
   return {
-    pluginOptions: { global: false, redis: client, nameSpace: `${redis.keyPrefix}rate-limit:`, skipOnError: true },
+    pluginOptions: {
+      global: false,
+      store: namedRedisStore(client, `${redis.keyPrefix}rate-limit:`),
+      skipOnError: true,
+    },
     client,
     close: async () => {
       await client.quit().catch(() => client.disconnect());
