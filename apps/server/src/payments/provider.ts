@@ -193,8 +193,8 @@ export interface PaymentProvider {
   ): Promise<{ providerCouponId: string | null; providerPromoCodeId: string | null }>;
   /** Removes whatever `createCoupon` may have made for our coupon `couponId`; nothing there is fine. */
   undoCreateCoupon(couponId: string): Promise<void>;
-  /** Switches a code on or off at the provider. */
-  setPromoCodeActive(providerPromoCodeId: string, active: boolean): Promise<void>;
+  /** Switches a code on or off at the provider; `idempotencyKey` names this one request (a step's, not the code's). */
+  setPromoCodeActive(providerPromoCodeId: string, active: boolean, idempotencyKey: string): Promise<void>;
   /** Deletes a coupon at the provider (its codes stop working there); one already gone counts as deleted. */
   deleteCoupon(providerCouponId: string): Promise<void>;
   /** Whether the provider still has this coupon. */

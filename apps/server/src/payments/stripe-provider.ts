@@ -372,9 +372,9 @@ export function createStripeProvider(
         await deleteIfThere(call, stripeCouponId(couponId));
       }),
 
-    setPromoCodeActive: (providerPromoCodeId, active) =>
+    setPromoCodeActive: (providerPromoCodeId, active, idempotencyKey) =>
       within(active ? 'activate the promotion code' : 'deactivate the promotion code', async (call) => {
-        await stripe.promotionCodes.update(providerPromoCodeId, { active }, call());
+        await stripe.promotionCodes.update(providerPromoCodeId, { active }, call({ idempotencyKey }));
       }),
 
     deleteCoupon: (providerCouponId) =>

@@ -463,9 +463,10 @@ describe('checkout through Stripe (a local stand-in for its API)', () => {
     });
     expect((await toggle(false)).statusCode).toBe(200);
     expect(await activeHere()).toBe(false);
-    expect(fake.find(`POST /v1/promotion_codes/${row?.providerPromoCodeId}`).at(-1)?.params).toMatchObject({
-      active: 'false',
-    });
+    const switched = fake.find(`POST /v1/promotion_codes/${row?.providerPromoCodeId}`).at(-1);
+    expect(switched?.params).toMatchObject({ active: 'false' });
+    // Each switch has a key of its own: a later switch back and forth is never answered from an old one.
+    expect(switched?.idempotencyKey).toMatch(/^toggle-[0-9a-f-]{36}$/);
 
     const { coupons } = (await admin('GET', '/api/admin/coupons')).json();
     const twenty = coupons.find((entry: { name: string }) => entry.name === 'Twenty off');

@@ -231,7 +231,7 @@ export async function toggleAdminPromoCode({
   });
   if (begun.done) return begun.answer;
   try {
-    await provider.setPromoCodeActive(begun.providerId, active);
+    await provider.setPromoCodeActive(begun.providerId, active, `toggle-${begun.step.id}`);
   } catch (error) {
     await handOver(db, begun.step, error);
     throw error;
@@ -322,7 +322,7 @@ export async function settleCouponStep(
     case 'promo.toggle': {
       const detail = z.object({ providerId: z.string() }).parse(step.detail);
       const [promo] = await db.select().from(promoCodes).where(eq(promoCodes.id, step.subjectId));
-      if (promo) await provider.setPromoCodeActive(detail.providerId, promo.active);
+      if (promo) await provider.setPromoCodeActive(detail.providerId, promo.active, `toggle-${step.id}-${step.claim}`);
       return async () => {};
     }
     default:
