@@ -55,9 +55,9 @@ export function createMailer(
   // the outbox's claim on a message, so that a slow send is never sent twice.
   const transport = nodemailer.createTransport({
     url: options.smtpUrl,
-    connectionTimeout: 15_000,
-    greetingTimeout: 15_000,
-    socketTimeout: 30_000,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
   });
   return {
     delivers: true,

@@ -47,7 +47,7 @@ export async function createTestApp(
   options: {
     /** Where the app's info log goes (else nothing is logged). */
     log?: Writable;
-    /** Another mailer than the one that keeps the messages in `mails` (a real SMTP one, say). */
+    /** A mailer that sends too (a real SMTP one, say); `mails` still keeps what was sent. */
     mailer?: Mailer;
   } = {},
 ): Promise<TestApp> {
@@ -86,11 +86,14 @@ export async function createTestApp(
   await seedDatabase(database.db, config);
   await applyAdminEmails(database.db, config.auth.adminEmails);
   const mails: Mail[] = [];
-  const mailer: Mailer = options.mailer ?? {
+  const other = options.mailer;
+  const mailer: Mailer = {
     delivers: true,
     async send(mail) {
+      await other?.send(mail);
       mails.push(mail);
     },
+    ...(other?.verify && { verify: () => other.verify?.() ?? Promise.resolve() }),
   };
   // `npm run proof` collects the info log of the whole API suite in PROOF_LOG_FILE and scans it for secrets.
   const logStream = options.log ?? (process.env.PROOF_LOG_FILE ? proofLog(process.env.PROOF_LOG_FILE) : undefined);

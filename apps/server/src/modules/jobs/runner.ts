@@ -50,6 +50,8 @@ export function createJobRunner(options: {
   let startedAt = Date.now();
   let lastSuccess: number | undefined;
   let failuresInARow = 0;
+  let sending: Promise<void> | undefined;
+  let sendAgain = false;
   let lastError = '';
 
   async function runOnce(at?: Date): Promise<JobReport> {
@@ -92,9 +94,24 @@ export function createJobRunner(options: {
     health,
     lastSuccessAt: () => lastSuccess,
     flushEmails() {
-      dispatchOutbox(options.db, options.mailer, options.log).catch((error: unknown) =>
-        options.log.error({ err: error }, 'e-mail dispatch failed; the periodic job retries'),
-      );
+      // One sender at a time in this process (not one per webhook or sign-up): a burst needs one SMTP connection, and a
+      // process that dies strands at most the one message it was sending until its claim runs out.
+      if (sending) {
+        sendAgain = true;
+        return;
+      }
+      sending = (async () => {
+        do {
+          sendAgain = false;
+          await dispatchOutbox(options.db, options.mailer, options.log);
+        } while (sendAgain && !stopping.signal.aborted);
+      })()
+        .catch((error: unknown) =>
+          options.log.error({ err: error }, 'e-mail dispatch failed; the periodic job retries'),
+        )
+        .finally(() => {
+          sending = undefined;
+        });
     },
     start(intervalSeconds) {
       if (intervalSeconds <= 0 || timer) return;
@@ -118,6 +135,8 @@ export function createJobRunner(options: {
       // A run in progress finishes the unit of work it is in (one order's transaction) and goes no further.
       stopping.abort();
       await running?.catch(() => {});
+      // A message being handed to the mail server is finished, not cut (it would be sent again after its claim).
+      await sending;
     },
   };
 }
