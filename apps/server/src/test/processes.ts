@@ -35,7 +35,7 @@ export async function spawnProcess(
   ready: RegExp,
 ): Promise<ServerProcess & { ready: RegExpExecArray }> {
   const child = spawn(process.execPath, [main], {
-    env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'info', METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
