@@ -95,17 +95,22 @@ test.describe('buying through the sandbox provider', () => {
     const total = page.getByTestId('order-total');
     await expect(amount).toHaveValue('1');
     await expect(summaryQuantity).toHaveText('1 GB');
-    // A 0 typed by a person is not taken (it showed 0 while the summary used 1): the field is empty, as is the amount.
+    // A 0 typed by a person is no amount on either side (the summary used 1 beside it); left, it is 1 on both.
     await amount.clear();
     await amount.pressSequentially('0');
-    await expect(amount).toHaveValue('');
+    await expect(amount).toHaveValue('0');
     await expect(summaryQuantity).toHaveText('Not selected');
     await expect(total).toHaveText('—');
-    // Left empty, it becomes 1 on both sides.
     await amount.blur();
     await expect(amount).toHaveValue('1');
     await expect(summaryQuantity).toHaveText('1 GB');
     await expect(total).toHaveText('$5');
+    // Left empty, it becomes 1 on both sides too.
+    await amount.clear();
+    await expect(summaryQuantity).toHaveText('Not selected');
+    await amount.blur();
+    await expect(amount).toHaveValue('1');
+    await expect(summaryQuantity).toHaveText('1 GB');
     await amount.fill('12');
     await expect(amount).toHaveValue('12');
     await expect(summaryQuantity).toHaveText('12 GB');

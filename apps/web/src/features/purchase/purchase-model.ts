@@ -24,6 +24,12 @@ export function parseCustomAmount(value: string | number): number {
   return Math.min(CUSTOM_AMOUNT_MAX, Math.max(CUSTOM_AMOUNT_MIN, Math.round(number)));
 }
 
+/** Whether the custom amount field holds an amount that can be bought as it is: a whole number from 1 to 10000. */
+export function isCustomAmount(value: string | number): boolean {
+  const number = typeof value === 'number' ? value : value.trim() === '' ? Number.NaN : Number(value);
+  return Number.isInteger(number) && number >= CUSTOM_AMOUNT_MIN && number <= CUSTOM_AMOUNT_MAX;
+}
+
 export interface ProductOffer {
   productId: ProductId;
   /** Unit price in dollars: the plan's, or the spec's default when no plan is served. */

@@ -48,9 +48,14 @@ describe('Purchase: the custom amount', () => {
     expect(field.value).toBe('25');
     expect(summary()).toEqual({ quantity: '25 GB', total: '$125' });
 
-    // Below the minimum: the field never shows an amount the summary does not use.
+    // Below the minimum: the summary never uses an amount the field does not show (it used 1 beside a 0); once the
+    // field is left, both say 1.
     fireEvent.change(field, { target: { value: '0' } });
-    expect(summary().quantity).toBe(`${field.value} GB`);
+    expect(field.value).toBe('0');
+    expect(summary()).toEqual({ quantity: 'Not selected', total: '—' });
+    fireEvent.blur(field);
+    expect(field.value).toBe('1');
+    expect(summary()).toEqual({ quantity: '1 GB', total: '$5' });
 
     // Emptied: no amount on either side; on leaving the field it becomes 1, as a value that is not a number does.
     fireEvent.change(field, { target: { value: '' } });
@@ -60,9 +65,11 @@ describe('Purchase: the custom amount', () => {
     expect(field.value).toBe('1');
     expect(summary()).toEqual({ quantity: '1 GB', total: '$5' });
 
-    // Above the maximum: neither side goes past 10,000.
+    // Above the maximum: 10,000 on both sides once the field is left.
     fireEvent.change(field, { target: { value: '20000' } });
-    expect(summary().quantity).toBe(`${Number(field.value).toLocaleString('en-US')} GB`);
-    expect(Number(field.value)).toBeLessThanOrEqual(10_000);
+    expect(summary()).toEqual({ quantity: 'Not selected', total: '—' });
+    fireEvent.blur(field);
+    expect(field.value).toBe('10000');
+    expect(summary()).toEqual({ quantity: '10,000 GB', total: '$50,000' });
   });
 });

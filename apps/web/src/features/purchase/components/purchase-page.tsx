@@ -13,7 +13,14 @@ import { useState } from 'react';
 import { usePricing } from '../../../lib/queries/pricing.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useFeatures, useStartCheckout } from '../api/purchase-api.ts';
-import { type BundleChoice, couponToSend, parseCustomAmount, productOffer, visibleBundles } from '../purchase-model.ts';
+import {
+  type BundleChoice,
+  couponToSend,
+  isCustomAmount,
+  parseCustomAmount,
+  productOffer,
+  visibleBundles,
+} from '../purchase-model.ts';
 import { BundleGrid } from './bundle-grid.tsx';
 import { OrderSummary } from './order-summary.tsx';
 import { ProductCard } from './product-card.tsx';
@@ -35,8 +42,9 @@ export function PurchasePage() {
 
   const offers = PRODUCT_IDS.map((id) => productOffer(id, pricing.data?.plans, pricing.isError, features.data));
   const offer = productId ? offers.find((candidate) => candidate.productId === productId) : undefined;
-  // An emptied field is no amount yet (Checkout then asks for one); it becomes 1 when the field is left.
-  const customAmount = customInput === '' ? 0 : parseCustomAmount(customInput);
+  // The summary uses the field's value only when it can be bought (1 to 10,000): while the field holds something else
+  // (0, 20000, nothing) the summary has no amount, and leaving the field makes it one (spec section 5) on both sides.
+  const customAmount = isCustomAmount(customInput) ? Number(customInput) : 0;
   const quantity = bundle === 'custom' ? customAmount : (bundle ?? 0);
 
   const chooseProduct = (id: ProductId) => {
@@ -141,9 +149,9 @@ export function PurchasePage() {
                     max={CUSTOM_AMOUNT_MAX}
                     allowDecimal={false}
                     allowNegative={false}
-                    // Nothing outside 1 to 10,000 can be typed, so the field never shows an amount the summary does
-                    // not use (it showed 0 while the summary used 1).
-                    clampBehavior="strict"
+                    // Clamped when the field is left; the summary never uses an amount the field does not show (it
+                    // used 1 while the field showed 0).
+                    clampBehavior="blur"
                     value={customInput}
                     onChange={setCustomInput}
                     onBlur={() => setCustomInput(parseCustomAmount(customInput))}
