@@ -79,6 +79,36 @@ test.describe('buying through the sandbox provider', () => {
     await expect(page).toHaveURL(/\/dashboard\/purchase$/);
   });
 
+  test('Selection Required shows once however often Checkout is pressed, and never over Checkout or the menu', async ({
+    page,
+  }) => {
+    await signUp(page, uniqueEmail('toasts'));
+    const overlaps = (a: { x: number; y: number; width: number; height: number } | null, b: typeof a) =>
+      a !== null &&
+      b !== null &&
+      a.x < b.x + b.width &&
+      b.x < a.x + a.width &&
+      a.y < b.y + b.height &&
+      b.y < a.y + a.height;
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto('/dashboard/purchase');
+      const checkout = page.getByRole('button', { name: 'Checkout' });
+      for (let press = 0; press < 3; press++) await checkout.click();
+      const toast = page.locator('.mantine-Notification-root').filter({ hasText: 'Selection Required' });
+      await expect(toast).toHaveCount(1);
+      await expect(toast).toBeVisible();
+      const box = await toast.boundingBox();
+      expect(overlaps(box, await checkout.boundingBox()), `${width} px: over Checkout`).toBe(false);
+      if (width === 375) {
+        const menu = page.getByRole('button', { name: 'Open menu' });
+        expect(overlaps(box, await menu.boundingBox()), '375 px: over the menu').toBe(false);
+      }
+      await toast.getByRole('button').click();
+      await expect(toast).toHaveCount(0);
+    }
+  });
+
   test('the custom amount field and the Order Summary always say the same amount', async ({ page }) => {
     await signUp(page, uniqueEmail('amount'));
     await page.goto('/dashboard/purchase');
