@@ -1,3 +1,4 @@
+/// <reference path="../types/fastify-rate-limit-redis-store.d.ts" />
 import type { RateLimitPluginOptions } from '@fastify/rate-limit';
 import RedisStore, { type RouteStoreOptions } from '@fastify/rate-limit/store/RedisStore.js';
 import type { FastifyBaseLogger } from 'fastify';
