@@ -19,6 +19,9 @@ test.describe('buying through the sandbox provider', () => {
     await expect(page.getByTestId('order-total')).toHaveText('$12.50');
     await page.getByRole('textbox', { name: 'Coupon code' }).fill('  welcome10 ');
     await page.getByRole('button', { name: 'Checkout' }).click();
+    // The spec's notice, on screen before the payment page opens.
+    await expect(page.getByText('Checkout Started')).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard\/purchase$/);
 
     await expect(page).toHaveURL(/\/sandbox\/checkout\/cs_sandbox_/);
     await expect(page.getByText('no real money moves')).toBeVisible();

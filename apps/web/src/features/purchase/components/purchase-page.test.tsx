@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../../test/fake-api.ts';
 import { renderWithApp } from '../../../test/render.tsx';
-import { PurchasePage } from './purchase-page.tsx';
+import { CHECKOUT_NOTICE_MS, PurchasePage } from './purchase-page.tsx';
 
 beforeEach(() => {
   fakeApi({
@@ -19,6 +19,9 @@ beforeEach(() => {
       },
     }),
     'GET /api/features': () => ({ body: [] }),
+    'POST /api/checkout': () => ({
+      body: { success: true, checkoutUrl: 'http://localhost:3000/sandbox/checkout/cs_1' },
+    }),
   });
 });
 afterEach(() => {
@@ -71,5 +74,28 @@ describe('Purchase: the custom amount', () => {
     fireEvent.blur(field);
     expect(field.value).toBe('10000');
     expect(summary()).toEqual({ quantity: '10,000 GB', total: '$50,000' });
+  });
+});
+
+describe('Purchase: Checkout', () => {
+  it("shows 'Checkout Started' long enough to read before the payment page opens, and starts no second checkout", async () => {
+    const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => {});
+    renderWithApp(<PurchasePage />);
+    fireEvent.click(await screen.findByRole('button', { name: /Elite ISP Proxies/ }));
+    fireEvent.click(screen.getByRole('button', { name: /^5 IPs/ }));
+    const checkout = screen.getByRole('button', { name: 'Checkout' });
+    fireEvent.click(checkout);
+    expect(await screen.findByText('Checkout Started')).toBeTruthy();
+    const shownAt = Date.now();
+    fireEvent.click(checkout);
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost:3000/sandbox/checkout/cs_1'), {
+      timeout: CHECKOUT_NOTICE_MS + 2000,
+    });
+    expect(Date.now() - shownAt).toBeGreaterThanOrEqual(CHECKOUT_NOTICE_MS - 100);
+    expect(assign).toHaveBeenCalledTimes(1);
+    const checkouts = (fetch as unknown as { mock: { calls: [string, RequestInit?][] } }).mock.calls.filter(
+      ([url, init]) => String(url).endsWith('/api/checkout') && init?.method === 'POST',
+    );
+    expect(checkouts).toHaveLength(1);
   });
 });

@@ -26,7 +26,11 @@ import { OrderSummary } from './order-summary.tsx';
 import { ProductCard } from './product-card.tsx';
 import classes from './purchase.module.css';
 
-const CHECKOUT_NOTICE_MS = 900;
+/**
+ * How long 'Checkout Started' shows before the payment page opens (spec section 4 'Checkout'): long enough to read its
+ * title and line (about two seconds at an ordinary reading pace; at 0.9 s it had barely slid in when the page left).
+ */
+export const CHECKOUT_NOTICE_MS = 2000;
 
 /** /dashboard/purchase (spec section 2 'Purchase'): product, bundle, coupon, then the provider's payment page. */
 export function PurchasePage() {
@@ -39,6 +43,9 @@ export function PurchasePage() {
   // What the custom amount field holds, as typed: the summary reads the same value, so the two always agree.
   const [customInput, setCustomInput] = useState<string | number>(CUSTOM_AMOUNT_MIN);
   const [coupon, setCoupon] = useState('');
+  // Set from the moment a checkout opened until the browser leaves: Checkout stays busy, so no second checkout starts
+  // (and holds a coupon's use) while the notice is read.
+  const [redirecting, setRedirecting] = useState(false);
 
   const offers = PRODUCT_IDS.map((id) => productOffer(id, pricing.data?.plans, pricing.isError, features.data));
   const offer = productId ? offers.find((candidate) => candidate.productId === productId) : undefined;
@@ -53,6 +60,7 @@ export function PurchasePage() {
   };
 
   const submit = () => {
+    if (redirecting) return;
     if (!productId || bundle === null || quantity < CUSTOM_AMOUNT_MIN) {
       notifications.show({
         color: 'red',
@@ -65,12 +73,12 @@ export function PurchasePage() {
       { productId, quantity, coupon: couponToSend(coupon) },
       {
         onSuccess: (checkoutUrl) => {
+          setRedirecting(true);
           notifications.show({
             color: 'green',
             title: checkoutMessages.checkoutStarted,
             message: 'Taking you to the secure payment page…',
           });
-          // Long enough to read the notice (spec section 4 'Checkout'), short enough not to wait for it.
           setTimeout(() => window.location.assign(checkoutUrl), CHECKOUT_NOTICE_MS);
         },
         onError: (error) => {
@@ -168,7 +176,7 @@ export function PurchasePage() {
             quantity={quantity}
             coupon={coupon}
             onCouponChange={setCoupon}
-            submitting={checkout.isPending}
+            submitting={checkout.isPending || redirecting}
             onCheckout={submit}
           />
         </Grid.Col>
