@@ -89,6 +89,11 @@ function ConfirmEmail({ token, onConfirmed }: { token: string; onConfirmed: () =
         <Button onClick={() => void confirm()} loading={pending}>
           Confirm and sign in
         </Button>
+        {error && (
+          <Button component={Link} to={paths.login} variant="default">
+            Back to Login
+          </Button>
+        )}
         <Text size="sm" c="dimmed">
           Not your address? Close this page; nothing changes until you confirm.
         </Text>
