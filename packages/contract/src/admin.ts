@@ -50,6 +50,9 @@ export const adminMessages = {
   toggleFailed: 'Failed to toggle feature',
   toggleFailedToast: 'Error: Failed to update feature',
   swapped: 'IPs Swapped Successfully',
+  /** What a swap did, after the title 'IPs Swapped Successfully' (the API's message) or under it (the toast). */
+  swapDetail: (swapped: number, subnet: string, delivered: number) =>
+    `${swapped} IPs of ${subnet} have new endpoints${delivered > 0 ? `; ${delivered} waiting order${delivered === 1 ? '' : 's'} delivered` : ''}.`,
   emptySwap: 'Please enter at least one endpoint',
   swapCountMismatch: (n: number, m: number) => `Number of endpoints (${n}) must match the subnet's IP count (${m})`,
   unknownSubnet: 'This subnet has no IPs in this pool.',

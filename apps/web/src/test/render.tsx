@@ -6,6 +6,11 @@ import type { ReactElement, ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { theme } from '../app/theme.ts';
 
+// happy-dom has no FontFaceSet; Mantine's autosizing textarea listens to it for web fonts that finish loading.
+if (typeof document !== 'undefined' && !('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', { value: new EventTarget() });
+}
+
 /**
  * Renders a component as the app does (Mantine's theme, a query client without retries, a router and the toast host),
  * for component tests under happy-dom (`// @vitest-environment happy-dom` at the top of the test file).

@@ -84,7 +84,7 @@ export async function swapSubnet({
       details: { productId, subnet, newSubnets, swapped: current.length, burntCleared, delivered },
     });
     return {
-      message: `${adminMessages.swapped}: ${current.length} IPs of ${subnet} have new endpoints${delivered > 0 ? `; ${delivered} waiting order${delivered === 1 ? '' : 's'} delivered` : ''}.`,
+      message: `${adminMessages.swapped}: ${adminMessages.swapDetail(current.length, subnet, delivered)}`,
       swapped: current.length,
       delivered,
     };

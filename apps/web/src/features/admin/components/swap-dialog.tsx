@@ -31,7 +31,12 @@ export function SwapDialog({ pool, subnet, onClose }: { pool: IpPool; subnet: Su
       { subnet: subnet.subnet, newEndpoints: lines },
       {
         onSuccess: (answer) => {
-          notifications.show({ color: 'green', title: adminMessages.swapped, message: answer.message });
+          // The title says it succeeded; the line says what was swapped (the API's message would repeat the title).
+          notifications.show({
+            color: 'green',
+            title: adminMessages.swapped,
+            message: adminMessages.swapDetail(answer.swapped, subnet.subnet, answer.delivered),
+          });
           close();
         },
         onError: (error) =>
