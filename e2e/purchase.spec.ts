@@ -112,6 +112,24 @@ test.describe('buying through the sandbox provider', () => {
     }
   });
 
+  test('at 1280 px the three product cards are as tall as each other, the PK1 one with its link below', async ({
+    page,
+  }) => {
+    await signUp(page, uniqueEmail('cards'));
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto('/dashboard/purchase');
+    const cards = page.getByRole('region', { name: '1. Proxy type' }).getByRole('button');
+    await expect(cards).toHaveCount(3);
+    const heights = await cards.evaluateAll((buttons) =>
+      buttons.map((button) => button.getBoundingClientRect().height),
+    );
+    expect(new Set(heights).size, `heights ${heights.join(', ')}`).toBe(1);
+    const link = page.getByRole('link', { name: 'Open a ticket in our community' });
+    const pk1 = await cards.filter({ hasText: 'PK1 ISP Proxies' }).boundingBox();
+    const linkBox = await link.boundingBox();
+    expect(linkBox && pk1 && linkBox.y >= pk1.y + pk1.height).toBe(true);
+  });
+
   test('the custom amount field and the Order Summary always say the same amount', async ({ page }) => {
     await signUp(page, uniqueEmail('amount'));
     await page.goto('/dashboard/purchase');

@@ -16,7 +16,7 @@ export function ProductCard({ offer, loading, selected, onSelect }: ProductCardP
   const product = PRODUCTS[offer.productId];
   const disabled = !offer.enabled || offer.pricingError;
   return (
-    <Stack gap={6} h="100%">
+    <div className={classes.product}>
       <Card
         component="button"
         type="button"
@@ -28,7 +28,6 @@ export function ProductCard({ offer, loading, selected, onSelect }: ProductCardP
         aria-pressed={selected}
         withBorder
         padding="md"
-        style={{ flexGrow: 1 }}
       >
         <Stack gap={6}>
           <Group justify="space-between" wrap="nowrap" gap="xs">
@@ -80,6 +79,6 @@ export function ProductCard({ offer, loading, selected, onSelect }: ProductCardP
           </Anchor>
         </Text>
       )}
-    </Stack>
+    </div>
   );
 }
