@@ -21,6 +21,7 @@ import {
   type ApiKey,
   apiKeyMessages,
   type CreatedApiKey,
+  createApiKeyRequestSchema,
   proxyListUrl,
 } from '@storefront/contract';
 import { IconPlus } from '@tabler/icons-react';
@@ -53,6 +54,7 @@ export function ApiKeysCard() {
   const revoke = useRevokeApiKey();
   const [creating, setCreating] = useState(false);
   const [name, setName] = useState('');
+  const [showProblem, setShowProblem] = useState(false);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const list = keys.data ?? [];
@@ -61,10 +63,17 @@ export function ApiKeysCard() {
   const closeCreate = () => {
     setCreating(false);
     setName('');
+    setShowProblem(false);
     create.reset();
   };
+  // The server's own rule and words (the contract's schema): a name too long is said to be so, never cut to fit.
+  const nameProblem = (value: string) =>
+    createApiKeyRequestSchema.safeParse({ name: value }).error?.issues[0]?.message ?? null;
+  const problem = nameProblem(name);
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
+    setShowProblem(true);
+    if (problem) return;
     create.mutate(name, {
       onSuccess: (key) => {
         closeCreate();
@@ -184,10 +193,11 @@ export function ApiKeysCard() {
               label="Name"
               description="What will use it, so you know which key to revoke later."
               placeholder="Scraper on server 2"
-              maxLength={API_KEY_NAME_MAX}
               data-autofocus
               value={name}
               onChange={(event) => setName(event.currentTarget.value)}
+              // Too long is said as soon as it is (a pasted name); a missing name once Create Key is pressed.
+              error={(showProblem || name.trim().length > API_KEY_NAME_MAX ? problem : null) ?? undefined}
             />
             <Button type="submit" loading={create.isPending}>
               Create Key
