@@ -380,7 +380,40 @@ export const residentialAccounts = pgTable('residential_accounts', {
   password: text('password').notNull(),
   totalKb: bigint('total_kb', { mode: 'number' }).notNull().default(0),
   usedKb: bigint('used_kb', { mode: 'number' }).notNull().default(0),
+  /** The total_kb at which the 80 % and the 100 % usage e-mails went out: one of each per purchase level. */
+  usageMailed80AtKb: bigint('usage_mailed_80_at_kb', { mode: 'number' }),
+  usageMailed100AtKb: bigint('usage_mailed_100_at_kb', { mode: 'number' }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Authorised IPs (issue 38 item 2): a customer's single addresses (at most 10, canonical spelling) whose connections
+ * the residential gateway takes without credentials. An address belongs to one customer at most (the primary key).
+ */
+export const authorizedIps = pgTable(
+  'authorized_ips',
+  {
+    ip: text('ip').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('authorized_ips_user_id_idx').on(table.userId)],
+);
+
+/**
+ * A customer's switches on Settings, kept apart from better-auth's users table; no row means the defaults. Usage
+ * e-mails at 80 % and 100 % of residential data are on by default; "only from these IPs" makes the authorised IPs a
+ * restriction too (credentials from any other address are refused).
+ */
+export const customerPreferences = pgTable('customer_preferences', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  usageEmails: boolean('usage_emails').notNull().default(true),
+  authorizedIpsOnly: boolean('authorized_ips_only').notNull().default(false),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
