@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_SITE_CONFIG, type SiteConfig } from '@storefront/contract';
+import { DEFAULT_SITE_CONFIG, type SiteConfig } from '@storefront/contract/site';
 import { z } from 'zod';
 import { shippedPaths } from './lifecycle/release.ts';
 
@@ -84,6 +84,7 @@ export const envSchema = z.object({
   GATEWAY_FLUSH_MS: wholeNumber(100, 60_000, ' milliseconds').default(2000),
   GATEWAY_CACHE_MS: wholeNumber(0, 60_000, ' milliseconds').default(5000),
   GATEWAY_AUTH_FAILURES_PER_IP: wholeNumber(1, 1_000_000, ' failed proxy authentications').default(20),
+  GATEWAY_PROXY_PROTOCOL: booleanString.default(false),
   RESIDENTIAL_UPSTREAM_URL: z
     .string()
     .refine(
@@ -243,6 +244,8 @@ export interface GatewayConfig {
    * credentials too, until the window ends. Counted in Redis when set, so that every gateway counts together.
    */
   authFailures: { perIp: number; windowMs: number; redis: { url: string; keyPrefix: string } | undefined };
+  /** Connections arrive through a TCP load balancer that starts each with a PROXY protocol header (v1 or v2). */
+  proxyProtocol: boolean;
   /** The provider every request goes through, or undefined for direct egress. */
   upstream: { url: string; usernameTemplate: string } | undefined;
   /** Where a customer whose data is used up buys more. */
@@ -328,12 +331,44 @@ export type ConfigRole = 'server' | 'jobs' | 'gateway' | 'migrate';
 const toCents = (dollars: number) => Math.round(dollars * 100);
 
 /**
+ * What the standalone gateway reads (issue 38 item 5): its configuration is its own, so a setting of the shop it never
+ * uses (Stripe, mail, sign-in) is neither required nor checked there.
+ */
+const GATEWAY_VARIABLES = [
+  'NODE_ENV',
+  'LOG_LEVEL',
+  'HOST',
+  'PORT',
+  'APP_URL',
+  'DATABASE_URL',
+  'DATABASE_PREPARED_STATEMENTS',
+  'DATABASE_POOL_SIZE',
+  'DATABASE_CONNECT_TIMEOUT_MS',
+  'DATABASE_STATEMENT_TIMEOUT_MS',
+  'MIGRATE_ON_START',
+  'DATA_DIR',
+  'SHUTDOWN_DRAIN_MS',
+  'SHUTDOWN_TIMEOUT_S',
+  'REDIS_URL',
+  'REDIS_KEY_PREFIX',
+  'RESIDENTIAL_UPSTREAM_URL',
+  'RESIDENTIAL_UPSTREAM_USERNAME_TEMPLATE',
+] as const;
+
+/**
  * Reads the environment once; a bad value throws a ConfigError with one sentence for each bad variable, naming it,
  * what it accepts and what it got.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ConfigRole = 'server'): Config {
   const blankAsUnset = Object.fromEntries(
-    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''),
+    Object.entries(env).filter(
+      (entry): entry is [string, string] =>
+        entry[1] !== undefined &&
+        entry[1] !== '' &&
+        (role !== 'gateway' ||
+          entry[0].startsWith('GATEWAY_') ||
+          (GATEWAY_VARIABLES as readonly string[]).includes(entry[0])),
+    ),
   );
   const parsed = envSchema.safeParse(blankAsUnset);
   if (!parsed.success) {
@@ -452,6 +487,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ConfigRol
         windowMs: 10 * 60_000,
         redis: e.REDIS_URL ? { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX } : undefined,
       },
+      proxyProtocol: e.GATEWAY_PROXY_PROTOCOL,
       upstream: e.RESIDENTIAL_UPSTREAM_URL
         ? { url: e.RESIDENTIAL_UPSTREAM_URL, usernameTemplate: e.RESIDENTIAL_UPSTREAM_USERNAME_TEMPLATE }
         : undefined,

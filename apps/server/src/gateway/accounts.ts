@@ -1,15 +1,15 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { BYTES_PER_KB } from '@storefront/contract';
-import { eq, inArray, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { residentialAccounts, users } from '../db/schema.ts';
+import { BYTES_PER_KB } from '@storefront/contract/residential';
+import { LRUCache } from 'lru-cache';
 import { isBannedNow } from '../modules/users/ban.ts';
+import { type SqlClient, toNumber } from './sql.ts';
 
 /** A residential account as the gateway sees it; one object per username, refreshed in place. */
 export interface GatewayAccount {
   userId: string;
   username: string;
-  password: string;
+  /** SHA-256 of the password, made once per password read: a request hashes only what it was given. */
+  passwordDigest: Buffer;
   /** Bumped whenever a read finds another password: a connection opened with an older one is cut. */
   passwordVersion: number;
   totalKb: number;
@@ -18,6 +18,10 @@ export interface GatewayAccount {
   /** Bytes this gateway metered since that read that the read did not include (not yet written, or written after). */
   localBytes: number;
   blocked: boolean;
+  /** The customer's authorised IPs (canonical spelling): they connect without credentials. */
+  authorizedIps: readonly string[];
+  /** "Only from these IPs": credentials are refused from any other address. */
+  authorizedIpsOnly: boolean;
   /** The row was not there at the last read (deleted, or its username changed). */
   gone: boolean;
   fetchedAt: number;
@@ -33,44 +37,55 @@ export function mustStop(account: GatewayAccount): boolean {
   return account.gone || account.blocked || remainingBytes(account) <= 0;
 }
 
+/** Whether a connection from `clientIp` may use the account's password (always, unless "only from these IPs"). */
+export function allowedFrom(account: GatewayAccount, clientIp: string): boolean {
+  return !account.authorizedIpsOnly || account.authorizedIps.includes(clientIp);
+}
+
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /** Compares in constant time, whatever the lengths. */
 export function passwordMatches(account: GatewayAccount, password: string): boolean {
-  return timingSafeEqual(digest(account.password), digest(password));
+  return timingSafeEqual(account.passwordDigest, digest(password));
 }
 
+/** Accounts (and unknown usernames) remembered at once; the least recently used go first. */
 const MAX_CACHED = 100_000;
 /** Usernames per query when the accounts of open connections are read again. */
 const REFRESH_BATCH = 500;
 
-type AccountRow = {
-  username: string;
-  userId: string;
-  password: string;
-  totalKb: number;
-  usedKb: number;
-  banned: boolean | null;
-  banExpires: Date | null;
-};
+const ACCOUNT_COLUMNS = `
+  ra.username, ra.user_id, ra.password, ra.total_kb, ra.used_kb, u.banned, u.ban_expires,
+  coalesce(p.authorized_ips_only, false) as authorized_ips_only,
+  array(select a.ip from authorized_ips a where a.user_id = ra.user_id order by a.ip) as authorized_ips
+  from residential_accounts ra
+  join users u on u.id = ra.user_id
+  left join customer_preferences p on p.user_id = ra.user_id`;
+
+type Missing = { missing: true; fetchedAt: number };
 
 /**
  * Credentials and remaining data, read once per `cacheMs` per username (a request costs no database round trip), so a
  * purchase, a block or another gateway's use takes effect within that time. Unknown usernames are remembered too, so a
  * stream of bad credentials does not become a stream of queries. Concurrent requests for one username share one read.
- * The accounts of open connections are read again by `refresh` (in batches), so that a ban, a block, a new password or
- * data used up elsewhere reaches connections that make no new request (issue 34, item 3).
+ * The accounts of open connections are read again by `refresh` (in batches), so that a ban, a block, a new password,
+ * a changed list of authorised IPs or data used up elsewhere reaches connections that make no new request (issue 34,
+ * item 3). The cache holds at most MAX_CACHED usernames; an account an open connection holds stays valid when the cache
+ * lets it go, and `refresh` reads it again all the same.
  */
 export class AccountCache {
-  readonly #db: Db;
+  readonly #sql: SqlClient;
   readonly #cacheMs: number;
   /** Bytes metered but not yet written, per user id (the meter's), to carry over into a fresh read. */
   readonly #unwritten: (userId: string) => number;
-  readonly #accounts = new Map<string, GatewayAccount | { missing: true; fetchedAt: number }>();
+  readonly #accounts = new LRUCache<string, GatewayAccount | Missing>({ max: MAX_CACHED });
   readonly #reading = new Map<string, Promise<GatewayAccount | undefined>>();
+  /** Authorised IP → the username of the account it belongs to (or undefined), read once per `cacheMs`. */
+  readonly #ips = new LRUCache<string, { username: string | undefined; fetchedAt: number }>({ max: MAX_CACHED });
+  readonly #readingIps = new Map<string, Promise<string | undefined>>();
 
-  constructor(options: { db: Db; cacheMs: number; unwritten: (userId: string) => number }) {
-    this.#db = options.db;
+  constructor(options: { sql: SqlClient; cacheMs: number; unwritten: (userId: string) => number }) {
+    this.#sql = options.sql;
     this.#cacheMs = options.cacheMs;
     this.#unwritten = options.unwritten;
   }
@@ -83,6 +98,26 @@ export class AccountCache {
     const read = this.#read(username).finally(() => this.#reading.delete(username));
     this.#reading.set(username, read);
     return read;
+  }
+
+  /** The account that authorised `ip` (canonical spelling), if any. */
+  async byAuthorizedIp(ip: string): Promise<GatewayAccount | undefined> {
+    const cached = this.#ips.get(ip);
+    let username: string | undefined;
+    if (cached && Date.now() - cached.fetchedAt < this.#cacheMs) {
+      username = cached.username;
+    } else {
+      let reading = this.#readingIps.get(ip);
+      if (!reading) {
+        reading = this.#readIp(ip).finally(() => this.#readingIps.delete(ip));
+        this.#readingIps.set(ip, reading);
+      }
+      username = await reading;
+    }
+    if (username === undefined) return undefined;
+    const account = await this.get(username);
+    // The list is read with the account too: an address taken off it meanwhile no longer lets anyone in.
+    return account?.authorizedIps.includes(ip) ? account : undefined;
   }
 
   /**
@@ -98,75 +133,73 @@ export class AccountCache {
     const usernames = [...stale.keys()];
     for (let start = 0; start < usernames.length; start += REFRESH_BATCH) {
       const batch = usernames.slice(start, start + REFRESH_BATCH);
-      const rows = await this.#select(inArray(residentialAccounts.username, batch));
+      const { rows } = await this.#sql.query(`select ${ACCOUNT_COLUMNS} where ra.username = any($1::text[])`, [batch]);
       const now = Date.now();
-      const found = new Map(rows.map((row) => [row.username, row]));
+      const found = new Map(rows.map((row) => [String(row.username), row]));
       for (const username of batch) this.#apply(username, found.get(username), now, stale.get(username));
     }
   }
 
   async #read(username: string): Promise<GatewayAccount | undefined> {
-    const [row] = await this.#select(eq(residentialAccounts.username, username));
-    return this.#apply(username, row, Date.now());
+    const { rows } = await this.#sql.query(`select ${ACCOUNT_COLUMNS} where ra.username = $1`, [username]);
+    return this.#apply(username, rows[0], Date.now());
   }
 
-  #select(where: SQL) {
-    return this.#db
-      .select({
-        username: residentialAccounts.username,
-        userId: residentialAccounts.userId,
-        password: residentialAccounts.password,
-        totalKb: residentialAccounts.totalKb,
-        usedKb: residentialAccounts.usedKb,
-        banned: users.banned,
-        banExpires: users.banExpires,
-      })
-      .from(residentialAccounts)
-      .innerJoin(users, eq(users.id, residentialAccounts.userId))
-      .where(where);
+  async #readIp(ip: string): Promise<string | undefined> {
+    const { rows } = await this.#sql.query(
+      `select ra.username from authorized_ips a join residential_accounts ra on ra.user_id = a.user_id where a.ip = $1`,
+      [ip],
+    );
+    const username = rows[0] === undefined ? undefined : String(rows[0].username);
+    this.#ips.set(ip, { username, fetchedAt: Date.now() });
+    return username;
   }
 
   /** Puts what a read found into the cache, updating `known` (or the cached object) in place. */
-  #apply(username: string, row: AccountRow | undefined, now: number, known?: GatewayAccount) {
+  #apply(username: string, row: Record<string, unknown> | undefined, now: number, known?: GatewayAccount) {
     const cached = this.#accounts.get(username);
     const existing = known ?? (cached && !('missing' in cached) ? cached : undefined);
-    if (!cached && this.#accounts.size >= MAX_CACHED) this.#evictOldest();
     if (!row) {
       if (existing) existing.gone = true;
       this.#accounts.set(username, { missing: true, fetchedAt: now });
       return undefined;
     }
+    const userId = String(row.user_id);
+    const password = String(row.password);
     const account: GatewayAccount =
-      existing && !existing.gone && existing.userId === row.userId
+      existing && !existing.gone && existing.userId === userId
         ? existing
         : {
-            userId: row.userId,
+            userId,
             username,
-            password: row.password,
+            passwordDigest: digest(password),
             passwordVersion: 0,
             totalKb: 0,
             usedKbAtFetch: 0,
             localBytes: 0,
             blocked: false,
+            authorizedIps: [],
+            authorizedIpsOnly: false,
             gone: false,
             fetchedAt: 0,
           };
-    if (account.password !== row.password) {
-      account.password = row.password;
+    const passwordDigest = account === existing ? digest(password) : account.passwordDigest;
+    if (!passwordDigest.equals(account.passwordDigest)) {
+      account.passwordDigest = passwordDigest;
       account.passwordVersion++;
     }
-    account.totalKb = row.totalKb;
-    account.usedKbAtFetch = row.usedKb;
-    account.localBytes = this.#unwritten(row.userId);
-    account.blocked = isBannedNow(row, now);
+    account.totalKb = toNumber(row.total_kb);
+    account.usedKbAtFetch = toNumber(row.used_kb);
+    account.localBytes = this.#unwritten(userId);
+    account.blocked = isBannedNow(
+      { banned: row.banned as boolean | null, banExpires: row.ban_expires as Date | string | null },
+      now,
+    );
+    account.authorizedIps = Array.isArray(row.authorized_ips) ? row.authorized_ips.map(String) : [];
+    account.authorizedIpsOnly = row.authorized_ips_only === true;
     account.fetchedAt = now;
     if (existing && account !== existing) existing.gone = true;
     this.#accounts.set(username, account);
     return account;
-  }
-
-  #evictOldest() {
-    const oldest = this.#accounts.keys().next();
-    if (!oldest.done) this.#accounts.delete(oldest.value);
   }
 }

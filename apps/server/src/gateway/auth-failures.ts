@@ -3,7 +3,6 @@ import type { Redis } from 'ioredis';
 import ipaddr from 'ipaddr.js';
 import { LRUCache } from 'lru-cache';
 import type { GatewayConfig } from '../config.ts';
-import { createRateLimitStore } from '../lib/rate-limit-store.ts';
 
 /** Sources remembered in this process at once (their windows, or what Redis said of them); the least recent go first. */
 const MAX_TRACKED = 100_000;
@@ -66,9 +65,11 @@ export class AuthFailureLimit {
   }
 
   static async create(limits: GatewayConfig['authFailures'], checkMs: number, log: FastifyBaseLogger) {
+    if (!limits.redis) return new AuthFailureLimit({ limits, checkMs, log, redis: undefined, close: async () => {} });
+    // Loaded only with Redis: a gateway of its own without it does not carry the Redis client.
+    const { createRateLimitStore } = await import('../lib/rate-limit-store.ts');
     const store = await createRateLimitStore(limits.redis, log);
-    const redis =
-      store.client && limits.redis ? { client: store.client, keyPrefix: limits.redis.keyPrefix } : undefined;
+    const redis = store.client ? { client: store.client, keyPrefix: limits.redis.keyPrefix } : undefined;
     return new AuthFailureLimit({ limits, checkMs, log, redis, close: store.close });
   }
 

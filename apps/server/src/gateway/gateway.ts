@@ -1,22 +1,54 @@
-import type { Socket } from 'node:net';
-import { parseTargetedUsername } from '@storefront/contract';
+import http from 'node:http';
+import net, { type Socket } from 'node:net';
+import { parseTargetedUsername, type ResidentialTargeting } from '@storefront/contract/residential';
 import type { FastifyBaseLogger } from 'fastify';
-import { type PrepareRequestFunction, RequestError, Server } from 'proxy-chain';
 import type { GatewayConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { AccountCache, type GatewayAccount, mustStop, passwordMatches, remainingBytes } from './accounts.ts';
+import { socketIp } from '../lib/ip-address.ts';
+import {
+  AccountCache,
+  allowedFrom,
+  type GatewayAccount,
+  mustStop,
+  passwordMatches,
+  remainingBytes,
+} from './accounts.ts';
 import { AuthFailureLimit, sourceKey } from './auth-failures.ts';
-import { Egress, EgressRefused } from './egress.ts';
+import { Egress, EgressRefused, type PinnedLookup } from './egress.ts';
 import { Meter } from './meter.ts';
-import { upstreamUrlFor } from './upstream.ts';
+import { parseProxyHeader } from './proxy-protocol.ts';
+import {
+  credentialsStatus,
+  HandshakeReader,
+  methodChoice,
+  readCredentials,
+  readGreeting,
+  readRequest,
+  replyForError,
+  SOCKS_VERSION,
+  SocksMethod,
+  SocksReply,
+  reply as socksReply,
+} from './socks5.ts';
+import { type SqlClient, sqlClientOf } from './sql.ts';
+import { createAgents, forwardRequest, OutboundError, openConnection, outboundError } from './upstream.ts';
 
 /** One client connection to the gateway and the account its traffic is billed to. */
 interface Connection {
   socket: Socket;
+  /** The customer's address: the socket's, or the one the load balancer's PROXY header named. */
+  clientIp: string;
+  /** What failed authentications are counted under (the address, or its IPv6 /64). */
+  source: string;
   account: GatewayAccount | undefined;
+  /** How the account was proven: its password, or the address being one of its authorised IPs. */
+  via: 'password' | 'ip' | undefined;
   /** The account's password version when this connection authenticated: a newer one cuts it. */
   passwordVersion: number;
-  /** Bytes of this connection already handed to the meter. */
+  targeting: ResidentialTargeting | undefined;
+  /** The Proxy-Authorization that authenticated the last request: the same header again is not checked again. */
+  authorization: string | undefined;
+  /** Bytes of this connection already handed to the meter (or not the customer's: a PROXY header). */
   metered: number;
 }
 
@@ -37,6 +69,9 @@ export interface Gateway {
 const METER_TICK_MS = 100;
 /** A failing re-read of accounts (database down) is logged at most this often. */
 const REFRESH_ERROR_LOG_MS = 30_000;
+/** A connection that says nothing (or no whole PROXY header, or no whole SOCKS handshake) for this long is closed. */
+const HANDSHAKE_TIMEOUT_MS = 30_000;
+const REALM = 'Residential proxies';
 
 export const gatewayMessages = {
   credentialsRequired: 'Proxy credentials required: use the residential username and password from your dashboard.',
@@ -45,43 +80,107 @@ export const gatewayMessages = {
   usedUp: (purchaseUrl: string) => `Your residential data is used up. Buy more at ${purchaseUrl}`,
   tooManyFailures: (minutes: number) =>
     `Too many wrong proxy usernames or passwords from your address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  notThisIp: (ip: string) =>
+    `This account takes connections only from its authorised IPs, and ${ip} is not one of them (Settings, Authorised IPs).`,
+  notAProxyRequest:
+    'This is a proxy: send the full URL (GET http://example.com/ HTTP/1.1) or CONNECT host:port, with your residential credentials.',
 };
 
-/** The refusal of a source past its failed authentications, with the seconds it has left in Retry-After. */
-function tooManyFailures(refusedMs: number): RequestError {
-  const seconds = Math.max(1, Math.ceil(refusedMs / 1000));
-  return new RequestError(gatewayMessages.tooManyFailures(Math.ceil(seconds / 60)), 429, {
-    'Retry-After': String(seconds),
-  });
+type Refused = 'credentialsRequired' | 'wrongCredentials' | 'tooManyFailures' | 'notThisIp' | 'blocked' | 'usedUp';
+type Granted = { account: GatewayAccount; targeting: ResidentialTargeting | undefined; via: 'password' | 'ip' };
+type Outcome = Granted | { refused: Refused; retryMs?: number };
+
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/** Headers to pass on (a flat name, value list, as received): without the hop-by-hop ones and those Connection names. */
+function endToEnd(raw: string[], keepChunked: boolean): string[] {
+  const named = new Set<string>();
+  for (let index = 0; index < raw.length; index += 2) {
+    if (raw[index]?.toLowerCase() === 'connection') {
+      for (const token of (raw[index + 1] ?? '').split(',')) named.add(token.trim().toLowerCase());
+    }
+  }
+  const kept: string[] = [];
+  for (let index = 0; index < raw.length; index += 2) {
+    const name = raw[index] ?? '';
+    const lower = name.toLowerCase();
+    const value = raw[index + 1] ?? '';
+    // A chunked request body stays chunked: Node's client frames it again when the header is set.
+    if (keepChunked && lower === 'transfer-encoding' && value.trim().toLowerCase() === 'chunked') {
+      kept.push(name, value);
+      continue;
+    }
+    if (HOP_BY_HOP.has(lower) || named.has(lower)) continue;
+    kept.push(name, value);
+  }
+  return kept;
 }
 
+function credentialsOf(header: string | undefined): { username: string; password: string } | undefined {
+  const encoded = header === undefined ? undefined : /^\s*basic\s+(\S+)\s*$/i.exec(header)?.[1];
+  if (encoded === undefined) return undefined;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const username = colon < 0 ? decoded : decoded.slice(0, colon);
+  // No username is how many clients begin (they send one after the 407): not counted as a failure.
+  if (username === '') return undefined;
+  return { username, password: colon < 0 ? '' : decoded.slice(colon + 1) };
+}
+
+/** `host:port` of a CONNECT (an IPv6 address in brackets), or undefined. */
+function authorityOf(target: string | undefined): { host: string; port: number } | undefined {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^\s:[\]/]+)):(\d{1,5})$/.exec(target ?? '');
+  const port = Number(match?.[3]);
+  const host = match?.[1] ?? match?.[2];
+  if (!host || !(port > 0 && port <= 65_535)) return undefined;
+  return { host, port };
+}
+
+const connectionKey = Symbol('gateway connection');
+type GatewaySocket = Socket & { [connectionKey]?: Connection };
+
 /**
- * The residential gateway (ARCHITECTURE section 6): a forward proxy (HTTP, and HTTPS through CONNECT) on proxy-chain that
- * authenticates residential accounts, reads the list generator's targeting from the username, meters both directions of
- * every connection into the account, refuses an account whose data is used up and cuts its connections as they cross the
- * limit, cuts every open connection of an account that is banned, blocked, gone, given a new password or used up
- * elsewhere within `cacheMs`, refuses a source address past its failed authentications (429 with Retry-After, before
- * any account is read), and goes out directly or through the configured upstream provider.
+ * The residential gateway (ARCHITECTURE section 6; docs/decisions/2026-11-25-gateway-own-server.md): one port that
+ * serves HTTP (absolute-form requests and CONNECT) and SOCKS 5, told apart by the first byte of a connection (0x05 is
+ * SOCKS; no HTTP method starts with it). It authenticates residential accounts by password, or by the customer's
+ * authorised IPs without one; reads the list generator's targeting from the username; meters both directions of every
+ * connection from its socket's counters into the account; refuses an account whose data is used up and cuts its
+ * connections as they cross the limit; cuts every open connection of an account that is banned, blocked, gone, given a
+ * new password, out of data elsewhere or no longer authorised from that address within `cacheMs`; refuses a source
+ * address past its failed authentications; never connects to the host's own or special-purpose addresses; and goes out
+ * directly or through the configured upstream provider. Behind a TCP load balancer (GATEWAY_PROXY_PROTOCOL) the
+ * customer's address is read from the PROXY protocol header that starts each connection.
  */
 export async function startGateway({
   db,
   config,
   log,
 }: {
-  db: Db;
+  /** The database: a drizzle database (in the server) or its driver alone (a gateway of its own). */
+  db: Db | SqlClient;
   config: GatewayConfig;
   log: FastifyBaseLogger;
 }): Promise<Gateway> {
-  const meter = new Meter(db);
-  const accounts = new AccountCache({ db, cacheMs: config.cacheMs, unwritten: (userId) => meter.unwritten(userId) });
-  const connections = new Map<number, Connection>();
+  const sql = sqlClientOf(db);
+  const meter = new Meter(sql);
+  const accounts = new AccountCache({ sql, cacheMs: config.cacheMs, unwritten: (userId) => meter.unwritten(userId) });
+  const connections = new Set<Connection>();
   const egress = new Egress({ allowPrivate: config.allowPrivateTargets });
   const authFailures = await AuthFailureLimit.create(config.authFailures, config.cacheMs, log);
+  const agents = createAgents(config.upstream);
 
   const cut = (account: GatewayAccount) => {
-    for (const connection of connections.values()) {
-      if (connection.account === account) connection.socket.destroy();
-    }
+    for (const connection of connections) if (connection.account === account) connection.socket.destroy();
   };
 
   /** Hands the connection's new bytes (both directions, as the client sees them) to the meter; cuts at the limit. */
@@ -97,8 +196,11 @@ export async function startGateway({
   };
 
   /** Whether the connection's account may no longer carry it (as last read). */
-  const revoked = ({ account, passwordVersion }: Connection) =>
-    account !== undefined && (mustStop(account) || passwordVersion !== account.passwordVersion);
+  const revoked = ({ account, via, passwordVersion, clientIp }: Connection) =>
+    account !== undefined &&
+    (mustStop(account) ||
+      (via === 'password' && (passwordVersion !== account.passwordVersion || !allowedFrom(account, clientIp))) ||
+      (via === 'ip' && !account.authorizedIps.includes(clientIp)));
 
   let refreshing: Promise<void> | undefined;
   let refreshErrorLoggedAt = Number.NEGATIVE_INFINITY;
@@ -106,12 +208,12 @@ export async function startGateway({
   const refreshOpenAccounts = () => {
     if (refreshing) return;
     const open = new Set<GatewayAccount>();
-    for (const connection of connections.values()) if (connection.account) open.add(connection.account);
+    for (const connection of connections) if (connection.account) open.add(connection.account);
     if (open.size === 0) return;
     refreshing = accounts
       .refresh(open, METER_TICK_MS)
       .then(() => {
-        for (const connection of connections.values()) if (revoked(connection)) connection.socket.destroy();
+        for (const connection of connections) if (revoked(connection)) connection.socket.destroy();
       })
       .catch((error: unknown) => {
         if (Date.now() - refreshErrorLoggedAt < REFRESH_ERROR_LOG_MS) return;
@@ -123,81 +225,426 @@ export async function startGateway({
       });
   };
 
-  const prepareRequest: PrepareRequestFunction = async ({ connectionId, username, password, hostname, request }) => {
-    const source = sourceKey(request.socket.remoteAddress);
-    const refusedMs = await authFailures.refusedFor(source);
-    if (refusedMs > 0) throw tooManyFailures(refusedMs);
-    // No credentials is how many clients begin (they send them after the 407): not counted as a failure.
-    if (!username) return { requestAuthentication: true, failMsg: gatewayMessages.credentialsRequired };
-    const targeting = parseTargetedUsername(username);
-    const account = await accounts.get(targeting?.username ?? username);
-    if (!account || !passwordMatches(account, password)) {
-      await authFailures.fail(source);
-      return { requestAuthentication: true, failMsg: gatewayMessages.wrongCredentials };
+  /**
+   * Who the customer is: the failure limit of the source first (before any account is read), then the password, or
+   * without credentials the authorised IPs; then whether the account may carry anything from this address.
+   */
+  const authenticate = async (
+    connection: Connection,
+    credentials: { username: string; password: string } | undefined,
+    authorization?: string,
+  ): Promise<Outcome> => {
+    const refusedMs = await authFailures.refusedFor(connection.source);
+    if (refusedMs > 0) return { refused: 'tooManyFailures', retryMs: refusedMs };
+    let granted: Granted;
+    const known = connection.account;
+    if (!credentials) {
+      const account = await accounts.byAuthorizedIp(connection.clientIp);
+      if (!account) return { refused: 'credentialsRequired' };
+      granted = { account, targeting: undefined, via: 'ip' };
+    } else if (
+      authorization !== undefined &&
+      authorization === connection.authorization &&
+      known !== undefined &&
+      !known.gone &&
+      connection.passwordVersion === known.passwordVersion
+    ) {
+      // The next request of a kept-alive connection with the same header: already checked, no hash again.
+      granted = { account: known, targeting: connection.targeting, via: 'password' };
+    } else {
+      const targeting = parseTargetedUsername(credentials.username);
+      const account = await accounts.get(targeting?.username ?? credentials.username);
+      if (!account || !passwordMatches(account, credentials.password)) {
+        await authFailures.fail(connection.source);
+        return { refused: 'wrongCredentials' };
+      }
+      granted = { account, targeting, via: 'password' };
     }
-    if (account.blocked) throw new RequestError(gatewayMessages.blocked, 403);
-    if (remainingBytes(account) <= 0) throw new RequestError(gatewayMessages.usedUp(config.purchaseUrl), 402);
-    let dnsLookup: Awaited<ReturnType<Egress['check']>>;
-    try {
-      dnsLookup = await egress.check(hostname, config.upstream === undefined);
-    } catch (error) {
-      if (error instanceof EgressRefused)
-        throw new RequestError(error.message, error.cause === 'ENOTFOUND' ? 502 : 403);
-      throw error;
-    }
-    const connection = connections.get(connectionId);
-    if (connection) {
-      // A keep-alive connection may switch accounts between requests: what came before is the previous account's.
-      meterConnection(connection);
-      connection.account = account;
-      connection.passwordVersion = account.passwordVersion;
-    }
-    return {
-      upstreamProxyUrl: config.upstream ? upstreamUrlFor(config.upstream, targeting) : null,
-      ...(dnsLookup ? { dnsLookup } : {}),
-    };
+    const { account } = granted;
+    if (granted.via === 'password' && !allowedFrom(account, connection.clientIp)) return { refused: 'notThisIp' };
+    if (account.blocked) return { refused: 'blocked' };
+    if (remainingBytes(account) <= 0) return { refused: 'usedUp' };
+    return granted;
   };
 
-  const server = new Server({
-    port: config.port,
-    host: config.host,
-    authRealm: 'Residential proxies',
-    prepareRequestFunction: prepareRequest,
-  });
+  /** Bills the connection to the account from here on (what came before to the account it had). */
+  const bind = (connection: Connection, granted: Granted, authorization?: string) => {
+    meterConnection(connection);
+    connection.account = granted.account;
+    connection.via = granted.via;
+    connection.passwordVersion = granted.account.passwordVersion;
+    connection.targeting = granted.targeting;
+    connection.authorization = granted.via === 'password' ? authorization : undefined;
+  };
 
-  // proxy-chain registers each socket (proxyChainId) in its own 'connection' listener, which runs before this one.
-  server.server.on('connection', (socket: Socket & { proxyChainId?: number }) => {
-    const id = socket.proxyChainId;
-    if (id === undefined) return;
-    const connection: Connection = { socket, account: undefined, passwordVersion: 0, metered: 0 };
-    connections.set(id, connection);
-    // Every write towards the client is metered as it is made, so a download that crosses the limit is cut within one
-    // chunk; uploads are metered by the tick below.
-    const write = socket.write;
-    socket.write = ((...args: Parameters<Socket['write']>) => {
-      const written = write.apply(socket, args);
-      meterConnection(connection);
-      return written;
-    }) as Socket['write'];
-    socket.once('close', () => {
-      meterConnection(connection);
-      connections.delete(id);
+  /** The HTTP answer of a refusal: status, message and the headers it needs. */
+  const httpRefusal = (
+    connection: Connection,
+    outcome: { refused: Refused; retryMs?: number },
+  ): { status: number; message: string; headers: Record<string, string> } => {
+    switch (outcome.refused) {
+      case 'credentialsRequired':
+      case 'wrongCredentials':
+        return {
+          status: 407,
+          message: gatewayMessages[outcome.refused],
+          headers: { 'Proxy-Authenticate': `Basic realm="${REALM}"` },
+        };
+      case 'tooManyFailures': {
+        const seconds = Math.max(1, Math.ceil((outcome.retryMs ?? 0) / 1000));
+        return {
+          status: 429,
+          message: gatewayMessages.tooManyFailures(Math.ceil(seconds / 60)),
+          headers: { 'Retry-After': String(seconds) },
+        };
+      }
+      case 'notThisIp':
+        return { status: 403, message: gatewayMessages.notThisIp(connection.clientIp), headers: {} };
+      case 'blocked':
+        return { status: 403, message: gatewayMessages.blocked, headers: {} };
+      case 'usedUp':
+        return { status: 402, message: gatewayMessages.usedUp(config.purchaseUrl), headers: {} };
+    }
+  };
+
+  /** Checks the target; the lookup to connect with, or the refusal as an OutboundError. */
+  const checkTarget = async (host: string): Promise<PinnedLookup | undefined> => {
+    try {
+      return await egress.check(host, config.upstream === undefined);
+    } catch (error) {
+      if (error instanceof EgressRefused) {
+        throw new OutboundError(error.message, error.cause === 'ENOTFOUND' ? 502 : 403, String(error.cause ?? ''));
+      }
+      throw error;
+    }
+  };
+
+  /**
+   * Both directions of a tunnel (CONNECT or SOCKS), metered from the client socket's counters after every chunk, so a
+   * transfer that crosses the limit is cut within one chunk either way. Each side's end is passed on (half-close).
+   */
+  const splice = (connection: Connection, target: Socket) => {
+    const client = connection.socket;
+    const pump = (from: Socket, to: Socket) => {
+      from.on('data', (chunk: Buffer) => {
+        if (!to.write(chunk)) from.pause();
+        meterConnection(connection);
+      });
+      to.on('drain', () => from.resume());
+      from.on('end', () => to.end());
+    };
+    pump(target, client);
+    pump(client, target);
+    target.on('error', () => {});
+    target.on('close', (hadError) => (hadError ? client.destroy() : client.end()));
+    client.on('close', () => target.destroy());
+    target.resume();
+    client.resume();
+  };
+
+  // --- HTTP: absolute-form requests and CONNECT ---
+
+  const answer = (response: http.ServerResponse, status: number, message: string, headers = {}) => {
+    if (response.headersSent) {
+      response.destroy();
+      return;
+    }
+    const body = Buffer.from(message);
+    response
+      .writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': body.length })
+      .end(body);
+  };
+
+  const rawAnswer = (socket: Socket, status: number, message: string, headers: Record<string, string> = {}) => {
+    const body = Buffer.from(message);
+    const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+    socket.end(
+      Buffer.concat([
+        Buffer.from(
+          `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\n${lines.join('')}` +
+            `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+          'latin1',
+        ),
+        body,
+      ]),
+    );
+  };
+
+  const onRequest = async (request: http.IncomingMessage, response: http.ServerResponse) => {
+    const connection = (request.socket as GatewaySocket)[connectionKey];
+    const target = request.url ?? '';
+    let url: URL | undefined;
+    if (/^http:\/\//i.test(target)) {
+      try {
+        url = new URL(target);
+      } catch {}
+    }
+    if (!connection || !url) {
+      request.resume();
+      answer(response, 400, gatewayMessages.notAProxyRequest);
+      return;
+    }
+    const authorization = request.headers['proxy-authorization'];
+    const outcome = await authenticate(connection, credentialsOf(authorization), authorization);
+    if ('refused' in outcome) {
+      request.resume();
+      const refusal = httpRefusal(connection, outcome);
+      answer(response, refusal.status, refusal.message, refusal.headers);
+      return;
+    }
+    bind(connection, outcome, authorization);
+    let lookup: PinnedLookup | undefined;
+    try {
+      lookup = await checkTarget(url.hostname);
+    } catch (error) {
+      request.resume();
+      const refused = outboundError(error, url.hostname, Number(url.port || 80));
+      answer(response, refused.status, refused.message);
+      return;
+    }
+    const headers = endToEnd(request.rawHeaders, true);
+    if (request.headers.host === undefined) headers.unshift('Host', url.host);
+    const onward = forwardRequest({
+      url,
+      method: request.method ?? 'GET',
+      headers,
+      lookup,
+      upstream: config.upstream,
+      targeting: connection.targeting,
+      agents,
+    });
+    onward.on('response', (incoming) => {
+      response.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, endToEnd(incoming.rawHeaders, false));
+      incoming.on('data', (chunk: Buffer) => {
+        if (!response.write(chunk)) incoming.pause();
+        meterConnection(connection);
+      });
+      response.on('drain', () => incoming.resume());
+      incoming.on('end', () => response.end());
+      incoming.on('error', () => response.destroy());
+    });
+    onward.on('error', (error) => {
+      const failed = outboundError(error, url.hostname, Number(url.port || 80));
+      answer(response, failed.status, failed.message);
+    });
+    // The client went away (or was cut) before the answer was whole: the onward request is dropped too.
+    response.on('close', () => {
+      if (!response.writableFinished) onward.destroy();
+    });
+    request.pipe(onward);
+  };
+
+  const onConnect = async (request: http.IncomingMessage, socket: Socket, head: Buffer) => {
+    const connection = (socket as GatewaySocket)[connectionKey];
+    const target = authorityOf(request.url);
+    if (!connection || !target) {
+      rawAnswer(socket, 400, gatewayMessages.notAProxyRequest);
+      return;
+    }
+    const authorization = request.headers['proxy-authorization'];
+    const outcome = await authenticate(connection, credentialsOf(authorization), authorization);
+    if ('refused' in outcome) {
+      const refusal = httpRefusal(connection, outcome);
+      rawAnswer(socket, refusal.status, refusal.message, refusal.headers);
+      return;
+    }
+    bind(connection, outcome, authorization);
+    let onward: Socket;
+    try {
+      const lookup = await checkTarget(target.host);
+      onward = await openConnection({ ...target, lookup, upstream: config.upstream, targeting: connection.targeting });
+    } catch (error) {
+      const failed = outboundError(error, target.host, target.port);
+      rawAnswer(socket, failed.status, failed.message);
+      return;
+    }
+    if (socket.destroyed) {
+      onward.destroy();
+      return;
+    }
+    socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    if (head.length > 0) onward.write(head);
+    splice(connection, onward);
+  };
+
+  const httpServer = http.createServer(
+    {
+      // A proxied upload may take as long as it takes; only the request head has a time limit.
+      requestTimeout: 0,
+      headersTimeout: HANDSHAKE_TIMEOUT_MS,
+      keepAliveTimeout: 60_000,
+      requireHostHeader: false,
+    },
+    (request, response) => {
+      onRequest(request, response).catch((error: unknown) => {
+        log.warn({ err: error }, 'gateway request failed');
+        answer(response, 502, 'The gateway could not carry this request.');
+      });
+    },
+  );
+  httpServer.on('connect', (request: http.IncomingMessage, socket: Socket, head: Buffer) => {
+    onConnect(request, socket, head).catch((error: unknown) => {
+      log.warn({ err: error }, 'gateway tunnel failed');
+      socket.destroy();
     });
   });
-  server.on('requestFailed', ({ error }: { error: Error }) => {
-    // proxy-chain's messages may quote the upstream URL: its credentials never reach the log.
-    log.warn({ err: { message: error.message.replace(/\/\/[^@\s/]+@/g, '//[redacted]@') } }, 'gateway request failed');
-  });
 
+  // --- SOCKS 5 ---
+
+  const serveSocks = async (connection: Connection, first: Buffer) => {
+    const { socket } = connection;
+    const reader = new HandshakeReader(socket, first);
+    const timer = setTimeout(() => socket.destroy(), HANDSHAKE_TIMEOUT_MS);
+    try {
+      const methods = await readGreeting(reader);
+      let outcome: Outcome;
+      if (methods.includes(SocksMethod.password)) {
+        socket.write(methodChoice(SocksMethod.password));
+        outcome = await authenticate(connection, await readCredentials(reader));
+        // Only a wrong password fails the RFC 1929 exchange; every other refusal answers the request (below) with
+        // "connection not allowed", which clients report as such.
+        if ('refused' in outcome && outcome.refused === 'wrongCredentials') {
+          socket.end(credentialsStatus(false));
+          return;
+        }
+        socket.write(credentialsStatus(true));
+      } else if (methods.includes(SocksMethod.none)) {
+        outcome = await authenticate(connection, undefined);
+        if ('refused' in outcome && outcome.refused === 'credentialsRequired') {
+          socket.end(methodChoice(SocksMethod.noneAcceptable));
+          return;
+        }
+        socket.write(methodChoice(SocksMethod.none));
+      } else {
+        socket.end(methodChoice(SocksMethod.noneAcceptable));
+        return;
+      }
+      const request = await readRequest(reader);
+      const rest = reader.rest();
+      if (request.command !== 0x01) {
+        socket.end(socksReply(SocksReply.commandNotSupported));
+        return;
+      }
+      if (!('host' in request)) {
+        socket.end(socksReply(SocksReply.addressTypeNotSupported));
+        return;
+      }
+      if ('refused' in outcome) {
+        socket.end(socksReply(SocksReply.notAllowed));
+        return;
+      }
+      bind(connection, outcome);
+      let onward: Socket;
+      try {
+        const lookup = await checkTarget(request.host);
+        onward = await openConnection({
+          host: request.host,
+          port: request.port,
+          lookup,
+          upstream: config.upstream,
+          targeting: connection.targeting,
+        });
+      } catch (error) {
+        const failed = outboundError(error, request.host, request.port);
+        socket.end(socksReply(failed.status === 403 ? SocksReply.notAllowed : replyForError(failed.code)));
+        return;
+      }
+      if (socket.destroyed) {
+        onward.destroy();
+        return;
+      }
+      socket.write(socksReply(SocksReply.succeeded, { address: onward.localAddress, port: onward.localPort }));
+      if (rest.length > 0) onward.write(rest);
+      splice(connection, onward);
+    } catch {
+      socket.destroy();
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  // --- The listener: PROXY header (when configured), then HTTP or SOCKS by the first byte ---
+
+  const onSocket = (socket: GatewaySocket) => {
+    socket.on('error', () => {});
+    const clientIp = socketIp(socket.remoteAddress) ?? 'unknown';
+    const connection: Connection = {
+      socket,
+      clientIp,
+      source: sourceKey(clientIp),
+      account: undefined,
+      via: undefined,
+      passwordVersion: 0,
+      targeting: undefined,
+      authorization: undefined,
+      metered: 0,
+    };
+    socket[connectionKey] = connection;
+    connections.add(connection);
+    socket.once('close', () => {
+      meterConnection(connection);
+      connections.delete(connection);
+    });
+    const timer = setTimeout(() => socket.destroy(), HANDSHAKE_TIMEOUT_MS);
+    let buffered: Buffer = Buffer.alloc(0);
+    let headerRead = !config.proxyProtocol;
+    const onData = (chunk: Buffer) => {
+      buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+      if (!headerRead) {
+        let header: ReturnType<typeof parseProxyHeader>;
+        try {
+          header = parseProxyHeader(buffered);
+        } catch {
+          socket.destroy();
+          return;
+        }
+        if (!header) return;
+        headerRead = true;
+        // The balancer's header is not the customer's traffic.
+        connection.metered = header.length;
+        const proxied = header.clientIp === undefined ? undefined : socketIp(header.clientIp);
+        if (proxied) {
+          connection.clientIp = proxied;
+          connection.source = sourceKey(proxied);
+        }
+        buffered = buffered.subarray(header.length);
+      }
+      if (buffered.length === 0) return;
+      clearTimeout(timer);
+      socket.off('data', onData);
+      socket.pause();
+      if (buffered[0] === SOCKS_VERSION) {
+        void serveSocks(connection, buffered);
+        return;
+      }
+      socket.unshift(buffered);
+      httpServer.emit('connection', socket);
+      socket.resume();
+    };
+    socket.on('data', onData);
+    socket.once('close', () => clearTimeout(timer));
+  };
+
+  const server = net.createServer(
+    { allowHalfOpen: true, noDelay: true, keepAlive: true, keepAliveInitialDelay: 60_000 },
+    onSocket,
+  );
   try {
-    await server.listen();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
   } catch (error) {
     await authFailures.close();
     throw error;
   }
+  const port = (server.address() as net.AddressInfo).port;
 
   const tick = setInterval(() => {
-    for (const connection of connections.values()) {
+    for (const connection of connections) {
       meterConnection(connection);
       if (revoked(connection)) connection.socket.destroy();
     }
@@ -212,27 +659,37 @@ export async function startGateway({
   flushTimer.unref();
 
   log.info(
-    { port: server.port, upstream: config.upstream ? new URL(config.upstream.url).host : 'direct' },
-    `residential gateway listening on port ${server.port}`,
+    {
+      port,
+      upstream: config.upstream ? new URL(config.upstream.url).host : 'direct',
+      proxyProtocol: config.proxyProtocol,
+    },
+    `residential gateway listening on port ${port} (HTTP, CONNECT and SOCKS 5)`,
   );
 
   let closing: Promise<void> | undefined;
   return {
-    port: server.port,
+    port,
     connections: () => connections.size,
     flush: async () => {
-      for (const connection of connections.values()) meterConnection(connection);
+      for (const connection of connections) meterConnection(connection);
       await meter.flush();
     },
     close: () => {
       closing ??= (async () => {
         clearInterval(tick);
         clearInterval(flushTimer);
-        await server.close(true);
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        for (const connection of connections) {
+          meterConnection(connection);
+          connection.socket.destroy();
+        }
+        await closed;
+        agents.destroy();
         // A read still under way would otherwise outlive the database it reads.
         await refreshing;
         await authFailures.close();
-        for (const connection of connections.values()) meterConnection(connection);
+        for (const connection of connections) meterConnection(connection);
         await meter.flush({ final: true });
       })();
       return closing;

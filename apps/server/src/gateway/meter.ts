@@ -1,8 +1,6 @@
-import { BYTES_PER_KB } from '@storefront/contract';
-import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { residentialAccounts, residentialUsageDaily } from '../db/schema.ts';
+import { BYTES_PER_KB } from '@storefront/contract/residential';
 import type { GatewayAccount } from './accounts.ts';
+import type { SqlClient } from './sql.ts';
 
 /**
  * Bytes carried per account, written in batches: each write adds whole KB to residential_accounts.used_kb and to the
@@ -11,13 +9,13 @@ import type { GatewayAccount } from './accounts.ts';
  * gateway never loses a byte and overcounts at most one KB per account when it stops.
  */
 export class Meter {
-  readonly #db: Db;
+  readonly #sql: SqlClient;
   readonly #pending = new Map<string, number>();
   readonly #writing = new Map<string, number>();
   #flushing: Promise<void> | undefined;
 
-  constructor(db: Db) {
-    this.#db = db;
+  constructor(sql: SqlClient) {
+    this.#sql = sql;
   }
 
   add(account: GatewayAccount, bytes: number) {
@@ -64,20 +62,18 @@ export class Meter {
    * which kept every account's bytes unwritten for as long as the gateway ran.
    */
   async #write(batch: { userId: string; kb: number }[]) {
-    const values = sql.join(
-      batch.map(({ userId, kb }) => sql`(${userId}::text, ${kb}::bigint)`),
-      sql`, `,
-    );
-    await this.#db.execute(sql`
-      with batch(user_id, kb) as (values ${values}),
+    await this.#sql.query(
+      `with batch(user_id, kb) as (select * from unnest($1::text[], $2::bigint[])),
       updated as (
-        update ${residentialAccounts} set used_kb = ${residentialAccounts.usedKb} + batch.kb, updated_at = now()
+        update residential_accounts ra set used_kb = ra.used_kb + batch.kb, updated_at = now()
         from batch
-        where ${residentialAccounts.userId} = batch.user_id
+        where ra.user_id = batch.user_id
         returning batch.user_id, batch.kb
       )
-      insert into ${residentialUsageDaily} (user_id, day, used_kb)
+      insert into residential_usage_daily (user_id, day, used_kb)
       select user_id, (now() at time zone 'utc')::date, kb from updated
-      on conflict (user_id, day) do update set used_kb = ${residentialUsageDaily.usedKb} + excluded.used_kb`);
+      on conflict (user_id, day) do update set used_kb = residential_usage_daily.used_kb + excluded.used_kb`,
+      [batch.map(({ userId }) => userId), batch.map(({ kb }) => kb)],
+    );
   }
 }

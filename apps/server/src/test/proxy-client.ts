@@ -204,3 +204,132 @@ export async function connectThroughProxy(
     },
   };
 }
+
+/** What a SOCKS 5 exchange came to: each step's answer, and the tunnel's stream when the request was granted. */
+export interface SocksExchange {
+  /** The method the proxy chose (0x00 none, 0x02 password, 0xff none acceptable). */
+  method: number;
+  /** RFC 1929 status (0 = accepted), when a password was sent. */
+  authStatus: number | undefined;
+  /** RFC 1928 reply code to the request (0 = succeeded), when one came. */
+  reply: number | undefined;
+  /** The target's answer read through the tunnel, when granted. */
+  tunnel: ProxyExchange | undefined;
+  /** Every byte the client wrote to the proxy and read from it, handshake included. */
+  sent: number;
+  received: number;
+}
+
+/**
+ * A SOCKS 5 client on a raw socket, step by step as RFC 1928 and 1929 say (each message waits for the answer before),
+ * so every byte is counted: greeting, username and password when given, the request (`command` 1 CONNECT, 2 BIND, 3 UDP
+ * ASSOCIATE), then one HTTP request inside the tunnel.
+ */
+export function socksThroughProxy(
+  proxyPort: number,
+  credentials: { username: string; password: string } | undefined,
+  target: { host: string; port: number; type?: 'ipv4' | 'ipv6' | 'domain' },
+  path: string,
+  options: ExchangeOptions & { command?: number; methods?: number[] } = {},
+): Promise<SocksExchange> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port: proxyPort, host: '127.0.0.1', localAddress: options.localAddress });
+    let buffered = Buffer.alloc(0);
+    let stage: 'method' | 'auth' | 'reply' | 'tunnel' = 'method';
+    const result: SocksExchange = {
+      method: -1,
+      authStatus: undefined,
+      reply: undefined,
+      tunnel: undefined,
+      sent: 0,
+      received: 0,
+    };
+    const tunnelChunks: Buffer[] = [];
+    const write = (data: Buffer | string) => {
+      const bytes = typeof data === 'string' ? Buffer.from(data, 'latin1') : data;
+      result.sent += bytes.length;
+      socket.write(bytes);
+    };
+    const type = target.type ?? (net.isIPv4(target.host) ? 'ipv4' : net.isIPv6(target.host) ? 'ipv6' : 'domain');
+    const request = () => {
+      const port = Buffer.alloc(2);
+      port.writeUInt16BE(target.port);
+      let address: Buffer;
+      if (type === 'ipv4') address = Buffer.from([0x01, ...target.host.split('.').map(Number)]);
+      else if (type === 'ipv6') {
+        const full = new URL(`http://[${target.host}]/`).hostname.slice(1, -1);
+        const groups = full.includes('::')
+          ? (() => {
+              const [left = '', right = ''] = full.split('::');
+              const l = left ? left.split(':') : [];
+              const r = right ? right.split(':') : [];
+              return [...l, ...Array(8 - l.length - r.length).fill('0'), ...r];
+            })()
+          : full.split(':');
+        const bytes = Buffer.alloc(16);
+        for (const [index, group] of groups.entries()) bytes.writeUInt16BE(Number.parseInt(group, 16), index * 2);
+        address = Buffer.concat([Buffer.from([0x04]), bytes]);
+      } else address = Buffer.concat([Buffer.from([0x03, target.host.length]), Buffer.from(target.host, 'latin1')]);
+      write(Buffer.concat([Buffer.from([0x05, options.command ?? 0x01, 0x00]), address, port]));
+      stage = 'reply';
+    };
+    socket.on('connect', () => {
+      const methods = options.methods ?? (credentials ? [0x00, 0x02] : [0x00]);
+      write(Buffer.from([0x05, methods.length, ...methods]));
+    });
+    socket.on('data', (data: Buffer) => {
+      result.received += data.length;
+      options.onData?.(result.received, socket);
+      if (stage === 'tunnel') {
+        tunnelChunks.push(data);
+        return;
+      }
+      buffered = Buffer.concat([buffered, data]);
+      if (stage === 'method' && buffered.length >= 2) {
+        result.method = buffered[1] ?? -1;
+        buffered = buffered.subarray(2);
+        if (result.method === 0x02 && credentials) {
+          const user = Buffer.from(credentials.username);
+          const pass = Buffer.from(credentials.password);
+          write(Buffer.concat([Buffer.from([0x01, user.length]), user, Buffer.from([pass.length]), pass]));
+          stage = 'auth';
+        } else if (result.method === 0x00) request();
+        return;
+      }
+      if (stage === 'auth' && buffered.length >= 2) {
+        result.authStatus = buffered[1];
+        buffered = buffered.subarray(2);
+        if (result.authStatus === 0) request();
+        return;
+      }
+      if (stage === 'reply' && buffered.length >= 2) {
+        result.reply = buffered[1];
+        if (result.reply !== 0) return;
+        const length = buffered[3] === 0x04 ? 22 : buffered[3] === 0x03 ? 7 + (buffered[4] ?? 0) : 10;
+        if (buffered.length < length) return;
+        tunnelChunks.push(buffered.subarray(length));
+        stage = 'tunnel';
+        write(`GET ${path} HTTP/1.1\r\nHost: ${target.host}:${target.port}\r\nConnection: close\r\n\r\n`);
+      }
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      if (stage === 'tunnel') {
+        const raw = Buffer.concat(tunnelChunks);
+        const head = parseHead(raw);
+        const body = head ? raw.subarray(head.bodyStart) : raw;
+        const length = head?.headers['content-length'];
+        result.tunnel = {
+          status: head?.status ?? 0,
+          headers: head?.headers ?? {},
+          body,
+          sent: result.sent,
+          received: result.received,
+          cut: !head || (length !== undefined && body.length < Number(length)),
+        };
+      }
+      if (result.method === -1 && result.received === 0) reject(new Error('the proxy closed the connection at once'));
+      else resolve(result);
+    });
+  });
+}

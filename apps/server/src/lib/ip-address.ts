@@ -1,0 +1,23 @@
+import net from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/**
+ * One spelling per single address, so that an address a customer types and the one a socket reports compare equal: IPv4
+ * in dotted decimal, an IPv4-mapped IPv6 address (a dual-stack socket's ::ffff:a.b.c.d) as its IPv4 address, IPv6 in the
+ * short form of RFC 5952 (lower case, the longest run of zeros as ::). Undefined for anything that is not one address
+ * (a range, a name, a zone index).
+ */
+export function canonicalIp(address: string): string | undefined {
+  const value = address.trim();
+  if (!net.isIP(value) || value.includes('%')) return undefined;
+  try {
+    return ipaddr.process(value).toString();
+  } catch {
+    return undefined;
+  }
+}
+
+/** A socket's remote address in that spelling (a link-local address loses its zone index); undefined without one. */
+export function socketIp(remoteAddress: string | undefined): string | undefined {
+  return remoteAddress === undefined ? undefined : canonicalIp(remoteAddress.split('%')[0] ?? '');
+}
