@@ -3,7 +3,7 @@ import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { apiKeys, users } from '../../db/schema.ts';
 import type { KeyHolder } from '../auth/guards.ts';
-import { isBannedNow } from '../users/ban.ts';
+import { isBannedNow } from '../auth/ban.ts';
 import { hashApiKey } from './api-keys.ts';
 
 /** How often `last_used_at` is written: a bot reading every second does not turn each read into a write. */

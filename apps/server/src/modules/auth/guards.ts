@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
-import { isBannedNow } from '../users/ban.ts';
+import { isBannedNow } from './ban.ts';
 import type { Auth } from './auth.ts';
 
 export interface SignedIn {
