@@ -137,8 +137,10 @@ export const subnetsQuerySchema = z.object({
 });
 
 export const swapSubnetRequestSchema = z.object({
-  subnet: z.string().trim().min(1, 'Choose the subnet to swap.').max(50),
-  newEndpoints: z.array(z.string().max(300)).max(65_536),
+  subnet: z.string().trim().min(1, 'Choose the subnet to swap.').max(50, adminMessages.unknownSubnet),
+  newEndpoints: z
+    .array(z.string().max(300, 'A line has at most 300 characters.'))
+    .max(65_536, 'At most 65,536 lines in one swap.'),
 });
 export const swapSubnetResponseSchema = z.object({
   message: z.string(),
@@ -260,7 +262,11 @@ export const customOrderSchema = z.object({
 export type CustomOrder = z.infer<typeof customOrderSchema>;
 
 export const adminUserLookupQuerySchema = z.object({
-  email: z.string({ error: customOrderMessages.enterEmail }).trim().min(1, customOrderMessages.enterEmail).max(254),
+  email: z
+    .string({ error: customOrderMessages.enterEmail })
+    .trim()
+    .min(1, customOrderMessages.enterEmail)
+    .max(254, 'Email must be at most 254 characters'),
 });
 export const adminUserLookupSchema = z.object({
   user: z.object({ id: z.string(), email: z.string(), createdAt: z.string() }),
