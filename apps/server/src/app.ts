@@ -20,6 +20,7 @@ import { authRoutes } from './modules/auth/routes.ts';
 import { webhookRoutes } from './modules/billing/webhook-routes.ts';
 import { catalogueRoutes, createPricingReader } from './modules/catalogue/routes.ts';
 import { checkoutRoutes } from './modules/checkout/routes.ts';
+import { customerSettingsRoutes } from './modules/customer-settings/routes.ts';
 import { cachedProbe, down, notConfigured, ok, type Readiness } from './modules/health/readiness.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { createJobRunner, type JobRunner } from './modules/jobs/runner.ts';
@@ -199,6 +200,11 @@ export async function buildApp({
       await api.register(authRoutes, { auth, config, rateLimit, secret: authSecret, guards });
       await api.register(userRoutes, { auth, db: database.db, guards });
       await api.register(apiKeyRoutes, { db: database.db, guards });
+      await api.register(customerSettingsRoutes, {
+        db: database.db,
+        guards,
+        allowPrivateIps: config.gateway.allowPrivateTargets,
+      });
       await api.register(orderRoutes, {
         db: database.db,
         guards,

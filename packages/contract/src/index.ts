@@ -3,6 +3,7 @@ export * from './api-keys.ts';
 export * from './auth.ts';
 export * from './catalogue.ts';
 export * from './checkout.ts';
+export * from './customer-settings.ts';
 export * from './inventory.ts';
 export * from './messages.ts';
 export * from './orders.ts';

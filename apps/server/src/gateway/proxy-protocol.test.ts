@@ -1,37 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { proxyV2 } from '../test/proxy-client.ts';
 import { ProxyProtocolError, parseProxyHeader } from './proxy-protocol.ts';
-
-const SIGNATURE = Buffer.from([0x0d, 0x0a, 0x0d, 0x0a, 0x00, 0x0d, 0x0a, 0x51, 0x55, 0x49, 0x54, 0x0a]);
-
-/** A version 2 header as HAProxy writes it: PROXY (or LOCAL) over TCP, then `tlv` bytes inside the length. */
-export function proxyV2(
-  source: { ip: string; port: number },
-  options: { local?: boolean; tlv?: Buffer; destination?: string } = {},
-): Buffer {
-  const v6 = source.ip.includes(':');
-  const address = (ip: string) => {
-    if (!v6) return Buffer.from(ip.split('.').map(Number));
-    const [left = '', right = ''] = ip.split('::');
-    const l = left ? left.split(':') : [];
-    const r = right ? right.split(':') : [];
-    const groups = ip.includes('::') ? [...l, ...Array(8 - l.length - r.length).fill('0'), ...r] : ip.split(':');
-    const bytes = Buffer.alloc(16);
-    for (const [index, group] of groups.entries()) bytes.writeUInt16BE(Number.parseInt(group, 16), index * 2);
-    return bytes;
-  };
-  const ports = Buffer.alloc(4);
-  ports.writeUInt16BE(source.port, 0);
-  ports.writeUInt16BE(8080, 2);
-  const body = Buffer.concat([
-    address(source.ip),
-    address(options.destination ?? (v6 ? '::1' : '127.0.0.1')),
-    ports,
-    options.tlv ?? Buffer.alloc(0),
-  ]);
-  const length = Buffer.alloc(2);
-  length.writeUInt16BE(body.length);
-  return Buffer.concat([SIGNATURE, Buffer.from([options.local ? 0x20 : 0x21, v6 ? 0x21 : 0x11]), length, body]);
-}
 
 describe('PROXY protocol header', () => {
   it('reads version 1 for TCP4, TCP6 and UNKNOWN, and says where the client data starts', () => {

@@ -101,6 +101,8 @@ function parseHead(raw: Buffer) {
 export interface ExchangeOptions {
   onData?: (received: number, socket: net.Socket) => void;
   localAddress?: string;
+  /** Written first and not counted as sent: what a load balancer puts before the client's bytes (a PROXY header). */
+  prefix?: Buffer;
 }
 
 /** One exchange: writes `request` (and `body`) on a new socket to the proxy and reads until the proxy closes it. */
@@ -115,6 +117,7 @@ export function exchange(
     let received = 0;
     let sent = 0;
     socket.on('connect', () => {
+      if (options.prefix) socket.write(options.prefix);
       const head = Buffer.from(request, 'latin1');
       sent += head.length;
       socket.write(head);
@@ -274,6 +277,7 @@ export function socksThroughProxy(
       stage = 'reply';
     };
     socket.on('connect', () => {
+      if (options.prefix) socket.write(options.prefix);
       const methods = options.methods ?? (credentials ? [0x00, 0x02] : [0x00]);
       write(Buffer.from([0x05, methods.length, ...methods]));
     });
@@ -333,3 +337,42 @@ export function socksThroughProxy(
     });
   });
 }
+
+const SIGNATURE = Buffer.from([0x0d, 0x0a, 0x0d, 0x0a, 0x00, 0x0d, 0x0a, 0x51, 0x55, 0x49, 0x54, 0x0a]);
+
+/** A PROXY protocol version 2 header as HAProxy writes it: PROXY (or LOCAL) over TCP, then `tlv` bytes inside the length. */
+export function proxyV2(
+  source: { ip: string; port: number },
+  options: { local?: boolean; tlv?: Buffer; destination?: string } = {},
+): Buffer {
+  const v6 = source.ip.includes(':');
+  const address = (ip: string) => {
+    if (!v6) return Buffer.from(ip.split('.').map(Number));
+    const [left = '', right = ''] = ip.split('::');
+    const l = left ? left.split(':') : [];
+    const r = right ? right.split(':') : [];
+    const groups = ip.includes('::') ? [...l, ...Array(8 - l.length - r.length).fill('0'), ...r] : ip.split(':');
+    const bytes = Buffer.alloc(16);
+    for (const [index, group] of groups.entries()) bytes.writeUInt16BE(Number.parseInt(group, 16), index * 2);
+    return bytes;
+  };
+  const ports = Buffer.alloc(4);
+  ports.writeUInt16BE(source.port, 0);
+  ports.writeUInt16BE(8080, 2);
+  const body = Buffer.concat([
+    address(source.ip),
+    address(options.destination ?? (v6 ? '::1' : '127.0.0.1')),
+    ports,
+    options.tlv ?? Buffer.alloc(0),
+  ]);
+  const length = Buffer.alloc(2);
+  length.writeUInt16BE(body.length);
+  return Buffer.concat([SIGNATURE, Buffer.from([options.local ? 0x20 : 0x21, v6 ? 0x21 : 0x11]), length, body]);
+}
+
+/** A PROXY protocol version 1 line naming `ip` as the client. */
+export const proxyV1 = (ip: string) =>
+  Buffer.from(
+    `PROXY ${ip.includes(':') ? 'TCP6' : 'TCP4'} ${ip} ${ip.includes(':') ? '::1' : '127.0.0.1'} 40000 8080\r\n`,
+    'latin1',
+  );
