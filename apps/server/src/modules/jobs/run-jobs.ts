@@ -11,6 +11,7 @@ import { expireOrder } from '../billing/expire-order.ts';
 import { emailFacts, GRACE_DAYS, type OrderRow } from '../billing/order-facts.ts';
 import { renewalAmount } from '../billing/renewal-amount.ts';
 import { chargeSandboxRenewal, failSandboxRenewal } from '../billing/sandbox-renewal.ts';
+import { queueUsageEmails } from '../customer-settings/usage-emails.ts';
 import { reminderEmail } from '../notifications/customer-emails.ts';
 import { dispatchOutbox, enqueueEmail } from '../notifications/outbox.ts';
 
@@ -160,6 +161,10 @@ export async function runJobs(ctx: JobContext, now: Date): Promise<JobReport> {
     .where(and(eq(orders.status, 'awaiting_payment'), lte(orders.createdAt, abandonedBefore)))
     .returning({ id: orders.id });
   report.abandonedRemoved = abandoned.length;
+
+  // 5. Residential data at 80 % and 100 %: an e-mail each, once per purchase level, sent with the rest just below.
+  if (ctx.signal?.aborted) return report;
+  await queueUsageEmails(ctx);
 
   if (ctx.signal?.aborted) return report;
   report.emailsSent = await dispatchOutbox(ctx.db, ctx.mailer, ctx.log);
