@@ -12,6 +12,7 @@ import { REQUEST_ID_HEADER, requestIdOf } from './lib/request-id.ts';
 import { lazyRequestLogger } from './lib/request-logger.ts';
 import type { Lifecycle } from './lifecycle/shutdown.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
+import { type AlertService, createAlertService } from './modules/alerts/alert-service.ts';
 import { authenticateApiKey } from './modules/api-keys/authenticate-key.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
 import { createAuth, resolveAuthSecret } from './modules/auth/auth.ts';
@@ -39,6 +40,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The periodic job (renewals, expiries, reminders, e-mails). */
     jobs: JobRunner;
+    /** The alert check (modules/alerts): run with the job, after administrators' changes, and on its own timer. */
+    alerts: AlertService;
     /** Every route this app answers, as registered (method and URL pattern; the implied HEAD routes left out). */
     routeTable: readonly RouteEntry[];
     /** What GET /api/health/ready reports besides the database; an entry point that runs the gateway sets `gateway`. */
@@ -139,8 +142,25 @@ export async function buildApp({
   const appMailer = mailer ?? createMailer(config.mail, app.log);
   const provider = createPaymentProvider(config, authSecret);
   const brand = { brandName: config.site.brandName, appUrl: config.appUrl };
-  const jobs = createJobRunner({ db: database.db, brand, mailer: appMailer, log: app.log, provider });
+  // What needs a person (orders waiting, low stock, the job or the outbox stuck): checked with every run of the job,
+  // after an administrator's change, and, for the job alone, on every server's own timer.
+  const alertService = createAlertService({
+    db: database.db,
+    brand,
+    settings: config.alerts,
+    log: app.log,
+    wakeMailer: () => jobs.flushEmails(),
+  });
+  const jobs = createJobRunner({
+    db: database.db,
+    brand,
+    mailer: appMailer,
+    log: app.log,
+    provider,
+    afterRun: () => alertService.check(),
+  });
   app.decorate('jobs', jobs);
+  app.decorate('alerts', alertService);
   const auth = createAuth({
     config,
     db: database.db,
@@ -171,6 +191,8 @@ export async function buildApp({
   app.decorate('readiness', readiness);
   registerShopGauges(metrics.registry, { database, jobLastSuccessAt: () => jobs.lastSuccessAt() });
   app.addHook('onReady', async () => jobs.start(config.jobsIntervalSeconds));
+  app.addHook('onReady', async () => alertService.start());
+  app.addHook('onClose', async () => alertService.stop());
   app.addHook('onClose', async () => jobs.stop());
   app.addHook('onReady', async () => {
     // Stripe's prices are found or created by lookup key in the background; a failure is retried at the next checkout.
@@ -236,6 +258,7 @@ export async function buildApp({
         provider,
         currency: config.payments.currency,
         flushEmails: () => jobs.flushEmails(),
+        checkAlerts: () => alertService.checkSoon(),
       });
       if (provider.name === 'sandbox') {
         await api.register(sandboxRoutes, { db: database.db, guards, provider, brand, jobs });

@@ -127,6 +127,28 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ADMIN_EMAILS: 'boss' })).toThrow(/ADMIN_EMAILS/);
   });
 
+  it('reads the alerts: ALERT_EMAILS as a list, the stock levels as whole numbers, each bad value in its sentence', () => {
+    expect(loadConfig({}).alerts).toEqual({ emails: [], lowStockIps: 20, lowStockGb: 50 });
+    expect(
+      loadConfig({ ALERT_EMAILS: 'Ops@Example.com, pager@example.com,ops@example.com', LOW_STOCK_ALERT_IPS: '0' })
+        .alerts,
+    ).toEqual({ emails: ['ops@example.com', 'pager@example.com'], lowStockIps: 0, lowStockGb: 50 });
+    const refused = (() => {
+      try {
+        loadConfig({ ALERT_EMAILS: 'ops@example.com, pager', LOW_STOCK_ALERT_IPS: '-1', LOW_STOCK_ALERT_GB: 'lots' });
+      } catch (error) {
+        return error as ConfigError;
+      }
+    })();
+    expect(refused?.problems).toEqual([
+      'LOW_STOCK_ALERT_IPS must be a whole number from 0 to 1000000 free IPs, 0 for no alert (got "-1").',
+      'LOW_STOCK_ALERT_GB must be a whole number from 0 to 1000000 GB, 0 for no alert (got "lots").',
+    ]);
+    expect(() => loadConfig({ ALERT_EMAILS: 'ops@example.com, pager' })).toThrow(
+      'ALERT_EMAILS must be e-mail addresses separated by commas (got "pager").',
+    );
+  });
+
   it('switches a social sign-in on only with both its id and secret', () => {
     const config = loadConfig({ GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret' });
     expect(config.auth.google?.clientId).toBe('id');

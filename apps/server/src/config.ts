@@ -103,6 +103,9 @@ export const envSchema = z.object({
     .default('{username}-country-{country}-session-{session}-duration-{duration}[-{hard}]'),
   AUTH_SECRET: z.string().min(32, 'at least 32 characters long (make one with: openssl rand -base64 32)').optional(),
   ADMIN_EMAILS: z.string().optional(),
+  ALERT_EMAILS: z.string().optional(),
+  LOW_STOCK_ALERT_IPS: wholeNumber(0, 1_000_000, ' free IPs', ', 0 for no alert').default(20),
+  LOW_STOCK_ALERT_GB: wholeNumber(0, 1_000_000, ' GB', ', 0 for no alert').default(50),
   SMTP_URL: z
     .string()
     .refine(
@@ -225,6 +228,17 @@ export interface Config {
   metrics: { host: string; port: number } | undefined;
   /** How often the periodic job runs in the server process (renewals, expiries, reminders, e-mails); 0 = never. */
   jobsIntervalSeconds: number;
+  alerts: AlertsConfig;
+}
+
+/** Who is e-mailed what needs a person (besides the confirmed administrators), and the stock levels that need one. */
+export interface AlertsConfig {
+  /** Addresses e-mailed every alert, lower case. */
+  emails: string[];
+  /** An ISP or PK1 pool with fewer free IPs opens an alert (0 = never). */
+  lowStockIps: number;
+  /** A residential pool with fewer free GB opens an alert (0 = never). */
+  lowStockGb: number;
 }
 
 /** The residential gateway (ARCHITECTURE section 6). */
@@ -400,15 +414,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ConfigRol
         'and anyone with an account could pay with its test card (set PAYMENTS_SANDBOX=true to run the sandbox on purpose).',
     );
   }
-  const adminEmails = (e.ADMIN_EMAILS ?? '')
-    .split(',')
-    .map((email) => email.trim().toLowerCase())
-    .filter((email) => email !== '');
-  for (const email of adminEmails) {
-    if (!z.email().safeParse(email).success) {
-      problems.push(`ADMIN_EMAILS must be e-mail addresses separated by commas (got ${JSON.stringify(email)}).`);
-    }
-  }
+  const adminEmails = emailList('ADMIN_EMAILS', e.ADMIN_EMAILS, problems);
+  const alertEmails = emailList('ALERT_EMAILS', e.ALERT_EMAILS, problems);
   if (takesOrders && database.kind === 'postgres' && production && !e.SMTP_URL && !e.LOG_EMAILS) {
     problems.push(
       'SMTP_URL is required in production with PostgreSQL, because without it e-mails, with their sign-in and reset ' +
@@ -508,6 +515,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ConfigRol
     },
     payments,
     jobsIntervalSeconds: e.JOBS_INTERVAL_S,
+    alerts: {
+      emails: [...new Set(alertEmails)],
+      lowStockIps: e.LOW_STOCK_ALERT_IPS,
+      lowStockGb: e.LOW_STOCK_ALERT_GB,
+    },
     redis: e.REDIS_URL ? { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX } : undefined,
     metrics: e.METRICS_PORT === 0 ? undefined : { host: e.METRICS_HOST, port: e.METRICS_PORT },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `"${e.BRAND_NAME}" <no-reply@${new URL(appUrlOf(e)).hostname}>` },
@@ -516,6 +528,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ConfigRol
 
 function appUrlOf(e: { APP_URL?: string | undefined; PORT: number }): string {
   return e.APP_URL ?? `http://localhost:${e.PORT}`;
+}
+
+/** Comma-separated addresses, lower case; each one that is not an address is refused with its own sentence. */
+function emailList(name: string, value: string | undefined, problems: string[]): string[] {
+  const emails = (value ?? '')
+    .split(',')
+    .map((email) => email.trim().toLowerCase())
+    .filter((email) => email !== '');
+  for (const email of emails) {
+    if (!z.email().safeParse(email).success) {
+      problems.push(`${name} must be e-mail addresses separated by commas (got ${JSON.stringify(email)}).`);
+    }
+  }
+  return emails;
 }
 
 /** A social provider is on when both its id and secret are set; one without the other is a mistake worth stopping for. */

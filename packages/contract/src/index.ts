@@ -1,4 +1,5 @@
 export * from './admin.ts';
+export * from './alerts.ts';
 export * from './api-keys.ts';
 export * from './auth.ts';
 export * from './catalogue.ts';

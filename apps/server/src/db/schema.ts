@@ -1,4 +1,4 @@
-import type { ProductId } from '@storefront/contract';
+import type { AlertKind, ProductId } from '@storefront/contract';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -531,3 +531,49 @@ export const apiKeys = pgTable(
   },
   (table) => [uniqueIndex('api_keys_key_hash_key').on(table.keyHash), index('api_keys_user_id_idx').on(table.userId)],
 );
+
+/**
+ * Something that needs a person (issue 36 item 5): a paid order waiting for stock, a pool running low, the periodic job
+ * stuck, an e-mail failing for over an hour. Opened and resolved by the alert check (modules/alerts) as the condition
+ * starts and ends; open while `resolved_at` is null, at most one open per kind and subject (an order, a product, the job,
+ * an outbox message), so that any number of instances checking at once open it once.
+ */
+export const alerts = pgTable(
+  'alerts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').$type<AlertKind>().notNull(),
+    /** What it is about: an order's id, a product id, the job's name, an outbox message's id. */
+    subject: text('subject').notNull(),
+    /** The figures the alert is told with (product, quantity, customer, since, the stock and its level, the error). */
+    details: jsonb('details').$type<Record<string, unknown>>().notNull(),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull().defaultNow(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    /** When an e-mail (its own, or a digest of its kind) told the recipients of it; null while it waits for one. */
+    notifiedAt: timestamp('notified_at', { withTimezone: true }),
+  },
+  (table) => [uniqueIndex('alerts_open_key').on(table.kind, table.subject).where(sql`${table.resolvedAt} is null`)],
+);
+
+/**
+ * One row per kind of alert: when its last e-mail was written. At most one e-mail an hour per kind (the first at once,
+ * later ones gathered into a digest); the row is locked while a check decides, so two instances never both send.
+ */
+export const alertMailings = pgTable('alert_mailings', {
+  kind: text('kind').$type<AlertKind>().primaryKey(),
+  lastSentAt: timestamp('last_sent_at', { withTimezone: true }),
+});
+
+/**
+ * The periodic job's last outcomes, shared by every instance that runs it, so that any instance (or the server's light
+ * check while the job itself keeps failing) can tell it is stuck. `intervalSeconds` is the runner's own cadence.
+ */
+export const jobState = pgTable('job_state', {
+  name: text('name').primaryKey(),
+  intervalSeconds: integer('interval_seconds'),
+  lastSuccessAt: timestamp('last_success_at', { withTimezone: true }),
+  lastFailureAt: timestamp('last_failure_at', { withTimezone: true }),
+  failuresInARow: integer('failures_in_a_row').notNull().default(0),
+  lastError: text('last_error'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -7,7 +7,10 @@ export interface Branding {
   appUrl: string;
 }
 
-/** One branded layout for every e-mail: a heading, a paragraph, one button and the link spelled out. */
+/**
+ * One branded layout for every e-mail: a heading, a paragraph (and a list under it, for a digest), one button and the
+ * link spelled out.
+ */
 export function actionEmail(
   brand: Branding,
   to: string,
@@ -15,12 +18,17 @@ export function actionEmail(
     subject,
     heading,
     body,
+    items = [],
     action,
     url,
     footnote,
-  }: Record<'subject' | 'heading' | 'body' | 'action' | 'url' | 'footnote', string>,
+  }: Record<'subject' | 'heading' | 'body' | 'action' | 'url' | 'footnote', string> & { items?: readonly string[] },
 ): Mail {
-  const text = `${heading}\n\n${body}\n\n${action}: ${url}\n\n${footnote}\n\n${brand.brandName} · ${brand.appUrl}\n`;
+  const list = items.map((item) => `- ${item}\n`).join('');
+  const text = `${heading}\n\n${body}\n${list ? `\n${list}` : ''}\n${action}: ${url}\n\n${footnote}\n\n${brand.brandName} · ${brand.appUrl}\n`;
+  const htmlList = items.length
+    ? `<ul style="margin:0 0 24px;padding-left:20px;font-size:15px;line-height:1.5">${items.map((item) => `<li style="margin:0 0 8px">${escapeHtml(item)}</li>`).join('')}</ul>\n`
+    : '';
   const html = `<!doctype html>
 <html lang="en"><body style="margin:0;padding:24px;background:#f1f3f5;font-family:Arial,Helvetica,sans-serif;color:#212529">
 <table role="presentation" width="100%" cellspacing="0" cellpadding="0"><tr><td align="center">
@@ -29,7 +37,7 @@ export function actionEmail(
 <tr><td style="padding:32px">
 <h1 style="margin:0 0 16px;font-size:22px">${escapeHtml(heading)}</h1>
 <p style="margin:0 0 24px;font-size:16px;line-height:1.5">${escapeHtml(body)}</p>
-<p style="margin:0 0 24px"><a href="${escapeHtml(url)}" style="display:inline-block;background:#1864ab;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:6px;font-weight:bold">${escapeHtml(action)}</a></p>
+${htmlList}<p style="margin:0 0 24px"><a href="${escapeHtml(url)}" style="display:inline-block;background:#1864ab;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:6px;font-weight:bold">${escapeHtml(action)}</a></p>
 <p style="margin:0 0 8px;font-size:13px;color:#495057">If the button does not work, open this link:</p>
 <p style="margin:0 0 24px;font-size:13px;word-break:break-all"><a href="${escapeHtml(url)}" style="color:#1864ab">${escapeHtml(url)}</a></p>
 <p style="margin:0;font-size:13px;color:#495057">${escapeHtml(footnote)}</p>

@@ -193,6 +193,7 @@ export const ROUTE_MATRIX: Record<string, MatrixEntry> = {
     request: (f) => ({ url: `/api/admin/coupons/${f.promoCodeId}/toggle`, payload: { active: false } }),
   },
   'GET /api/admin/audit-log': { access: 'admin', request: get('/api/admin/audit-log') },
+  'GET /api/admin/alerts': { access: 'admin', request: get('/api/admin/alerts') },
 };
 
 /** better-auth's endpoints under /api/auth, keyed `METHOD /api/auth<path>` (see auth.ts for the plugins). */

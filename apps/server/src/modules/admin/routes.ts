@@ -1,4 +1,5 @@
 import {
+  adminAlertsSchema,
   adminCouponListSchema,
   adminUserLookupQuerySchema,
   adminUserLookupSchema,
@@ -37,6 +38,7 @@ import type { Db } from '../../db/client.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import { privateNoStore } from '../../lib/no-store.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
+import { listOpenAlerts } from '../alerts/list-alerts.ts';
 import { listAuditLog } from '../audit/list-audit-log.ts';
 import type { Actor } from '../audit/record-audit.ts';
 import { signedInOf } from '../auth/guards.ts';
@@ -64,6 +66,15 @@ const poolParams = z.object({ pool: ipPoolSchema });
 /** Uploads and swaps carry up to a /16 of lines (65,536 of about 40 characters). */
 const LARGE_BODY = 8 * 1_048_576;
 
+/** The changes that can end an alert (stock arrives, a pool is switched off, an order is fulfilled). */
+const CHANGES_ALERTS = new Set([
+  '/admin/features',
+  '/admin/stocks/residential',
+  '/admin/stocks/:pool/upload',
+  '/admin/ips/:pool/subnets/swap',
+  '/admin/orders/fulfill',
+]);
+
 const actorOf = (request: FastifyRequest): Actor => {
   const { user } = signedInOf(request);
   return { id: user.id, email: user.email };
@@ -80,13 +91,31 @@ export const adminRoutes: FastifyPluginAsync<{
   currency: string;
   /** Sends the e-mails a change queued (orders delivered from new stock, fulfilments), in the background. */
   flushEmails: () => void;
-}> = async (app, { db, brand, provider, currency, flushEmails }) => {
+  /** Checks the alerts in the background: new stock resolves the waiting orders' and the low-stock alerts at once. */
+  checkAlerts?: () => void;
+}> = async (app, { db, brand, provider, currency, flushEmails, checkAlerts }) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.addHook('onSend', privateNoStore);
   // A write that delivered orders has queued their e-mails: they go out now rather than at the next periodic run.
   api.addHook('onResponse', async (request, reply) => {
-    if (request.method !== 'GET' && reply.statusCode === 200) flushEmails();
+    if (request.method !== 'GET' && reply.statusCode === 200) {
+      flushEmails();
+      if (CHANGES_ALERTS.has(request.routeOptions.url?.replace(/^\/api/, '') ?? '')) checkAlerts?.();
+    }
   });
+
+  api.get(
+    '/admin/alerts',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'The open alerts (paid orders waiting, low stock, the periodic job stuck, e-mails failing), oldest first by kind',
+        response: { 200: adminAlertsSchema },
+      },
+    },
+    async () => listOpenAlerts({ db }),
+  );
 
   api.get(
     '/admin/features',

@@ -2,10 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import type { Mailer } from '../../lib/mailer.ts';
+import { traced } from '../../lib/tracing.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
 import { type CheckResult, down, notConfigured, ok } from '../health/readiness.ts';
 import { dispatchOutbox } from '../notifications/outbox.ts';
 import { jobTime } from './clock.ts';
+import { recordJobRun } from './job-state.ts';
 import { type JobReport, runJobs } from './run-jobs.ts';
 import { settleProviderSteps } from './settle-provider-steps.ts';
 
@@ -13,6 +15,11 @@ export interface JobRunner {
   /** Runs the due work now (or at `at`); a run already in progress is awaited rather than doubled. */
   runOnce(at?: Date): Promise<JobReport>;
   start(intervalSeconds: number): void;
+  /**
+   * The cadence of a runner that keeps its own timer (`node . jobs`) rather than start(): recorded with each run, so that
+   * any instance can tell when the job has not succeeded for three intervals.
+   */
+  setCadence(intervalSeconds: number): void;
   /** Whether a run is in progress (said when a stop runs out of time). */
   busy(): boolean;
   /**
@@ -33,6 +40,11 @@ export function createJobRunner(options: {
   mailer: Mailer;
   log: FastifyBaseLogger;
   provider: PaymentProvider;
+  /**
+   * Runs after every run, whether it succeeded or failed, once its outcome is recorded (the alert check); its failure is
+   * logged and does not change the run's.
+   */
+  afterRun?: () => Promise<unknown>;
 }): JobRunner {
   const sandbox = options.provider.name === 'sandbox';
   const stopping = new AbortController();
@@ -56,24 +68,39 @@ export function createJobRunner(options: {
 
   async function runOnce(at?: Date): Promise<JobReport> {
     while (running) await running.catch(() => {});
-    running = (async () => {
-      const report = await runJobs(ctx, at ?? (await jobTime(options.db, sandbox)));
-      // Changes at the payment provider that a request left behind (a crash, a timeout): finished or undone.
-      await settleProviderSteps({ ...ctx, provider: options.provider });
-      return report;
-    })();
+    // With traces on, each run is a span, the parent of its queries, provider calls and e-mails.
+    running = traced('periodic job', {}, async () => {
+      try {
+        const report = await runJobs(ctx, at ?? (await jobTime(options.db, sandbox)));
+        // Changes at the payment provider that a request left behind (a crash, a timeout): finished or undone.
+        await settleProviderSteps({ ...ctx, provider: options.provider });
+        lastSuccess = Date.now();
+        failuresInARow = 0;
+        await recorded({ ok: true });
+        return report;
+      } catch (error) {
+        failuresInARow += 1;
+        lastError = error instanceof Error ? error.message : String(error);
+        await recorded({ ok: false, error: lastError });
+        throw error;
+      } finally {
+        await options
+          .afterRun?.()
+          .catch((error: unknown) => options.log.error({ err: error }, 'the check after the periodic job failed'));
+      }
+    });
     try {
-      const report = await running;
-      lastSuccess = Date.now();
-      failuresInARow = 0;
-      return report;
-    } catch (error) {
-      failuresInARow += 1;
-      lastError = error instanceof Error ? error.message : String(error);
-      throw error;
+      return await running;
     } finally {
       running = undefined;
     }
+  }
+
+  /** The run's outcome in the database, for every instance's alert check; a database that refuses it is logged. */
+  async function recorded(outcome: { ok: true } | { ok: false; error: string }) {
+    await recordJobRun(options.db, outcome, intervalMs > 0 ? intervalMs / 1000 : undefined).catch((error: unknown) =>
+      options.log.error({ err: error }, 'the outcome of the periodic job could not be recorded'),
+    );
   }
 
   function health(): CheckResult {
@@ -94,6 +121,8 @@ export function createJobRunner(options: {
     health,
     lastSuccessAt: () => lastSuccess,
     flushEmails() {
+      // A stopped process starts no new sender: its database is about to close.
+      if (stopping.signal.aborted) return;
       // One sender at a time in this process (not one per webhook or sign-up): a burst needs one SMTP connection, and a
       // process that dies strands at most the one message it was sending until its claim runs out.
       if (sending) {
@@ -112,6 +141,10 @@ export function createJobRunner(options: {
         .finally(() => {
           sending = undefined;
         });
+    },
+    setCadence(intervalSeconds) {
+      intervalMs = Math.max(0, intervalSeconds) * 1000;
+      startedAt = Date.now();
     },
     start(intervalSeconds) {
       if (intervalSeconds <= 0 || timer) return;

@@ -5,7 +5,7 @@ import { emailOutbox } from '../../db/schema.ts';
 import type { Mail, Mailer } from '../../lib/mailer.ts';
 
 /** Tries before a message is given up: with the back-off below, about two days of a mail server that refuses it. */
-const MAX_ATTEMPTS = 20;
+export const MAX_ATTEMPTS = 20;
 /** How long a sender holds a claimed message: longer than the mailer's own timeouts, so a slow send is never doubled. */
 const CLAIM_SECONDS = 120;
 
