@@ -300,6 +300,7 @@ export const fulfilResponseSchema = z.object({ customOrders: z.array(customOrder
 /** The longest a repeating coupon lasts: ten years of monthly renewals. */
 export const COUPON_MONTHS_MAX = 120;
 export const COUPON_MAX_REDEMPTIONS = 1_000_000;
+export const COUPON_NAME_MAX = 100;
 /** Stripe takes amounts of at most eight digits ($999,999.99); the column is a 32-bit integer of cents. */
 export const COUPON_AMOUNT_OFF_MAX_CENTS = 99_999_999;
 
@@ -309,6 +310,7 @@ export const couponMessages = {
   codeTooLong: 'Coupon code must be less than or equal to 15 characters',
   codeCharacters: 'A coupon code has letters, digits, dashes and underscores only.',
   nameTooShort: 'Coupon name must be at least 3 characters',
+  nameTooLong: `Coupon name must be at most ${COUPON_NAME_MAX} characters`,
   monthsRequired: 'Duration in months is required for repeating coupons',
   amountAboveZero: 'Amount off must be greater than 0',
   percentAboveZero: 'Percent off must be greater than 0',
@@ -390,7 +392,11 @@ export const createCouponRequestSchema = z
       .min(1, couponMessages.codeRequired)
       .max(15, couponMessages.codeTooLong)
       .regex(/^[A-Za-z0-9_-]*$/, couponMessages.codeCharacters),
-    name: z.string({ error: couponMessages.nameTooShort }).trim().min(3, couponMessages.nameTooShort).max(100),
+    name: z
+      .string({ error: couponMessages.nameTooShort })
+      .trim()
+      .min(3, couponMessages.nameTooShort)
+      .max(COUPON_NAME_MAX, couponMessages.nameTooLong),
     duration: z.enum(['once', 'repeating', 'forever'], { error: 'Choose once, repeating or forever.' }),
     discountType: z.enum(['percent_off', 'amount_off'], { error: 'Choose a percentage or a fixed amount.' }),
     appliesToProducts: z

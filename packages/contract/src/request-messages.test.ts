@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { adminUserLookupQuerySchema, swapSubnetRequestSchema } from './admin.ts';
+import {
+  adminUserLookupQuerySchema,
+  COUPON_NAME_MAX,
+  couponMessages,
+  createCouponRequestSchema,
+  swapSubnetRequestSchema,
+} from './admin.ts';
 
 /** zod's own English (what the server prefixes with a field path): never what a person should read. */
 const ZOD_WORDING = /^(Invalid (input|option|string|number|key|element|value|type)|Too (big|small)|Unrecognized key)/;
@@ -17,5 +23,19 @@ describe('what the admin screens can send is refused in sentences, not in schema
     );
     expect(message).not.toBe('');
     expect(message).not.toMatch(ZOD_WORDING);
+  });
+
+  it('a coupon name too long', () => {
+    const coupon = {
+      code: 'SPRING',
+      duration: 'once',
+      discountType: 'percent_off',
+      percentOff: 10,
+      appliesToProducts: ['isp_proxies'],
+    };
+    const long = createCouponRequestSchema.safeParse({ ...coupon, name: 'n'.repeat(COUPON_NAME_MAX + 1) });
+    expect(firstMessage(long)).toBe('Coupon name must be at most 100 characters');
+    expect(firstMessage(long)).toBe(couponMessages.nameTooLong);
+    expect(createCouponRequestSchema.safeParse({ ...coupon, name: 'n'.repeat(COUPON_NAME_MAX) }).success).toBe(true);
   });
 });
