@@ -8,6 +8,7 @@ import pino from 'pino';
 import { type Config, loadConfigOrExit } from './config.ts';
 import { startGateway } from './gateway/gateway.ts';
 import { serveMetrics } from './lib/metrics-listener.ts';
+import { startTracing, stopTracing, tracingLogOptions } from './lib/tracing.ts';
 import { DataDirInUse } from './lifecycle/data-dir-lock.ts';
 import { buildInfo } from './lifecycle/release.ts';
 import { createShutdown } from './lifecycle/shutdown.ts';
@@ -16,10 +17,16 @@ import { prepareApp } from './start.ts';
 
 async function main() {
   const config = loadConfigOrExit('server');
-  const log = pino({ level: config.logLevel });
+  // With OTEL_EXPORTER_OTLP_ENDPOINT, before anything is opened: the HTTP server, Fastify and the database client are
+  // instrumented as they are made, and log lines carry the trace's ids. Without it, its SDK is never loaded.
+  await startTracing('storefront');
+  const log = pino({ level: config.logLevel, ...tracingLogOptions() });
   const shutdown = createShutdown({ log, timeoutSeconds: config.shutdown.timeoutSeconds });
+  // Closed last, so that the spans of the stop itself are exported.
+  shutdown.add({ name: 'traces', close: stopTracing });
   const started = await prepareApp(config, {
     log,
+    logger: tracingLogOptions(),
     lifecycle: shutdown.lifecycle,
     inUseHint: 'a second server needs its own DATA_DIR, or PostgreSQL for both',
   });

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import type { DatabaseTarget } from '../config.ts';
+import { instrumentModule } from '../lib/tracing.ts';
 import { shippedPaths } from '../lifecycle/release.ts';
 import * as schema from './schema.ts';
 
@@ -83,6 +84,8 @@ export async function openDatabase(target: DatabaseTarget, options: { log?: Pool
       import('drizzle-orm/node-postgres/migrator'),
       import('./prepared-statements.ts'),
     ]);
+  // With traces on, each query is a span of the request or job run that made it (a no-op otherwise).
+  instrumentModule('pg', pgModule);
   const pool = new pgModule.Pool({
     connectionString: target.connectionString,
     max: target.poolSize,

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
+import { traced } from './tracing.ts';
 
 export interface Mail {
   to: string;
@@ -59,16 +60,31 @@ export function createMailer(
     greetingTimeout: 10_000,
     socketTimeout: 20_000,
   });
+  const smtpServer = serverOf(options.smtpUrl);
   return {
     delivers: true,
     async send(mail) {
       const { id, ...message } = mail;
       const domain = /@([^>\s]+)/.exec(options.from)?.[1] ?? 'storefront.invalid';
-      await transport.sendMail({ from: options.from, ...message, ...(id && { messageId: `<${id}@${domain}>` }) });
+      // nodemailer talks SMTP over its own sockets, which no instrumentation sees: the send is a span of its own.
+      await traced('smtp send', { kind: 'client', attributes: smtpServer }, () =>
+        transport.sendMail({ from: options.from, ...message, ...(id && { messageId: `<${id}@${domain}>` }) }),
+      );
       logger.info({ mail: { to: maskedAddress(mail.to), subject: mail.subject } }, 'e-mail sent');
     },
     async verify() {
       await transport.verify();
     },
   };
+}
+
+/** The mail server's host and port (never its user or password), for the send's span. */
+function serverOf(smtpUrl: string): Record<string, string | number | undefined> {
+  try {
+    const url = new URL(smtpUrl);
+    const port = Number(url.port) || (url.protocol === 'smtps:' ? 465 : 587);
+    return { 'server.address': url.hostname, 'server.port': port, 'network.protocol.name': 'smtp' };
+  } catch {
+    return { 'network.protocol.name': 'smtp' };
+  }
 }

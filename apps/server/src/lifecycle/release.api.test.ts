@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { startOtlpReceiver } from '../test/otlp-receiver.ts';
 import { repoRoot, type Service, startService, tempDir } from '../test/service.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 
@@ -159,6 +160,56 @@ describe('the release', () => {
       expect(await unknown.exited).toBe(2);
       expect(unknown.output()).toContain('Unknown command "nonsense"');
     } finally {
+      data.cleanup();
+    }
+  }, 120_000);
+
+  it('exports traces with OTEL_EXPORTER_OTLP_ENDPOINT, and loads no part of the OpenTelemetry SDK without it', async () => {
+    // The SDK is bundled in a chunk of its own (the dynamic import in lib/tracing.ts), loaded only when asked for.
+    const sdkChunk = /\/app\/tracing-sdk-[^/]*\.js$/;
+    expect(readdirSync(path.join(release, 'app')).some((file) => sdkChunk.test(`/app/${file}`))).toBe(true);
+    const receiver = await startOtlpReceiver();
+    const data = tempDir('storefront-release-traces-');
+    try {
+      for (const traced of [true, false]) {
+        const loads = path.join(data.dir, `loads-${traced}`);
+        const server = runAsImage(
+          [],
+          {
+            ...databaseEnv(),
+            NODE_OPTIONS: `--import=${path.join(repoRoot, 'apps/server/src/test/report-loads.ts')}`,
+            REPORT_LOADS_TO: loads,
+            ...(traced && {
+              OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+              OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+              OTEL_BSP_SCHEDULE_DELAY: '100',
+            }),
+          },
+          data.dir,
+        );
+        const port = Number((await server.waitFor(/"port":(\d+).*ready at/, 60_000))[1]);
+        expect((await fetch(`http://127.0.0.1:${port}/api/pricing`)).status).toBe(200);
+        server.signal('SIGTERM');
+        expect(await server.exited).toBe(0);
+        const loaded = readFileSync(loads, 'utf8').split('\n');
+        expect(
+          loaded.some((line) => sdkChunk.test(line.split('\t')[0] ?? '')),
+          `SDK loaded, traced: ${traced}`,
+        ).toBe(traced);
+        if (traced) {
+          // The stop exported the last spans: the request's is there.
+          const span = receiver
+            .spans()
+            .find((entry) => entry.kind === 2 && entry.attributes['http.route'] === '/api/pricing');
+          expect(span).toMatchObject({ service: 'storefront', name: 'GET /api/pricing', kind: 2 });
+          if (onPostgres) {
+            const inTrace = receiver.spans().filter((entry) => entry.traceId === span?.traceId);
+            expect(inTrace.some((entry) => entry.scope === '@opentelemetry/instrumentation-pg')).toBe(true);
+          }
+        }
+      }
+    } finally {
+      await receiver.close();
       data.cleanup();
     }
   }, 120_000);
