@@ -5,6 +5,7 @@
 import pino from 'pino';
 import { loadConfigOrExit } from './config.ts';
 import { serveMetrics } from './lib/metrics-listener.ts';
+import { startTracing, stopTracing, tracingLogOptions } from './lib/tracing.ts';
 import { DataDirInUse } from './lifecycle/data-dir-lock.ts';
 import { createShutdown } from './lifecycle/shutdown.ts';
 import { prepareApp } from './start.ts';
@@ -12,11 +13,18 @@ import { prepareApp } from './start.ts';
 async function main() {
   const once = process.argv.includes('--once');
   const config = loadConfigOrExit('jobs');
-  const log = pino({ level: config.logLevel });
+  // With OTEL_EXPORTER_OTLP_ENDPOINT: each run is a trace, with its queries and e-mails (see main.ts).
+  await startTracing('storefront');
+  const log = pino({ level: config.logLevel, ...tracingLogOptions() });
   const shutdown = createShutdown({ log, timeoutSeconds: config.shutdown.timeoutSeconds });
+  shutdown.add({ name: 'traces', close: stopTracing });
   const started = await prepareApp(
     { ...config, jobsIntervalSeconds: 0 },
-    { log, inUseHint: 'the server runs the periodic job itself, every JOBS_INTERVAL_S seconds' },
+    {
+      log,
+      logger: tracingLogOptions(),
+      inUseHint: 'the server runs the periodic job itself, every JOBS_INTERVAL_S seconds',
+    },
   );
   const { app } = started;
   shutdown.add({ name: 'database', close: () => started.database.close() });
