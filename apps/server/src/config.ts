@@ -140,6 +140,10 @@ export const envSchema = z.object({
   REDIS_KEY_PREFIX: text('a prefix', 100).default('storefront:'),
   METRICS_HOST: text('an address to listen on, such as 127.0.0.1', 255).default('127.0.0.1'),
   METRICS_PORT: wholeNumber(0, 65_535, '', ', 0 to turn the metrics listener off').default(9464),
+  // Read by the OpenTelemetry SDK itself (lib/tracing.ts), checked here so that a mistake stops the start with a sentence.
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl('http://otel-collector:4318').optional(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: oneOf(['http/protobuf', 'http/json']).optional(),
+  OTEL_SERVICE_NAME: text('a service name', 255).optional(),
   STRIPE_SECRET_KEY: z
     .string()
     .trim()
@@ -367,6 +371,9 @@ const GATEWAY_VARIABLES = [
   'REDIS_KEY_PREFIX',
   'RESIDENTIAL_UPSTREAM_URL',
   'RESIDENTIAL_UPSTREAM_USERNAME_TEMPLATE',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_PROTOCOL',
+  'OTEL_SERVICE_NAME',
 ] as const;
 
 /**
