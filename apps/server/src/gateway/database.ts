@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import { shippedPaths } from '../lifecycle/release.ts';
+import { type SqlClient, sqlClientOf } from './sql.ts';
+
+export interface GatewayDatabase {
+  sql: SqlClient;
+  close(): Promise<void>;
+}
+
+/**
+ * The database of a gateway on its own (`npm run gateway`). On PostgreSQL it is a bare pg pool: the gateway's few
+ * statements need no query builder, and leaving drizzle (and the shop's modules) unloaded keeps the process small (issue
+ * 38 item 4). The migrations are applied through the shop's migrator only when some are pending. The embedded database
+ * is opened as the server opens it (one owner per folder).
+ */
+export async function openGatewayDatabase(config: Config, log: FastifyBaseLogger): Promise<GatewayDatabase> {
+  const target = config.database;
+  if (target.kind === 'pglite') {
+    const { openOwnedDatabase } = await import('../start.ts');
+    const database = await openOwnedDatabase(config, {
+      log,
+      inUseHint:
+        "the server runs the gateway itself (GATEWAY_ENABLED); a gateway on its own shares the servers' PostgreSQL",
+    });
+    if (config.migrateOnStart) await database.migrate();
+    return { sql: sqlClientOf(database.db), close: () => database.close() };
+  }
+  const { default: pg } = await import('pg');
+  if (config.migrateOnStart && (await migrationsPending(pg, target.connectionString))) {
+    const { openDatabase } = await import('../db/client.ts');
+    const database = await openDatabase(target, { log });
+    try {
+      await database.migrate();
+    } finally {
+      await database.close();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: target.connectionString,
+    max: target.poolSize,
+    connectionTimeoutMillis: target.connectTimeoutMs,
+    statement_timeout: target.statementTimeoutMs,
+  });
+  // An idle client that errors (a database restart) must not end the process; the next query connects again.
+  pool.on('error', (error) =>
+    log.error(
+      { err: { message: error.message, code: (error as { code?: string }).code } },
+      'a pooled database connection failed; it will be replaced',
+    ),
+  );
+  return { sql: pool as unknown as SqlClient, close: () => pool.end() };
+}
+
+/** Whether the database lacks a migration this build ships (drizzle records each applied one with its journal time). */
+async function migrationsPending(pg: typeof import('pg').default, connectionString: string): Promise<boolean> {
+  const journal = JSON.parse(readFileSync(path.join(shippedPaths.migrations, 'meta', '_journal.json'), 'utf8')) as {
+    entries: { when: number }[];
+  };
+  const newest = Math.max(...journal.entries.map((entry) => entry.when));
+  const client = new pg.Client({ connectionString });
+  try {
+    await client.connect();
+    const { rows } = await client.query('select max(created_at) as last from drizzle.__drizzle_migrations');
+    return Number(rows[0]?.last ?? 0) < newest;
+  } catch {
+    // No migrations table yet (a new database), or no answer: the migrator says which.
+    return true;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
