@@ -4,6 +4,7 @@
 // while no server holds the folder (a server runs the gateway itself, GATEWAY_ENABLED).
 import pino from 'pino';
 import { loadConfigOrExit } from '../config.ts';
+import { startTracing, stopTracing, tracingLogOptions } from '../lib/tracing.ts';
 import { DataDirInUse } from '../lifecycle/data-dir-lock.ts';
 import { createShutdown } from '../lifecycle/shutdown.ts';
 import { openGatewayDatabase } from './database.ts';
@@ -11,8 +12,11 @@ import { startGateway } from './gateway.ts';
 
 async function main() {
   const config = loadConfigOrExit('gateway');
-  const log = pino({ level: config.logLevel });
+  // With OTEL_EXPORTER_OTLP_ENDPOINT: traces as `storefront-gateway`, before anything is opened (see main.ts).
+  await startTracing('storefront-gateway');
+  const log = pino({ level: config.logLevel, ...tracingLogOptions() });
   const shutdown = createShutdown({ log, timeoutSeconds: config.shutdown.timeoutSeconds });
+  shutdown.add({ name: 'traces', close: stopTracing });
   // Only what the gateway uses is loaded: on PostgreSQL a bare pool, no query builder and none of the shop's modules.
   const database = await openGatewayDatabase(config, log);
   shutdown.add({ name: 'database', close: () => database.close() });
