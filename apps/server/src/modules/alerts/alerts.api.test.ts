@@ -164,6 +164,9 @@ describe('alerts', () => {
     expect(digest?.text).toContain('900 IPs');
     expect(digest?.text).not.toContain('800 IPs');
     expect(digest?.html).toContain('<li');
+    // The advice of the kind, not of one of its alerts; the alerts oldest first.
+    expect(digest?.text).toContain('Upload IPs or raise the residential pool');
+    expect(digest?.text.indexOf('700 IPs')).toBeLessThan(digest?.text.indexOf('900 IPs') ?? 0);
 
     // Nothing new: nothing sent. A new alert 10 minutes after the digest waits for the next hour's.
     await check(new Date(t0.getTime() + 62 * MINUTE));

@@ -53,6 +53,21 @@ export interface AlertText {
   tab: AdminTab | null;
 }
 
+/** What a person does about several alerts of a kind (a digest's advice). */
+export const KIND_ADVICE: Record<AlertKind, string> = {
+  order_waiting:
+    'Upload IPs or raise the residential pool in the admin console (waiting orders are delivered at once, oldest ' +
+    'first); custom orders are fulfilled under Custom Ordering.',
+  low_stock:
+    'Upload IPs or raise the residential pool before it runs out: an order paid with no stock waits until there is.',
+  job_stuck:
+    'Renewals, expiries, reminders and e-mails wait while it is stuck: look for "periodic job failed" in the log of ' +
+    'the instances that run it (the server, or `node . jobs`).',
+  outbox_failing:
+    'Check the mail server (SMTP_URL) and "e-mail not sent; it will be retried" in the log. The messages are tried ' +
+    'again with a growing delay, for about two days.',
+};
+
 /** The words of an alert, from its kind and details. */
 export function describeAlert(kind: AlertKind, details: Record<string, unknown>): AlertText {
   switch (kind) {
@@ -94,13 +109,7 @@ export function describeAlert(kind: AlertKind, details: Record<string, unknown>)
           : d.lastSuccessAt
             ? `The periodic job has not succeeded since ${atTime(d.lastSuccessAt)} (three runs of ${d.intervalSeconds} s).`
             : `The periodic job has not succeeded since it first ran, ${atTime(d.firstRunAt)}.`;
-      return {
-        summary: sentence(summary),
-        advice:
-          'Renewals, expiries, reminders and e-mails wait while it is stuck: look for "periodic job failed" in the log of ' +
-          'the instances that run it (the server, or `node . jobs`).',
-        tab: null,
-      };
+      return { summary: sentence(summary), advice: KIND_ADVICE.job_stuck, tab: null };
     }
     case 'outbox_failing': {
       const d = details as unknown as AlertDetails['outbox_failing'];

@@ -1,8 +1,9 @@
 import { type AdminAlerts, ALERT_KINDS, ALERTS_LISTED_MAX, type AlertKind } from '@storefront/contract';
-import { and, asc, count, eq, isNull } from 'drizzle-orm';
+import { and, count, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { alerts } from '../../db/schema.ts';
 import { describeAlert } from './describe.ts';
+import { ALERT_ORDER } from './notify-alerts.ts';
 
 /**
  * GET /api/admin/alerts: the open alerts by kind (in ALERT_KINDS' order), oldest first, at most ALERTS_LISTED_MAX of each,
@@ -17,7 +18,7 @@ export async function listOpenAlerts({ db }: { db: Db }): Promise<AdminAlerts> {
         .select()
         .from(alerts)
         .where(and(eq(alerts.kind, kind), isNull(alerts.resolvedAt)))
-        .orderBy(asc(alerts.openedAt), asc(alerts.id))
+        .orderBy(...ALERT_ORDER)
         .limit(ALERTS_LISTED_MAX),
     ),
   ]);

@@ -6,7 +6,10 @@ import { alertMailings, alerts, users } from '../../db/schema.ts';
 import { actionEmail, type Branding } from '../../lib/branded-email.ts';
 import type { Mail } from '../../lib/mailer.ts';
 import { enqueueEmail } from '../notifications/outbox.ts';
-import { atTime, describeAlert } from './describe.ts';
+import { atTime, describeAlert, KIND_ADVICE } from './describe.ts';
+
+/** Oldest first; alerts opened by one check in the order of their own times (an order's payment). */
+export const ALERT_ORDER = [asc(alerts.openedAt), asc(sql`${alerts.details}->>'since'`), asc(alerts.id)] as const;
 
 /** At most one e-mail an hour per kind: the first at once, later ones gathered into the next hour's digest. */
 export const DIGEST_EVERY_MS = 60 * 60_000;
@@ -67,13 +70,12 @@ export function alertEmail(
   const items = pending.slice(0, DIGEST_ITEMS_MAX).map((alert) => describeAlert(kind, alert.details).summary);
   const more = pending.length - items.length;
   if (more > 0) items.push(`… and ${more} more, listed in the admin console.`);
-  const first = pending[0];
   return actionEmail(brand, to, {
     subject: `Alerts: ${ALERT_KIND_TITLES[kind]} (${pending.length} new)`,
     heading: `${ALERT_KIND_TITLES[kind]}: ${pending.length} new alerts`,
     body:
       `${previousAt ? `Since the last e-mail of this kind (${atTime(previousAt.toISOString())}), these` : 'These'} ` +
-      `alerts opened and are still open. ${first ? describeAlert(kind, first.details).advice : ''}`.trim(),
+      `alerts opened and are still open. ${KIND_ADVICE[kind]}`,
     items,
     action: 'Open the admin console',
     url: consoleUrl,
@@ -102,7 +104,7 @@ async function notifyKind(ctx: NotifyContext, kind: AlertKind, now: Date): Promi
       .select()
       .from(alerts)
       .where(and(eq(alerts.kind, kind), isNull(alerts.resolvedAt), isNull(alerts.notifiedAt)))
-      .orderBy(asc(alerts.openedAt), asc(alerts.id));
+      .orderBy(...ALERT_ORDER);
     const [only] = pending;
     if (!only) return 0;
     const recipients = await alertRecipients(tx, ctx.settings, now);

@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 import { site } from '../../../config/site.ts';
 import { useAuth } from '../../../lib/use-auth.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { AdminAlerts } from './admin-alerts.tsx';
 import { AuditLogView } from './audit-log.tsx';
 import { ActiveCoupons, CouponRedemptions } from './coupons.tsx';
 import { CustomOrdering } from './custom-ordering.tsx';
@@ -32,6 +33,7 @@ export function AdminPage() {
       <Title order={1} size="h2">
         Admin Dashboard
       </Title>
+      <AdminAlerts />
       <Tabs
         value={tab}
         onChange={(value) => setParams(value && value !== 'inventory' ? { tab: value } : {}, { replace: true })}
