@@ -195,6 +195,14 @@ test.describe('the Proxies page', () => {
     ]);
     // The landing page, some KB: the gateway writes whole KB in its periodic batches.
     expect(stdout).toContain('<html');
+    // The same lines as socks5:// URLs (issue 38): the gateway takes SOCKS5 on the same port.
+    await page.getByRole('combobox', { name: 'Line format' }).click();
+    await page.getByRole('option', { name: 'socks5://user:pass@ip:port' }).click();
+    const socksLine =
+      (await page.getByRole('textbox', { name: /Generated proxies/ }).inputValue()).split('\n')[0] ?? '';
+    expect(socksLine).toBe(`socks5://${user}:${password}@${host}:${port}`);
+    const viaSocks = await run('curl', ['--silent', '--fail', '-x', socksLine, `${E2E.appUrl}/`]);
+    expect(viaSocks.stdout).toContain('<html');
     await expect(async () => {
       await page.reload();
       // Each reload fetches and renders the tab again: up to 3 s on a loaded 2-core machine.

@@ -4,8 +4,10 @@ import { IconKey } from '@tabler/icons-react';
 import { useAuth } from '../../../lib/use-auth.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { ApiKeysCard } from './api-keys-card.tsx';
+import { AuthorizedIpsCard } from './authorized-ips-card.tsx';
 import { ChangePasswordDialog } from './change-password-dialog.tsx';
 import { TwoFactorCard } from './two-factor-card.tsx';
+import { UsageEmailsCard } from './usage-emails-card.tsx';
 
 export function SettingsPage() {
   const { user, refetch } = useAuth();
@@ -39,6 +41,8 @@ export function SettingsPage() {
         }}
       />
       <ApiKeysCard />
+      <AuthorizedIpsCard />
+      <UsageEmailsCard />
       <ChangePasswordDialog opened={passwordOpened} onClose={passwordDialog.close} />
     </Stack>
   );

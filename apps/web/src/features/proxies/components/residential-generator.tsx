@@ -14,12 +14,17 @@ import {
 import {
   COUNTRY_OPTIONS,
   DEFAULT_COUNTRY,
+  DEFAULT_PROXY_FORMAT,
+  formatEndpoint,
   GENERATOR_COUNT_DEFAULT,
   GENERATOR_COUNT_MAX,
   GENERATOR_COUNT_MIN,
   generateResidentialList,
   isoDate,
+  isProxyFormat,
   type OrderUsage,
+  PROXY_FORMATS,
+  type ProxyFormat,
   proxyListUrl,
   type ResidentialProxyType,
 } from '@storefront/contract';
@@ -31,20 +36,24 @@ import { ListLink } from './list-link.tsx';
 
 const countries = COUNTRY_OPTIONS.map((country) => ({ value: country.id, label: `${country.name} (${country.id})` }));
 
-/** The list generator (spec section 5): count, dynamic or static, country; a new session id on every line. */
+/**
+ * The list generator (spec section 5): count, dynamic or static, country; a new session id on every line. The lines are
+ * written in any of the four formats, socks5:// included: the gateway speaks HTTP and SOCKS5 on the same port.
+ */
 export function ResidentialGenerator({ account }: { account: OrderUsage }) {
   const [count, setCount] = useState<number>(GENERATOR_COUNT_DEFAULT);
   const [type, setType] = useState<ResidentialProxyType>('dynamic');
   const [country, setCountry] = useState(DEFAULT_COUNTRY);
+  const [format, setFormat] = useState<ProxyFormat>(DEFAULT_PROXY_FORMAT);
   const [lines, setLines] = useState<string[]>([]);
-  const text = lines.join('\n');
+  const text = lines.map((line) => formatEndpoint(line, format)).join('\n');
 
   return (
     <Stack gap="sm">
       <Title order={3} size="h5">
         Proxy list generator
       </Title>
-      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+      <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }}>
         <NumberInput
           label="Number of proxies"
           min={GENERATOR_COUNT_MIN}
@@ -78,6 +87,13 @@ export function ResidentialGenerator({ account }: { account: OrderUsage }) {
           searchable
           allowDeselect={false}
           maxDropdownHeight={280}
+        />
+        <Select
+          label="Line format"
+          data={Object.keys(PROXY_FORMATS)}
+          value={format}
+          onChange={(value) => setFormat(isProxyFormat(value) ? value : DEFAULT_PROXY_FORMAT)}
+          allowDeselect={false}
         />
       </SimpleGrid>
       <Group gap="xs">
@@ -118,6 +134,7 @@ export function ResidentialGenerator({ account }: { account: OrderUsage }) {
         <ListLink
           url={proxyListUrl(window.location.origin, {
             product: 'residential_proxies',
+            format: format === DEFAULT_PROXY_FORMAT ? undefined : format,
             country,
             type,
             count: Math.min(GENERATOR_COUNT_MAX, Math.max(GENERATOR_COUNT_MIN, count)),
