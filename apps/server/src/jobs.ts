@@ -47,6 +47,8 @@ async function main() {
     return;
   }
   await serveMetrics(config.metrics, app.metrics.registry, app.log, shutdown);
+  // Its runs are recorded with this cadence: any server can then tell when the job has stopped succeeding.
+  app.jobs.setCadence(config.jobsIntervalSeconds || 60);
   const run = () =>
     runOnce().catch((error: unknown) => app.log.error({ err: error }, 'periodic job failed; the next run retries'));
   const timer = setInterval(run, config.jobsIntervalSeconds * 1000 || 60_000);
