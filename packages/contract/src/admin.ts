@@ -330,6 +330,11 @@ export const couponMessages = {
   deleteFailed: 'Failed to delete coupon',
   toggleFailed: 'Failed to toggle coupon',
   created: 'Coupon created!',
+  /** A deleted coupon's redemptions are kept (docs/decisions/2026-11-25-coupon-delete.md). */
+  deleted: (name: string, redemptions: number) =>
+    redemptions === 0
+      ? `Coupon ${name} deleted.`
+      : `Coupon ${name} deleted. Its ${redemptions === 1 ? 'redemption stays' : `${redemptions} redemptions stay`} listed under Coupon Redemptions.`,
   couponNotFound: 'This coupon does not exist.',
   promoNotFound: 'This promo code does not exist.',
 } as const;
@@ -365,11 +370,21 @@ export const adminCouponSchema = z.object({
 export type AdminCoupon = z.infer<typeof adminCouponSchema>;
 export const adminCouponListSchema = z.object({ coupons: z.array(adminCouponSchema) });
 
+/**
+ * Spec section 3 'Coupon redemption', per promo code, with its coupon's discount and whether the coupon was deleted: a
+ * deleted coupon's code stays listed with the discount it gave, and a new coupon may take the same code, so one code
+ * can appear twice (`promoCodeId` tells them apart).
+ */
 export const couponRedemptionSchema = z.object({
   couponCode: z.string(),
   totalRedemptions: z.number().int(),
   uniqueUsers: z.number().int(),
   redemptionsByEmail: z.array(z.object({ email: z.string(), count: z.number().int() })),
+  promoCodeId: z.string(),
+  percentOff: z.number().nullable(),
+  amountOff: z.number().nullable(),
+  currency: z.string(),
+  deletedAt: z.string().nullable(),
 });
 export type CouponRedemption = z.infer<typeof couponRedemptionSchema>;
 export const couponRedemptionsSchema = z.object({

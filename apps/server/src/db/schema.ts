@@ -179,7 +179,9 @@ export const ORDER_STATUSES = ['awaiting_payment', 'processing', 'delivered', 'e
 
 /**
  * Coupons (spec section 3 'Coupon'): the database is the source of truth; with Stripe the coupon and its promotion codes
- * are mirrored there (provider ids) the first time a checkout uses them.
+ * are mirrored there (provider ids) the first time a checkout uses them. A deleted coupon is kept, marked deleted with
+ * its codes, so that its redemptions and the orders that used it still name its code and discount
+ * (docs/decisions/2026-11-25-coupon-delete.md).
  */
 export const coupons = pgTable(
   'coupons',
@@ -193,6 +195,8 @@ export const coupons = pgTable(
     durationInMonths: integer('duration_in_months'),
     providerCouponId: text('provider_coupon_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set by an administrator's delete: gone from the console's list, kept for its redemptions and orders. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   (table) => [
     check(
@@ -221,7 +225,10 @@ export const couponProducts = pgTable(
   (table) => [primaryKey({ columns: [table.couponId, table.productId] })],
 );
 
-/** The codes customers type. Matched without regard to case. */
+/**
+ * The codes customers type. Matched without regard to case. A code is deleted with its coupon (its own mark, as a unique
+ * index cannot look at another table): it can no longer be used, and a new coupon may take the same code.
+ */
 export const promoCodes = pgTable(
   'promo_codes',
   {
@@ -236,21 +243,25 @@ export const promoCodes = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     providerPromoCodeId: text('provider_promo_code_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   (table) => [
-    uniqueIndex('promo_codes_code_key').on(sql`lower(${table.code})`),
+    uniqueIndex('promo_codes_code_key').on(sql`lower(${table.code})`).where(sql`${table.deletedAt} is null`),
     check('promo_codes_max_redemptions', sql`${table.maxRedemptions} is null or ${table.maxRedemptions} >= 1`),
   ],
 );
 
-/** One row per paid order that used a code, with the customer's e-mail (spec section 3 'Coupon redemption'). */
+/**
+ * One row per paid order that used a code, with the customer's e-mail (spec section 3 'Coupon redemption'). The sales
+ * history: a code with redemptions cannot be removed (restrict); deleting its coupon only marks it.
+ */
 export const couponRedemptions = pgTable(
   'coupon_redemptions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     promoCodeId: uuid('promo_code_id')
       .notNull()
-      .references(() => promoCodes.id, { onDelete: 'cascade' }),
+      .references(() => promoCodes.id, { onDelete: 'restrict' }),
     orderId: uuid('order_id')
       .notNull()
       .unique()
@@ -288,7 +299,8 @@ export const orders = pgTable(
     discountCents: integer('discount_cents').notNull().default(0),
     totalCents: integer('total_cents').notNull().default(0),
     currency: text('currency').notNull().default('usd'),
-    promoCodeId: uuid('promo_code_id').references(() => promoCodes.id, { onDelete: 'set null' }),
+    /** The code the order used; kept when its coupon is deleted (renewals still apply its discount). */
+    promoCodeId: uuid('promo_code_id').references(() => promoCodes.id, { onDelete: 'restrict' }),
     /** Which payment provider holds the checkout, and its ids there. */
     provider: text('provider', { enum: ['sandbox', 'stripe'] }),
     providerCheckoutId: text('provider_checkout_id').unique(),

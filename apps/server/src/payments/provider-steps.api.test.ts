@@ -213,8 +213,10 @@ describe('changes at Stripe never inside a transaction (a stand-in that hangs)',
     expect(await db.select().from(providerSteps)).toEqual([]);
     expect(fake.objects.has(stripeCouponId(madeThere))).toBe(false);
     expect(await db.select().from(coupons).where(eq(coupons.id, madeThere))).toEqual([]);
-    expect(await db.select().from(coupons).where(eq(coupons.id, goneThere.coupon.id))).toEqual([]);
-    expect(await db.select().from(coupons).where(eq(coupons.id, keptThere.coupon.id))).toHaveLength(1);
+    const deletedAt = async (id: string) =>
+      (await db.select({ deletedAt: coupons.deletedAt }).from(coupons).where(eq(coupons.id, id)))[0]?.deletedAt;
+    expect(await deletedAt(goneThere.coupon.id)).toBeInstanceOf(Date);
+    expect(await deletedAt(keptThere.coupon.id)).toBeNull();
     const audit = await db.select().from(adminAuditLog).where(eq(adminAuditLog.action, 'coupon.delete'));
     expect(audit.map((entry) => entry.summary)).toContain('Coupon Gone at Stripe (GONE) deleted');
     expect(fake.find('POST /v1/promotion_codes/promo_switch').at(-1)?.params).toEqual({ active: 'true' });

@@ -125,6 +125,24 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           url: `https://checkout.stripe.test/c/pay/${sessionId}`,
         });
       }
+      // Stripe's rule: a code is unique among the active promotion codes, and a code is active only while its coupon
+      // exists. The same code of ours made again (an idempotent retry at Stripe) is not a second code.
+      const couponOf = (object: Record<string, unknown>) => String(object['promotion[coupon]'] ?? object.coupon);
+      const clash = (object: Record<string, unknown>) =>
+        object.object === 'promotion_code' &&
+        String(object.code).toLowerCase() === String(params.code).toLowerCase() &&
+        object.active !== 'false' &&
+        objects.has(couponOf(object)) &&
+        object['metadata[promoCodeId]'] !== params['metadata[promoCodeId]'];
+      if (resource === 'promotion_codes' && [...objects.values()].some(clash)) {
+        return send(400, {
+          error: {
+            type: 'invalid_request_error',
+            code: 'resource_already_exists',
+            message: `An active promotion code with \`code: ${params.code}\` already exists.`,
+          },
+        });
+      }
       const objectId = params.id ?? next(prefixes[resource] ?? resource);
       if (objects.has(objectId)) {
         return send(400, {

@@ -367,7 +367,7 @@ export const adminRoutes: FastifyPluginAsync<{
     {
       schema: {
         tags: ['admin'],
-        summary: 'Delete a coupon with its promo codes (at Stripe too)',
+        summary: 'Delete a coupon and its promo codes (at Stripe too); their redemptions are kept',
         params: z.object({ couponId: z.uuid({ error: couponMessages.couponNotFound }) }),
         response: { 200: couponMessageResponseSchema },
       },

@@ -10,7 +10,7 @@ import {
   PRODUCT_IDS,
   PRODUCTS,
 } from '@storefront/contract';
-import { asc, count, desc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
 import { couponProducts, couponRedemptions, coupons, featureFlags, promoCodes } from '../../db/schema.ts';
@@ -20,12 +20,19 @@ import { beginStep, codeBeingCreated, endStep, handOver, type Step } from '../..
 import { type Actor, recordAudit } from '../audit/record-audit.ts';
 import { createCoupon, findPromoCode, type NewCoupon } from './coupons.ts';
 
-/** GET /api/admin/coupons: every coupon, newest first, with its products and promo codes (spec section 3 'Coupon'). */
+/**
+ * GET /api/admin/coupons: every coupon not deleted, newest first, with its products and promo codes (spec section 3
+ * 'Coupon').
+ */
 export async function listAdminCoupons({ db }: { db: Db }): Promise<AdminCoupon[]> {
   const [couponRows, productRows, codeRows] = await Promise.all([
-    db.select().from(coupons).orderBy(desc(coupons.createdAt)),
-    db.select().from(couponProducts),
-    db.select().from(promoCodes).orderBy(asc(promoCodes.createdAt)),
+    db.select().from(coupons).where(isNull(coupons.deletedAt)).orderBy(desc(coupons.createdAt)),
+    db
+      .select({ couponId: couponProducts.couponId, productId: couponProducts.productId })
+      .from(couponProducts)
+      .innerJoin(coupons, eq(coupons.id, couponProducts.couponId))
+      .where(isNull(coupons.deletedAt)),
+    db.select().from(promoCodes).where(isNull(promoCodes.deletedAt)).orderBy(asc(promoCodes.createdAt)),
   ]);
   return couponRows.map((coupon) => ({
     id: coupon.id,
@@ -61,7 +68,12 @@ export async function couponOptions({ db }: { db: Db }): Promise<CouponOptions> 
   };
 }
 
-/** GET /api/admin/coupons/redemptions: per code, paid checkouts that used it, by customer e-mail. */
+/**
+ * GET /api/admin/coupons/redemptions: per promo code, paid checkouts that used it, by customer e-mail, with its coupon's
+ * discount; a deleted coupon's codes too (the sales history), marked with the time of the deletion. Per code and not
+ * per spelling: a new coupon may take a deleted coupon's code, and the two gave different discounts. `totalCoupons`
+ * counts the coupons not deleted, as the Active Coupons tab lists them.
+ */
 export async function listRedemptions({
   db,
 }: {
@@ -69,26 +81,41 @@ export async function listRedemptions({
 }): Promise<{ coupons: CouponRedemption[]; totalCoupons: number }> {
   const [rows, [total]] = await Promise.all([
     db
-      .select({ code: promoCodes.code, email: couponRedemptions.email, uses: count() })
+      .select({
+        promoCodeId: promoCodes.id,
+        code: promoCodes.code,
+        percentOff: coupons.percentOff,
+        amountOff: coupons.amountOffCents,
+        currency: coupons.currency,
+        deletedAt: coupons.deletedAt,
+        email: couponRedemptions.email,
+        uses: count(),
+      })
       .from(couponRedemptions)
       .innerJoin(promoCodes, eq(promoCodes.id, couponRedemptions.promoCodeId))
-      .groupBy(promoCodes.code, couponRedemptions.email)
-      .orderBy(asc(promoCodes.code), asc(couponRedemptions.email)),
-    db.select({ value: count() }).from(coupons),
+      .innerJoin(coupons, eq(coupons.id, promoCodes.couponId))
+      .groupBy(promoCodes.id, coupons.id, couponRedemptions.email)
+      .orderBy(asc(promoCodes.code), asc(promoCodes.createdAt), asc(couponRedemptions.email)),
+    db.select({ value: count() }).from(coupons).where(isNull(coupons.deletedAt)),
   ]);
   const byCode = new Map<string, CouponRedemption>();
   for (const row of rows) {
-    const entry = byCode.get(row.code) ?? {
+    const entry = byCode.get(row.promoCodeId) ?? {
       couponCode: row.code,
       totalRedemptions: 0,
       uniqueUsers: 0,
       redemptionsByEmail: [],
+      promoCodeId: row.promoCodeId,
+      percentOff: row.percentOff,
+      amountOff: row.amountOff,
+      currency: row.currency,
+      deletedAt: row.deletedAt?.toISOString() ?? null,
     };
     const uses = Number(row.uses);
     entry.totalRedemptions += uses;
     entry.uniqueUsers += 1;
     entry.redemptionsByEmail.push({ email: row.email, count: uses });
-    byCode.set(row.code, entry);
+    byCode.set(row.promoCodeId, entry);
   }
   return {
     coupons: [...byCode.values()].sort((a, b) => b.totalRedemptions - a.totalRedemptions),
@@ -222,7 +249,11 @@ export async function toggleAdminPromoCode({
     return { message: `Promo code ${promo.code} is now ${active ? 'active' : 'inactive'}.` };
   };
   const begun = await db.transaction(async (tx) => {
-    const [promo] = await tx.select().from(promoCodes).where(eq(promoCodes.id, promoCodeId)).for('update');
+    const [promo] = await tx
+      .select()
+      .from(promoCodes)
+      .where(and(eq(promoCodes.id, promoCodeId), isNull(promoCodes.deletedAt)))
+      .for('update');
     if (!promo) throw new AppError('NOT_FOUND', couponMessages.promoNotFound);
     if (!promo.providerPromoCodeId) return { done: true as const, answer: await apply(tx, promo) };
     const providerId = promo.providerPromoCodeId;
@@ -243,8 +274,9 @@ export async function toggleAdminPromoCode({
 }
 
 /**
- * DELETE /api/admin/coupons/{couponId}: the coupon, its codes and their redemption records go, at the provider first (a
- * recorded step), then here with the audit entry. Orders that used it keep their prices.
+ * DELETE /api/admin/coupons/{couponId}: the coupon goes at the provider first (a recorded step), then is marked deleted
+ * here with its codes and the audit entry (docs/decisions/2026-11-25-coupon-delete.md). Its codes can no longer be used
+ * and may be taken by a new coupon; its redemptions, and the orders that used it, keep naming it and its discount.
  */
 export async function deleteAdminCoupon({
   db,
@@ -258,7 +290,11 @@ export async function deleteAdminCoupon({
   couponId: string;
 }): Promise<{ message: string }> {
   const begun = await db.transaction(async (tx) => {
-    const [coupon] = await tx.select().from(coupons).where(eq(coupons.id, couponId)).for('update');
+    const [coupon] = await tx
+      .select()
+      .from(coupons)
+      .where(and(eq(coupons.id, couponId), isNull(coupons.deletedAt)))
+      .for('update');
     if (!coupon) throw new AppError('NOT_FOUND', couponMessages.couponNotFound);
     if (!coupon.providerCouponId) return { done: true as const, answer: await removeCoupon(tx, coupon.id, actor) };
     const providerId = coupon.providerCouponId;
@@ -278,21 +314,32 @@ export async function deleteAdminCoupon({
   });
 }
 
-/** Deletes a coupon here (its codes and redemptions go with it) with the audit entry; gone already is fine. */
+/**
+ * Marks a coupon and its codes deleted here, with the audit entry; deleted already is fine. Nothing is removed: the
+ * redemptions and the orders that used its codes keep them (and the renewals of those orders their discount).
+ */
 async function removeCoupon(tx: Tx, couponId: string, actor: Actor): Promise<{ message: string }> {
-  const [coupon] = await tx.select().from(coupons).where(eq(coupons.id, couponId)).for('update');
+  const [coupon] = await tx
+    .update(coupons)
+    .set({ deletedAt: sql`now()` })
+    .where(and(eq(coupons.id, couponId), isNull(coupons.deletedAt)))
+    .returning();
   if (!coupon) return { message: couponMessages.couponNotFound };
-  const codes = await tx.select({ code: promoCodes.code }).from(promoCodes).where(eq(promoCodes.couponId, coupon.id));
-  await tx.delete(coupons).where(eq(coupons.id, coupon.id));
+  const codes = await tx
+    .update(promoCodes)
+    .set({ deletedAt: coupon.deletedAt })
+    .where(and(eq(promoCodes.couponId, coupon.id), isNull(promoCodes.deletedAt)))
+    .returning({ code: promoCodes.code, timesRedeemed: promoCodes.timesRedeemed });
   const names = codes.map((row) => row.code).join(', ');
+  const redemptions = codes.reduce((sum, row) => sum + row.timesRedeemed, 0);
   await recordAudit({
     tx,
     actor,
     action: 'coupon.delete',
     summary: `Coupon ${coupon.name}${names ? ` (${names})` : ''} deleted`,
-    details: { couponId: coupon.id, codes: codes.map((row) => row.code) },
+    details: { couponId: coupon.id, codes: codes.map((row) => row.code), redemptions },
   });
-  return { message: `Coupon ${coupon.name} deleted.` };
+  return { message: couponMessages.deleted(coupon.name, redemptions) };
 }
 
 const actorSchema = z.object({ id: z.string(), email: z.string() });

@@ -149,12 +149,22 @@ describe('coupons in the admin console (sandbox provider)', () => {
             { email: 'ann@example.com', count: 2 },
             { email: 'bob@example.com', count: 1 },
           ],
+          promoCodeId: spring,
+          percentOff: 25,
+          amountOff: null,
+          currency: 'usd',
+          deletedAt: null,
         },
         {
           couponCode: 'FIVEOFF',
           totalRedemptions: 1,
           uniqueUsers: 1,
           redemptionsByEmail: [{ email: 'ann@example.com', count: 1 }],
+          promoCodeId: coupons[0].promoCodes[0].id,
+          percentOff: null,
+          amountOff: 500,
+          currency: 'usd',
+          deletedAt: null,
         },
       ],
     });
@@ -164,7 +174,9 @@ describe('coupons in the admin console (sandbox provider)', () => {
     const { coupons } = (await call(boss.cookie, 'GET', '/api/admin/coupons')).json();
     const five = coupons.find((coupon: { name: string }) => coupon.name === 'Five dollars');
     const deleted = await call(boss.cookie, 'DELETE', `/api/admin/coupons/${five.id}`);
-    expect(deleted.json()).toEqual({ message: 'Coupon Five dollars deleted.' });
+    expect(deleted.json()).toEqual({
+      message: 'Coupon Five dollars deleted. Its redemption stays listed under Coupon Redemptions.',
+    });
     expect((await call(boss.cookie, 'DELETE', `/api/admin/coupons/${five.id}`)).statusCode).toBe(404);
     expect(await buyWith(bob, 'FIVEOFF')).toBe(checkoutMessages.couponUnknown);
     expect((await call(boss.cookie, 'GET', '/api/admin/coupons')).json().coupons).toHaveLength(2);

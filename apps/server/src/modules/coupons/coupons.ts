@@ -1,5 +1,5 @@
 import { checkoutMessages, PRODUCTS, type ProductId } from '@storefront/contract';
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { couponProducts, couponRedemptions, coupons, orders, promoCodes } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -58,13 +58,18 @@ export async function createCoupon({ db, ...input }: NewCoupon & { db: Db | Tx }
   });
 }
 
-/** Finds a code (case does not matter) with its coupon and products, or undefined. */
+/**
+ * Finds a code (case does not matter) with its coupon and products, or undefined. A deleted coupon's code is not found:
+ * it cannot be used, and a new coupon may take it (at most one code of a spelling is not deleted: promo_codes_code_key).
+ */
 export async function findPromoCode(db: Db | Tx, code: string) {
   const rows = await db
     .select({ promo: promoCodes, coupon: coupons })
     .from(promoCodes)
     .innerJoin(coupons, eq(coupons.id, promoCodes.couponId))
-    .where(sql`lower(${promoCodes.code}) = lower(${code})`)
+    .where(
+      and(sql`lower(${promoCodes.code}) = lower(${code})`, isNull(promoCodes.deletedAt), isNull(coupons.deletedAt)),
+    )
     .limit(1);
   const row = rows[0];
   if (!row) return undefined;
@@ -178,6 +183,7 @@ export function promoForProvider(found: FoundPromoCode): PromoCodeForProvider {
  * Records a paid order's use of a code with the customer's e-mail; a second call for the same order does nothing. It is
  * recorded even past the code's limit: a payment for a checkout whose hold had ended (a delayed payment method confirmed
  * after its page expired) was made at the discounted price, so the order is honoured and the use counted as it happened.
+ * For the same reason it is recorded when the code's coupon was deleted after the checkout started.
  */
 export async function recordRedemption({
   tx,
