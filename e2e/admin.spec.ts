@@ -231,8 +231,18 @@ test('creates a coupon, sees it redeemed by a paid checkout, pauses and deletes 
   await active.click({ force: true });
   await expect(page.getByRole('switch', { name: 'Inactive' })).not.toBeChecked();
   await page.getByRole('button', { name: 'Delete E2E spring' }).click();
-  await page.getByRole('dialog', { name: 'Delete coupon?' }).getByRole('button', { name: 'Delete Coupon' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete coupon?' });
+  await expect(confirm).toContainText('Its redemption stays listed under Coupon Redemptions');
+  await confirm.getByRole('button', { name: 'Delete Coupon' }).click();
   await expect(page.getByRole('row').filter({ hasText: 'E2E spring' })).toHaveCount(0);
+
+  // Its sales history stays: the code, its discount and who used it (issue 40, item 1).
+  await page.goto('/dashboard/admin?tab=coupon_redemptions');
+  const kept = page.getByRole('row').filter({ hasText: 'E2ESPRING' });
+  await expect(kept).toContainText('15% off');
+  await expect(kept).toContainText('Deleted');
+  await page.getByRole('button', { name: 'Show who used E2ESPRING (deleted coupon)' }).click();
+  await expect(page.getByRole('cell', { name: email })).toBeVisible();
 });
 
 test('keeps an audit log of the changes, and the tabs follow ?tab= with its aliases', async ({ page }) => {

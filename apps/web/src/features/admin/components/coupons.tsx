@@ -7,7 +7,8 @@ import { FormError } from '../../../components/form-error.tsx';
 import { useAdminCoupons, useCouponRedemptions, useDeleteCoupon, useToggleCoupon } from '../api/admin-api.ts';
 import { CouponForm } from './coupon-form.tsx';
 
-const discountOf = (coupon: AdminCoupon) =>
+type Discount = Pick<AdminCoupon, 'percentOff' | 'amountOff' | 'currency'>;
+const discountOf = (coupon: Discount) =>
   coupon.percentOff !== null
     ? `${coupon.percentOff}% off`
     : `${formatMoney(coupon.amountOff ?? 0, coupon.currency)} off`;
@@ -138,10 +139,7 @@ export function ActiveCoupons() {
       <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete coupon?">
         {deleting && (
           <Stack gap="md">
-            <Text size="sm">
-              {deleting.name} and its promo codes ({deleting.promoCodes.map((promo) => promo.code).join(', ')}) will
-              stop working and their redemption figures are removed. Orders that used them keep their prices.
-            </Text>
+            <DeleteWarning coupon={deleting} />
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setDeleting(null)}>
                 Keep Coupon
@@ -170,19 +168,48 @@ export function ActiveCoupons() {
   );
 }
 
-/** The Coupon Redemptions tab: codes by use, expandable to per-e-mail counts. */
+/**
+ * What deleting does (docs/decisions/2026-11-25-coupon-delete.md): the codes stop working and may be given to a new
+ * coupon; what was sold with them stays. Switching a code off is offered for a pause.
+ */
+function DeleteWarning({ coupon }: { coupon: AdminCoupon }) {
+  const codes = coupon.promoCodes.map((promo) => promo.code).join(', ');
+  const used = coupon.promoCodes.reduce((sum, promo) => sum + promo.timesRedeemed, 0);
+  return (
+    <Stack gap="xs">
+      <Text size="sm">
+        {coupon.name} ({codes}) stops working at once, and its code can then be given to a new coupon.
+      </Text>
+      <Text size="sm">
+        {used === 0
+          ? 'It has not been used in a paid checkout.'
+          : `Its ${used === 1 ? 'redemption stays' : `${used} redemptions stay`} listed under Coupon Redemptions, with the code and its discount, and the orders keep their prices.`}
+      </Text>
+      <Text size="sm" c="dimmed">
+        To stop it only for a while, switch its code off instead.
+      </Text>
+    </Stack>
+  );
+}
+
+/**
+ * The Coupon Redemptions tab: codes by use, with their discount, expandable to per-e-mail counts. A deleted coupon's
+ * codes stay listed, marked; its code may belong to a newer coupon too, so rows are told apart by promo code.
+ */
 export function CouponRedemptions() {
   const redemptions = useCouponRedemptions();
   const [open, setOpen] = useState<string[]>([]);
   const data = redemptions.data;
+  const fromDeleted = data?.coupons.filter((entry) => entry.deletedAt !== null).length ?? 0;
   return (
     <Stack gap="md">
       {redemptions.isPending && <Loader size="sm" aria-label="Loading redemptions" />}
       <FormError message={redemptions.error?.message ?? null} />
       {data && (
         <Text size="sm" c="dimmed">
-          {data.totalCoupons} coupon{data.totalCoupons === 1 ? '' : 's'} in all; {data.coupons.length} code
-          {data.coupons.length === 1 ? '' : 's'} used in paid checkouts.
+          {data.totalCoupons} coupon{data.totalCoupons === 1 ? '' : 's'} in the shop; {data.coupons.length} code
+          {data.coupons.length === 1 ? '' : 's'} used in paid checkouts
+          {fromDeleted > 0 && `, ${fromDeleted} of them from deleted coupons`}.
         </Text>
       )}
       {data && data.coupons.length === 0 && (
@@ -191,41 +218,51 @@ export function CouponRedemptions() {
         </Text>
       )}
       {data && data.coupons.length > 0 && (
-        <Table.ScrollContainer minWidth={420}>
+        <Table.ScrollContainer minWidth={520}>
           <Table withTableBorder verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th w={40} />
                 <Table.Th>Code</Table.Th>
+                <Table.Th>Discount</Table.Th>
                 <Table.Th>Redemptions</Table.Th>
                 <Table.Th>Customers</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {data.coupons.map((entry) => {
-                const expanded = open.includes(entry.couponCode);
+                const expanded = open.includes(entry.promoCodeId);
+                const deletedOn = entry.deletedAt && day.format(new Date(entry.deletedAt));
                 return (
-                  <Fragment key={entry.couponCode}>
+                  <Fragment key={entry.promoCodeId}>
                     <Table.Tr>
                       <Table.Td>
                         <ActionIcon
                           variant="subtle"
-                          aria-label={`${expanded ? 'Hide' : 'Show'} who used ${entry.couponCode}`}
+                          aria-label={`${expanded ? 'Hide' : 'Show'} who used ${entry.couponCode}${deletedOn ? ' (deleted coupon)' : ''}`}
                           aria-expanded={expanded}
                           onClick={() =>
-                            setOpen((codes) =>
-                              expanded
-                                ? codes.filter((code) => code !== entry.couponCode)
-                                : [...codes, entry.couponCode],
+                            setOpen((ids) =>
+                              expanded ? ids.filter((id) => id !== entry.promoCodeId) : [...ids, entry.promoCodeId],
                             )
                           }
                         >
                           {expanded ? <IconChevronDown size={16} /> : <IconChevronRight size={16} />}
                         </ActionIcon>
                       </Table.Td>
-                      <Table.Td ff="monospace" fw={600}>
-                        {entry.couponCode}
+                      <Table.Td>
+                        <Group gap={6} wrap="nowrap">
+                          <Text span ff="monospace" fw={600} size="sm">
+                            {entry.couponCode}
+                          </Text>
+                          {deletedOn && (
+                            <Badge color="gray" variant="light" title={`Coupon deleted ${deletedOn}`}>
+                              Deleted
+                            </Badge>
+                          )}
+                        </Group>
                       </Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{discountOf(entry)}</Table.Td>
                       <Table.Td>
                         <Badge variant="light">{entry.totalRedemptions}</Badge>
                       </Table.Td>
@@ -235,7 +272,7 @@ export function CouponRedemptions() {
                       entry.redemptionsByEmail.map((row) => (
                         <Table.Tr key={row.email} bg="var(--mantine-color-default-hover)">
                           <Table.Td />
-                          <Table.Td colSpan={2}>{row.email}</Table.Td>
+                          <Table.Td colSpan={3}>{row.email}</Table.Td>
                           <Table.Td>{row.count}</Table.Td>
                         </Table.Tr>
                       ))}
