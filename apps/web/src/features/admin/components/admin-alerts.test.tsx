@@ -93,6 +93,27 @@ describe('the open alerts above the admin tabs', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it('on a phone shows each kind and its count, its alerts on demand, so the tabs stay on the first screen', async () => {
+    vi.stubGlobal(
+      'matchMedia',
+      (query: string) =>
+        ({
+          matches: query === '(max-width: 48em)',
+          media: query,
+          addEventListener() {},
+          removeEventListener() {},
+        }) as unknown as MediaQueryList,
+    );
+    fakeApi({ 'GET /api/admin/alerts': () => ({ body: answer([waiting(1), waiting(2)]) }) });
+    renderWithApp(<AdminAlerts />);
+    const box = await screen.findByRole('alert');
+    await waitFor(() => expect(within(box).queryAllByRole('listitem')).toHaveLength(0));
+    expect(within(box).getByText('Paid orders waiting (2)')).toBeTruthy();
+    fireEvent.click(within(box).getByRole('button', { name: 'Show all 2' }));
+    expect(within(box).getAllByRole('listitem')).toHaveLength(2);
+    expect(within(box).getByRole('button', { name: 'Hide' })).toBeTruthy();
+  });
+
   it('says so when the alerts cannot be read, without hiding the page', async () => {
     fakeApi({ 'GET /api/admin/alerts': () => ({ status: 500, body: {} }) });
     renderWithApp(<AdminAlerts />);

@@ -13,8 +13,11 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useOpenAlerts } from '../api/alerts-api.ts';
 
-/** Alerts shown of a kind before 'Show all': fewer on a phone, where the tabs must stay within reach. */
-const FIRST_SHOWN = { wide: 3, narrow: 1 };
+/**
+ * Alerts shown of a kind before 'Show all': on a phone none, only the kind and its count, so that the tabs stay on the
+ * first screen however many kinds are open.
+ */
+const FIRST_SHOWN = { wide: 3, narrow: 0 };
 const NARROW = '(max-width: 48em)';
 
 const COLORS: Record<AlertKind, string> = {
@@ -37,6 +40,12 @@ function ago(iso: string, now = Date.now()): string {
   return relative.format(Math.round(hours / 24), 'day');
 }
 
+function showLabel(expanded: boolean, first: number, count: number, listed: number): string {
+  if (expanded) return first === 0 ? 'Hide' : 'Show fewer';
+  if (count === 1) return 'Show it';
+  return count === listed ? `Show all ${count}` : `Show ${listed} of ${count}`;
+}
+
 const tabLabel = (tab: string) => ADMIN_TABS.find((entry) => entry.value === tab)?.label ?? tab;
 
 function AlertGroup({ kind, count, alerts }: { kind: AlertKind; count: number; alerts: AdminAlert[] }) {
@@ -54,18 +63,20 @@ function AlertGroup({ kind, count, alerts }: { kind: AlertKind; count: number; a
       title={`${ALERT_KIND_TITLES[kind]} (${count})`}
       role="alert"
     >
-      <List size="sm" spacing={4} listStyleType="none" withPadding={false}>
-        {shown.map((alert) => (
-          <List.Item key={alert.id}>
-            {alert.summary}{' '}
-            <Text span size="xs" title={exact.format(new Date(alert.openedAt))}>
-              (opened {ago(alert.openedAt)})
-            </Text>
-          </List.Item>
-        ))}
-      </List>
+      {shown.length > 0 && (
+        <List size="sm" spacing={4} listStyleType="none" withPadding={false}>
+          {shown.map((alert) => (
+            <List.Item key={alert.id}>
+              {alert.summary}{' '}
+              <Text span size="xs" title={exact.format(new Date(alert.openedAt))}>
+                (opened {ago(alert.openedAt)})
+              </Text>
+            </List.Item>
+          ))}
+        </List>
+      )}
       {(alerts.length > first || tabs.length > 0) && (
-        <Group gap="md" mt={6} style={{ rowGap: 6 }}>
+        <Group gap="md" mt={shown.length > 0 ? 6 : 0} style={{ rowGap: 6 }}>
           {alerts.length > first && (
             <UnstyledButton
               onClick={() => setExpanded((value) => !value)}
@@ -75,11 +86,7 @@ function AlertGroup({ kind, count, alerts }: { kind: AlertKind; count: number; a
               c="inherit"
               aria-expanded={expanded}
             >
-              {expanded
-                ? 'Show fewer'
-                : count === alerts.length
-                  ? `Show all ${count}`
-                  : `Show ${alerts.length} of ${count}`}
+              {showLabel(expanded, first, count, alerts.length)}
             </UnstyledButton>
           )}
           {tabs.map((tab) => (

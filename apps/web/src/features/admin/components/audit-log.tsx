@@ -14,7 +14,8 @@ export function AuditLogView() {
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed">
-        Every change made on this page is recorded with who made it and its figures.
+        Every change made on this page is recorded with who made it and its figures; so are the alerts the shop opens
+        and resolves by itself.
       </Text>
       {log.isPending && <Loader size="sm" aria-label="Loading the audit log" />}
       <FormError message={log.error?.message ?? null} />
