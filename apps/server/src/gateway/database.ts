@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
+import { instrumentModule } from '../lib/tracing.ts';
 import { shippedPaths } from '../lifecycle/release.ts';
 import { type SqlClient, sqlClientOf } from './sql.ts';
 
@@ -29,6 +30,8 @@ export async function openGatewayDatabase(config: Config, log: FastifyBaseLogger
     return { sql: sqlClientOf(database.db), close: () => database.close() };
   }
   const { default: pg } = await import('pg');
+  // With traces on, a query is a span of the proxied request that made it (a no-op otherwise).
+  instrumentModule('pg', pg);
   if (config.migrateOnStart && (await migrationsPending(pg, target.connectionString))) {
     const { openDatabase } = await import('../db/client.ts');
     const database = await openDatabase(target, { log });

@@ -99,10 +99,12 @@ async function eventually<T>(look: () => T | undefined, what: string, timeoutMs 
   }
 }
 
-/** The status of `GET http://example.com/` asked of the proxy at `port`, with no credentials. */
-const proxiedStatus = (port: number) =>
+/** The status of `GET http://example.com/` asked of the proxy at `port`, with these credentials or none. */
+const proxiedStatus = (port: number, credentials?: string) =>
   new Promise<number | undefined>((resolve, reject) => {
-    get({ host: '127.0.0.1', port, path: 'http://example.com/', headers: { host: 'example.com' } }, (response) => {
+    const headers: Record<string, string> = { host: 'example.com' };
+    if (credentials) headers['proxy-authorization'] = `Basic ${Buffer.from(credentials).toString('base64')}`;
+    get({ host: '127.0.0.1', port, path: 'http://example.com/', headers }, (response) => {
       response.resume();
       response.on('end', () => resolve(response.statusCode));
     }).on('error', reject);
@@ -278,6 +280,45 @@ describe('traces over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
         expect(exported.contentType).toBe('application/x-protobuf');
         expect(await gateway.stop()).toBe(0);
       }
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
+});
+
+describe('a gateway on its own, traced', () => {
+  it('a proxied request whose credentials are looked up is a trace, with its queries on PostgreSQL', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const gateway = await spawnProcess(
+        gatewayMain,
+        {
+          ...databaseEnv(),
+          GATEWAY_HOST: '127.0.0.1',
+          GATEWAY_PORT: '0',
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+          OTEL_BSP_SCHEDULE_DELAY: '100',
+        },
+        /residential gateway listening on port (\d+)/,
+      );
+      processes.push(gateway);
+      expect(await proxiedStatus(Number(gateway.ready[1]), 'res-nobody:not-a-password')).toBe(407);
+      const serverSpan = await eventually(
+        () => receiver.spans().find((span) => span.kind === SERVER && span.service === 'storefront-gateway'),
+        'server span of the proxied request',
+      );
+      expect(serverSpan).toMatchObject({ scope: '@opentelemetry/instrumentation-http', parentSpanId: undefined });
+      if (onPostgres) {
+        const queries = await eventually(() => {
+          const found = receiver
+            .spans()
+            .filter((span) => span.traceId === serverSpan.traceId && span.name.startsWith('pg.query'));
+          return found.length > 0 ? found : undefined;
+        }, 'the account lookup in the proxied request trace');
+        expect(queries[0]).toMatchObject({ service: 'storefront-gateway', kind: CLIENT });
+      }
+      expect(await gateway.stop()).toBe(0);
     } finally {
       await receiver.close();
     }

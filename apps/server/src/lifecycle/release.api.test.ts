@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { get } from 'node:http';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -188,7 +189,7 @@ describe('the release', () => {
           data.dir,
         );
         const port = Number((await server.waitFor(/"port":(\d+).*ready at/, 60_000))[1]);
-        expect((await fetch(`http://127.0.0.1:${port}/api/pricing`)).status).toBe(200);
+        expect((await fetch(`http://127.0.0.1:${port}/api/pricing`)).status, server.output()).toBe(200);
         server.signal('SIGTERM');
         expect(await server.exited).toBe(0);
         const loaded = readFileSync(loads, 'utf8').split('\n');
@@ -207,6 +208,44 @@ describe('the release', () => {
             expect(inTrace.some((entry) => entry.scope === '@opentelemetry/instrumentation-pg')).toBe(true);
           }
         }
+      }
+      if (onPostgres) {
+        // A gateway on its own, bundled: a proxied request's credentials looked up in PostgreSQL, in the request's trace.
+        const gateway = runAsImage(
+          ['gateway'],
+          {
+            ...databaseEnv(),
+            OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+            OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+            OTEL_BSP_SCHEDULE_DELAY: '100',
+          },
+          data.dir,
+        );
+        const port = Number((await gateway.waitFor(/residential gateway listening on port (\d+)/))[1]);
+        const status = await new Promise<number | undefined>((resolve, reject) => {
+          const authorization = `Basic ${Buffer.from('res-nobody:not-a-password').toString('base64')}`;
+          get(
+            {
+              host: '127.0.0.1',
+              port,
+              path: 'http://example.com/',
+              headers: { host: 'example.com', 'proxy-authorization': authorization },
+            },
+            (response) => {
+              response.resume();
+              response.on('end', () => resolve(response.statusCode));
+            },
+          ).on('error', reject);
+        });
+        expect(status).toBe(407);
+        gateway.signal('SIGTERM');
+        expect(await gateway.exited).toBe(0);
+        const request = receiver.spans().find((entry) => entry.service === 'storefront-gateway' && entry.kind === 2);
+        expect(request).toBeDefined();
+        const queries = receiver
+          .spans()
+          .filter((entry) => entry.traceId === request?.traceId && entry.name.startsWith('pg.query'));
+        expect(queries.length).toBeGreaterThan(0);
       }
     } finally {
       await receiver.close();
