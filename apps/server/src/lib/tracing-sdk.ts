@@ -6,7 +6,8 @@
 // (pg, fastify) are loaded before tracing starts, they are ES module imports, and a release bundles them (no
 // node_modules at all). So: Fastify through its diagnostics channel (fastify.initialization, @fastify/otel), Node's
 // fetch through undici's channels, node:http and node:https patched in place (Stripe's SDK calls http.request on the
-// module object), and node-postgres when lib/db hands its module over (instrumentModule).
+// module object), and node-postgres when db/client.ts or the gateway's database.ts hands its module over
+// (instrumentModule).
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { FastifyOtelInstrumentation } from '@fastify/otel';
 import {
