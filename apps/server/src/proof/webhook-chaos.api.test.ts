@@ -292,11 +292,15 @@ function shuffled<T>(items: T[], seed: number): T[] {
 }
 
 describe.each(['stripe', 'sandbox'] as const)('webhook chaos through the %s provider', (provider) => {
+  // Two shops, so two Stripe accounts: a code is unique among an account's active promotion codes.
   let fake: FakeStripe;
+  let chaosFake: FakeStripe;
   beforeAll(async () => {
-    fake = await startFakeStripe();
+    [fake, chaosFake] = await Promise.all([startFakeStripe(), startFakeStripe()]);
   });
-  afterAll(() => fake.close());
+  afterAll(async () => {
+    await Promise.all([fake.close(), chaosFake.close()]);
+  });
 
   it('repeated, shuffled and delayed events, with a restart in the middle, end as one orderly delivery does', async () => {
     const orderly = await placeScenario(provider, fake.url);
@@ -305,7 +309,7 @@ describe.each(['stripe', 'sandbox'] as const)('webhook chaos through the %s prov
     await orderly.t.close();
 
     const seed = Number(process.env.PROOF_CHAOS_SEED ?? Date.now() % 1_000_000);
-    const chaos = await placeScenario(provider, fake.url);
+    const chaos = await placeScenario(provider, chaosFake.url);
     // Each event 1 to 4 times, all shuffled, sent in parallel waves with random delays; the server restarts midway.
     const storm = shuffled(
       chaos.deliveries.flatMap((delivery, index) => Array.from({ length: 1 + ((index + seed) % 4) }, () => delivery)),
