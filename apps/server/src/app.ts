@@ -189,7 +189,7 @@ export async function buildApp({
     gateway: () => notConfigured,
   };
   app.decorate('readiness', readiness);
-  registerShopGauges(metrics.registry, { database, jobLastSuccessAt: () => jobs.lastSuccessAt() });
+  registerShopGauges(metrics.registry, { database });
   app.addHook('onReady', async () => jobs.start(config.jobsIntervalSeconds));
   app.addHook('onReady', async () => alertService.start());
   app.addHook('onClose', async () => alertService.stop());

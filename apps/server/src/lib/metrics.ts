@@ -3,8 +3,9 @@ import { and, count, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/client.ts';
-import { emailOutbox, orders } from '../db/schema.ts';
+import { emailOutbox, jobState, orders } from '../db/schema.ts';
 import { getStock } from '../modules/catalogue/get-pricing.ts';
+import { PERIODIC_JOB } from '../modules/jobs/job-state.ts';
 
 /**
  * The shop's Prometheus metrics (names after Prometheus' practices: a `storefront_` prefix, base units, `_total` for
@@ -81,14 +82,11 @@ function readAtMostEvery<T>(maxAgeMs: number, read: () => Promise<T>): () => Pro
 /** What the shop's database says, for gauges: read at most every 15 s, not per scrape. */
 export const SHOP_GAUGE_MAX_AGE_MS = 15_000;
 
-/** The gauges read from the shop's database and from this process's periodic job and pool. */
-export function registerShopGauges(
-  registry: Registry,
-  { database, jobLastSuccessAt }: { database: Database; jobLastSuccessAt?: () => number | undefined },
-): void {
+/** The gauges read from the shop's database (the job's runs included) and from this process's pool. */
+export function registerShopGauges(registry: Registry, { database }: { database: Database }): void {
   const db = database.db;
   const shop = readAtMostEvery(SHOP_GAUGE_MAX_AGE_MS, async () => {
-    const [stock, waiting, [outbox]] = await Promise.all([
+    const [stock, waiting, [outbox], [job]] = await Promise.all([
       getStock(db),
       db
         .select({ productId: orders.productId, n: count() })
@@ -102,11 +100,17 @@ export function registerShopGauges(
         })
         .from(emailOutbox)
         .where(and(isNull(emailOutbox.sentAt), lt(emailOutbox.attempts, 20))),
+      // Recorded by whichever instance ran the job (a server or `node . jobs`), so every instance reports the same.
+      db
+        .select({ lastSuccessAt: jobState.lastSuccessAt })
+        .from(jobState)
+        .where(eq(jobState.name, PERIODIC_JOB)),
     ]);
     return {
       stock,
       waiting: new Map(waiting.map((row) => [row.productId, Number(row.n)])),
       outboxPending: Number(outbox?.pending ?? 0),
+      jobLastSuccessAt: job?.lastSuccessAt?.getTime() ?? 0,
     };
   });
 
@@ -138,16 +142,14 @@ export function registerShopGauges(
       this.set((await shop()).outboxPending);
     },
   });
-  if (jobLastSuccessAt) {
-    new Gauge({
-      name: 'storefront_job_last_success_timestamp_seconds',
-      help: "When this process's periodic job last ran without an error (0: not yet)",
-      registers: [registry],
-      collect() {
-        this.set((jobLastSuccessAt() ?? 0) / 1000);
-      },
-    });
-  }
+  new Gauge({
+    name: 'storefront_job_last_success_timestamp_seconds',
+    help: 'When the periodic job last ran without an error, on any instance (0: not yet)',
+    registers: [registry],
+    async collect() {
+      this.set((await shop()).jobLastSuccessAt / 1000);
+    },
+  });
   const poolConnections = database.poolConnections;
   if (poolConnections) {
     new Gauge({
