@@ -27,8 +27,6 @@ export interface JobRunner {
    * times in a row); not configured when this process does not run it (JOBS_INTERVAL_S=0).
    */
   health(): CheckResult;
-  /** When a run last ended without an error (ms since the epoch), or undefined. */
-  lastSuccessAt(): number | undefined;
   /** Sends what the e-mail outbox holds, in the background (after a payment event, say). */
   flushEmails(): void;
   stop(): Promise<void>;
@@ -119,7 +117,6 @@ export function createJobRunner(options: {
     runOnce,
     busy: () => running !== undefined,
     health,
-    lastSuccessAt: () => lastSuccess,
     flushEmails() {
       // A stopped process starts no new sender: its database is about to close.
       if (stopping.signal.aborted) return;
