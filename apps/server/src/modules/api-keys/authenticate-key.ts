@@ -2,8 +2,8 @@ import { API_KEY_PREFIX } from '@storefront/contract';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { apiKeys, users } from '../../db/schema.ts';
-import type { KeyHolder } from '../auth/guards.ts';
 import { isBannedNow } from '../auth/ban.ts';
+import type { KeyHolder } from '../auth/guards.ts';
 import { hashApiKey } from './api-keys.ts';
 
 /** How often `last_used_at` is written: a bot reading every second does not turn each read into a write. */

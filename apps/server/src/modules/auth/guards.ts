@@ -4,8 +4,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
-import { isBannedNow } from './ban.ts';
 import type { Auth } from './auth.ts';
+import { isBannedNow } from './ban.ts';
 
 export interface SignedIn {
   user: {
