@@ -88,6 +88,13 @@ export const ROUTE_MATRIX: Record<string, MatrixEntry> = {
     access: 'customer',
     request: post('/api/user/password', { newPassword: strongPassword }),
   },
+  'GET /api/user/authorized-ips': { access: 'customer', request: get('/api/user/authorized-ips') },
+  'PUT /api/user/authorized-ips': {
+    access: 'customer',
+    request: post('/api/user/authorized-ips', { ips: ['8.8.4.4'], onlyFromTheseIps: false }),
+  },
+  'GET /api/user/preferences': { access: 'customer', request: get('/api/user/preferences') },
+  'PUT /api/user/preferences': { access: 'customer', request: post('/api/user/preferences', { usageEmails: false }) },
   'GET /api/orders': { access: 'reader', request: get('/api/orders') },
   'GET /api/orders/usage': { access: 'reader', request: get('/api/orders/usage') },
   'GET /api/orders/usage/daily': { access: 'reader', request: get('/api/orders/usage/daily') },
