@@ -231,7 +231,7 @@ export interface Agents {
 }
 
 export function createAgents(upstream: Upstream | undefined): Agents {
-  const options = { keepAlive: true, maxFreeSockets: 16, timeout: 60_000, scheduling: 'lifo' as const };
+  const options = { keepAlive: true, maxFreeSockets: 256, timeout: 60_000, scheduling: 'lifo' as const };
   const protocol = upstream ? new URL(upstream.url).protocol : 'http:';
   const agent = protocol.startsWith('socks')
     ? undefined

@@ -18,7 +18,11 @@ export interface TargetServer {
  * GET /bytes?n=N answers N bytes (in 64 KB chunks, `delay` ms apart when given); POST /upload reads the body and answers
  * its length; anything else answers "ok".
  */
-export async function startTargetServer(host = '127.0.0.1'): Promise<TargetServer> {
+export async function startTargetServer(
+  host = '127.0.0.1',
+  /** How long an idle kept-alive connection stays open; short in tests, so that closing is quick. */
+  keepAliveTimeout = 100,
+): Promise<TargetServer> {
   let uploaded = 0;
   const chunk = Buffer.alloc(64 * 1024, 'x');
   const server = http.createServer((request, response) => {
@@ -57,7 +61,7 @@ export async function startTargetServer(host = '127.0.0.1'): Promise<TargetServe
     }
     response.end('ok');
   });
-  server.keepAliveTimeout = 100;
+  server.keepAliveTimeout = keepAliveTimeout;
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   return {
     port: (server.address() as AddressInfo).port,
