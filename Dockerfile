@@ -22,13 +22,16 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
     GATEWAY_PORT=8080 \
+    METRICS_HOST=0.0.0.0 \
     DATA_DIR=/data
 WORKDIR /app
 COPY --from=build --chown=root:root /src/release/ /app/
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
-EXPOSE 3000 8080
+# 9464: GET /metrics for Prometheus (METRICS_PORT). Inside a container it listens on every interface of the
+# container's own network, reached by a scraper on that network; publish it (-p) only to a private address.
+EXPOSE 3000 8080 9464
 # Readiness, not liveness: 503 while the database is unreachable or the server is stopping.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health/ready').then((r)=>process.exit(r.ok?0:1),()=>process.exit(1))"]
