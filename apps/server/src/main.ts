@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { type Config, loadConfigOrExit } from './config.ts';
 import { startGateway } from './gateway/gateway.ts';
+import { registerGatewayMetrics } from './lib/metrics-gateway.ts';
 import { serveMetrics } from './lib/metrics-listener.ts';
 import { startTracing, stopTracing, tracingLogOptions } from './lib/tracing.ts';
 import { DataDirInUse } from './lifecycle/data-dir-lock.ts';
@@ -51,6 +52,7 @@ async function main() {
       log: app.log.child({ part: 'gateway' }),
     });
     app.readiness.gateway = () => (shutdown.lifecycle.draining ? down('stopping') : ok);
+    registerGatewayMetrics(app.metrics.registry, gateway);
     shutdown.add({
       name: 'residential gateway',
       // Stops accepting, closes the tunnels and writes their last metered bytes, before the database closes.

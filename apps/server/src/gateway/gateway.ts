@@ -48,14 +48,20 @@ interface Connection {
   targeting: ResidentialTargeting | undefined;
   /** The Proxy-Authorization that authenticated the last request: the same header again is not checked again. */
   authorization: string | undefined;
-  /** Bytes of this connection already handed to the meter (or not the customer's: a PROXY header). */
-  metered: number;
+  /** Bytes read from the client already handed to the meter (or not the customer's: a PROXY header). */
+  meteredRead: number;
+  /** Bytes written to the client already handed to the meter. */
+  meteredWritten: number;
 }
 
 export interface Gateway {
   port: number;
-  /** Open client connections. */
+  /** Open client connections (HTTP, CONNECT and SOCKS 5 alike, authenticated or not yet). */
   connections(): number;
+  /** Bytes carried for customers since the start, by direction as the customer sees it (the meter's own count). */
+  carried(): { upload: number; download: number };
+  /** Whether it accepts connections (false once its close has begun). */
+  listening(): boolean;
   /** Writes what is metered so far (tests, and the periodic batch). */
   flush(): Promise<void>;
   /** Stops accepting, cuts the open connections, meters them and writes the last batch. */
@@ -187,11 +193,13 @@ export async function startGateway({
   const meterConnection = (connection: Connection) => {
     const { account, socket } = connection;
     if (!account) return;
-    const total = socket.bytesRead + socket.bytesWritten;
-    const added = total - connection.metered;
-    if (added <= 0) return;
-    connection.metered = total;
-    meter.add(account, added);
+    const { bytesRead, bytesWritten } = socket;
+    const upload = bytesRead - connection.meteredRead;
+    const download = bytesWritten - connection.meteredWritten;
+    if (upload <= 0 && download <= 0) return;
+    connection.meteredRead = bytesRead;
+    connection.meteredWritten = bytesWritten;
+    meter.add(account, upload, download);
     if (remainingBytes(account) <= 0) cut(account);
   };
 
@@ -577,7 +585,8 @@ export async function startGateway({
       passwordVersion: 0,
       targeting: undefined,
       authorization: undefined,
-      metered: 0,
+      meteredRead: 0,
+      meteredWritten: 0,
     };
     socket[connectionKey] = connection;
     connections.add(connection);
@@ -601,7 +610,7 @@ export async function startGateway({
         if (!header) return;
         headerRead = true;
         // The balancer's header is not the customer's traffic.
-        connection.metered = header.length;
+        connection.meteredRead = header.length;
         const proxied = header.clientIp === undefined ? undefined : socketIp(header.clientIp);
         if (proxied) {
           connection.clientIp = proxied;
@@ -671,6 +680,8 @@ export async function startGateway({
   return {
     port,
     connections: () => connections.size,
+    carried: () => ({ ...meter.carried }),
+    listening: () => closing === undefined && server.listening,
     flush: async () => {
       for (const connection of connections) meterConnection(connection);
       await meter.flush();

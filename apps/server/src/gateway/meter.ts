@@ -13,12 +13,21 @@ export class Meter {
   readonly #pending = new Map<string, number>();
   readonly #writing = new Map<string, number>();
   #flushing: Promise<void> | undefined;
+  /**
+   * Every byte handed to the meter since this gateway started, by direction as the customer sees it (upload: read from
+   * the client; download: written to it). Two additions a chunk; read by the metrics at scrape time.
+   */
+  readonly carried = { upload: 0, download: 0 };
 
   constructor(sql: SqlClient) {
     this.#sql = sql;
   }
 
-  add(account: GatewayAccount, bytes: number) {
+  /** Bills new bytes of a connection to its account: `upload` read from the client, `download` written to it. */
+  add(account: GatewayAccount, upload: number, download: number) {
+    const bytes = upload + download;
+    this.carried.upload += upload;
+    this.carried.download += download;
     this.#pending.set(account.userId, (this.#pending.get(account.userId) ?? 0) + bytes);
     account.localBytes += bytes;
   }

@@ -6,6 +6,7 @@ import type { Database } from '../db/client.ts';
 import { emailOutbox, jobState, orders } from '../db/schema.ts';
 import { getStock } from '../modules/catalogue/get-pricing.ts';
 import { PERIODIC_JOB } from '../modules/jobs/job-state.ts';
+import { registerPoolGauge } from './metrics-gateway.ts';
 
 /**
  * The shop's Prometheus metrics (names after Prometheus' practices: a `storefront_` prefix, base units, `_total` for
@@ -150,19 +151,5 @@ export function registerShopGauges(registry: Registry, { database }: { database:
       this.set((await shop()).jobLastSuccessAt / 1000);
     },
   });
-  const poolConnections = database.poolConnections;
-  if (poolConnections) {
-    new Gauge({
-      name: 'storefront_db_pool_connections',
-      help: 'PostgreSQL pool connections: idle, in use, and requests waiting for one',
-      labelNames: ['state'],
-      registers: [registry],
-      collect() {
-        const { total, idle, waiting } = poolConnections();
-        this.set({ state: 'idle' }, idle);
-        this.set({ state: 'in_use' }, total - idle);
-        this.set({ state: 'waiting' }, waiting);
-      },
-    });
-  }
+  if (database.poolConnections) registerPoolGauge(registry, database.poolConnections);
 }
