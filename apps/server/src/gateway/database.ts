@@ -9,6 +9,8 @@ import { type SqlClient, sqlClientOf } from './sql.ts';
 export interface GatewayDatabase {
   sql: SqlClient;
   close(): Promise<void>;
+  /** The PostgreSQL pool's own counters, for storefront_db_pool_connections (none on the embedded database). */
+  poolConnections?(): { total: number; idle: number; waiting: number };
 }
 
 /**
@@ -54,7 +56,11 @@ export async function openGatewayDatabase(config: Config, log: FastifyBaseLogger
       'a pooled database connection failed; it will be replaced',
     ),
   );
-  return { sql: pool as unknown as SqlClient, close: () => pool.end() };
+  return {
+    sql: pool as unknown as SqlClient,
+    close: () => pool.end(),
+    poolConnections: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+  };
 }
 
 /** Whether the database lacks a migration this build ships (drizzle records each applied one with its journal time). */

@@ -1,14 +1,19 @@
 // The residential gateway alone (`npm run gateway`, `node . gateway` in a release), against the same PostgreSQL as the
 // servers, so it can run on its own machines and be scaled apart from the web servers. Metered bytes are written every
 // GATEWAY_FLUSH_MS and once more on SIGTERM or SIGINT, so a stop loses nothing. On the embedded database it runs only
-// while no server holds the folder (a server runs the gateway itself, GATEWAY_ENABLED).
+// while no server holds the folder (a server runs the gateway itself, GATEWAY_ENABLED). Its metrics, liveness and
+// readiness are on its own METRICS_HOST:METRICS_PORT listener (GET /metrics, /health/live, /health/ready).
 import pino from 'pino';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { loadConfigOrExit } from '../config.ts';
+import { registerGatewayMetrics, registerPoolGauge } from '../lib/metrics-gateway.ts';
+import { serveMetrics } from '../lib/metrics-listener.ts';
 import { startTracing, stopTracing, tracingLogOptions } from '../lib/tracing.ts';
 import { DataDirInUse } from '../lifecycle/data-dir-lock.ts';
 import { createShutdown } from '../lifecycle/shutdown.ts';
 import { openGatewayDatabase } from './database.ts';
 import { startGateway } from './gateway.ts';
+import { gatewayHealth } from './health.ts';
 
 async function main() {
   const config = loadConfigOrExit('gateway');
@@ -27,6 +32,15 @@ async function main() {
     close: () => gateway.close(),
     pending: () => `${gateway.connections()} connections`,
   });
+  if (config.metrics) {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+    registerGatewayMetrics(registry, gateway);
+    if (database.poolConnections) registerPoolGauge(registry, database.poolConnections);
+    const health = await gatewayHealth({ sql: database.sql, gateway, lifecycle: shutdown.lifecycle });
+    // Closed first on a stop: readiness goes with it, before the gateway stops accepting.
+    await serveMetrics(config.metrics, registry, log, shutdown, health);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -33,6 +33,16 @@ describe('the standalone gateway configuration', () => {
     expect(config.auth.google).toBeUndefined();
   });
 
+  it('reads METRICS_HOST and METRICS_PORT: its metrics and health checks listen there, or nowhere with 0', () => {
+    expect(loadConfig(production, 'gateway').metrics).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(loadConfig({ ...production, METRICS_HOST: '0.0.0.0', METRICS_PORT: '9470' }, 'gateway').metrics).toEqual({
+      host: '0.0.0.0',
+      port: 9470,
+    });
+    expect(loadConfig({ ...production, METRICS_PORT: '0' }, 'gateway').metrics).toBeUndefined();
+    expect(() => loadConfig({ ...production, METRICS_PORT: 'none' }, 'gateway')).toThrow(/METRICS_PORT must be/);
+  });
+
   it('refuses a bad gateway setting in a sentence naming it', () => {
     expect(() => loadConfig({ ...production, GATEWAY_PROXY_PROTOCOL: 'maybe' }, 'gateway')).toThrow(
       'The configuration was refused: GATEWAY_PROXY_PROTOCOL must be true or false (got "maybe").',

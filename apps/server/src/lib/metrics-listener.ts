@@ -8,6 +8,14 @@ export interface MetricsListener {
 }
 
 /**
+ * Liveness and readiness on the metrics listener, for a process with no HTTP server of its own (the gateway alone):
+ * GET /health/live answers 200 while the process runs; GET /health/ready answers `ready()`'s body, 200 or 503.
+ */
+export interface ListenerHealth {
+  ready(): { ready: boolean; body: object };
+}
+
+/**
  * The Prometheus scrape endpoint, GET /metrics, on its own address (METRICS_HOST:METRICS_PORT, loopback by default) so
  * that it is never reachable through the shop's public port. A port already taken is said in a sentence and the
  * process goes on without metrics: a scrape endpoint is not worth stopping the shop for.
@@ -17,16 +25,31 @@ export async function startMetricsListener({
   port,
   registry,
   log,
+  health,
 }: {
   host: string;
   port: number;
   registry: Registry;
   log: { info(object: object, message: string): void; error(object: object, message: string): void };
+  health?: ListenerHealth;
 }): Promise<MetricsListener | undefined> {
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
+    if (health && request.method === 'GET' && (path === '/health/live' || path === '/health/ready')) {
+      const { ready, body } = path === '/health/live' ? { ready: true, body: { status: 'ok' } } : health.ready();
+      response
+        .writeHead(ready ? 200 : 503, {
+          'content-type': 'application/json; charset=utf-8',
+          'cache-control': 'no-store',
+        })
+        .end(JSON.stringify(body));
+      return;
+    }
     if (request.method !== 'GET' || path !== '/metrics') {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: the metrics are at GET /metrics\n');
+      const where = health
+        ? 'the metrics are at GET /metrics, liveness at GET /health/live, readiness at GET /health/ready'
+        : 'the metrics are at GET /metrics';
+      response.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: ${where}\n`);
       return;
     }
     registry.metrics().then(
@@ -69,8 +92,9 @@ export async function serveMetrics(
   registry: Registry,
   log: { info(object: object, message: string): void; error(object: object, message: string): void },
   shutdown: { add(closable: { name: string; close(): Promise<void> }): void },
+  health?: ListenerHealth,
 ): Promise<void> {
   if (!metrics) return;
-  const listener = await startMetricsListener({ ...metrics, registry, log });
+  const listener = await startMetricsListener({ ...metrics, registry, log, health });
   if (listener) shutdown.add({ name: 'metrics listener', close: () => listener.close() });
 }
