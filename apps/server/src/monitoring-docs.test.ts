@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import type { Database } from './db/client.ts';
 import { createMetrics, observeRequestDurations, registerShopGauges } from './lib/metrics.ts';
+import { registerGatewayMetrics } from './lib/metrics-gateway.ts';
 import { repoRoot, tempDir } from './test/service.ts';
 
 // docs/monitoring's alert rules and Grafana dashboard use only metrics, and labels, that the shop exports: they are read
@@ -30,6 +31,8 @@ function exportedSeries(): Map<string, string[]> {
   // Only the gauges' names and labels are read here: their collect() (the database) never runs.
   const database = { db: {}, poolConnections: () => ({ total: 0, idle: 0, waiting: 0 }) } as unknown as Database;
   registerShopGauges(metrics.registry, { database });
+  // A server with GATEWAY_ENABLED, and a gateway on its own, serve these too.
+  registerGatewayMetrics(metrics.registry, { connections: () => 0, carried: () => ({ upload: 0, download: 0 }) });
   const series = new Map<string, string[]>(Object.entries(EXTERNAL));
   for (const metric of metrics.registry.getMetricsAsArray() as unknown as {
     name: string;
