@@ -7,16 +7,19 @@ import { BYTES_PER_KB, generateResidentialList, KB_PER_GB, parseResidentialLine 
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
+import { Registry } from 'prom-client';
 import { type PrepareRequestFunctionOpts, Server } from 'proxy-chain';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayConfig } from '../config.ts';
 import { orders, residentialAccounts, residentialPool, residentialUsageDaily, users } from '../db/schema.ts';
+import { registerGatewayMetrics } from '../lib/metrics-gateway.ts';
 import { handlePaymentEvent } from '../modules/billing/handle-event.ts';
 import { paidEvent, testBrand } from '../test/payments.ts';
 import {
   basicAuth,
   connectThroughProxy,
   httpThroughProxy,
+  proxyV1,
   startTargetServer,
   type TargetServer,
 } from '../test/proxy-client.ts';
@@ -94,6 +97,51 @@ describe('residential gateway', () => {
       .where(eq(residentialUsageDaily.userId, customer.userId));
     expect(days).toHaveLength(1);
     expect(days[0]?.usedKb).toBe(Math.ceil(bytes / BYTES_PER_KB));
+  });
+
+  it('counts for its metrics the bytes it meters, upload and download apart, and its open connections', async () => {
+    const gateway = await start({ proxyProtocol: true });
+    const registry = new Registry();
+    registerGatewayMetrics(registry, gateway);
+    const customer = await account(KB_PER_GB);
+    const body = randomBytes(500_000);
+    // A load balancer's PROXY header is not the customer's: neither metered nor counted.
+    const upload = await httpThroughProxy(gateway.port, `http://127.0.0.1:${target.port}/upload`, customer.auth, {
+      method: 'POST',
+      body,
+      prefix: proxyV1('127.0.0.1'),
+    });
+    expect(upload.body.toString()).toBe('500000');
+    let openDuring = -1;
+    const download = await connectThroughProxy(
+      gateway.port,
+      `127.0.0.1:${target.port}`,
+      customer.auth,
+      '/bytes?n=1000000&delay=5',
+      {
+        prefix: proxyV1('127.0.0.1'),
+        onData: (received) => {
+          if (received > 200_000 && openDuring < 0) openDuring = gateway.connections();
+        },
+      },
+    );
+    expect(download.tunnel?.body.length).toBe(1_000_000);
+    expect(openDuring).toBe(1);
+    await expect.poll(() => gateway.connections()).toBe(0);
+    expect(gateway.carried()).toEqual({
+      upload: upload.sent + download.sent,
+      download: upload.received + download.received,
+    });
+    const text = await registry.metrics();
+    expect(text).toContain(`storefront_gateway_bytes_total{direction="upload"} ${upload.sent + download.sent}`);
+    expect(text).toContain(
+      `storefront_gateway_bytes_total{direction="download"} ${upload.received + download.received}`,
+    );
+    expect(text).toContain('storefront_gateway_connections 0');
+    // The same sum the meter bills: written whole KB, the last one rounded up.
+    await gateway.close();
+    const { upload: up, download: down } = gateway.carried();
+    expect(await usedKb(customer.userId)).toBe(Math.ceil((up + down) / BYTES_PER_KB));
   });
 
   it('carries CONNECT tunnels and uploads, metering both directions within 1 percent', async () => {
