@@ -1,4 +1,5 @@
 import './styles/landing-mantine.ts';
+import './styles/accessibility.css';
 import { paths } from '@storefront/contract';
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';

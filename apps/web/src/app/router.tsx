@@ -2,6 +2,7 @@ import { paths } from '@storefront/contract';
 import { type ComponentType, lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { LandingPage } from '../features/landing/components/landing-page.tsx';
+import { FocusHeadingOnNavigation } from './focus-on-navigation.tsx';
 
 // Everything but the landing page is split off, so the first visit downloads only what it shows.
 const page = <K extends string>(load: () => Promise<Record<K, React.ComponentType>>, name: K) =>
@@ -122,6 +123,7 @@ export function AppRoutes({ publicPages = lazyPublicPages }: { publicPages?: Pub
 export function AppRouter() {
   return (
     <BrowserRouter>
+      <FocusHeadingOnNavigation />
       <AppRoutes />
     </BrowserRouter>
   );

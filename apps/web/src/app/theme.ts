@@ -1,4 +1,26 @@
-import { Anchor, Badge, createTheme, localStorageColorSchemeManager } from '@mantine/core';
+import {
+  type AlertProps,
+  Anchor,
+  Badge,
+  createTheme,
+  type DrawerProps,
+  localStorageColorSchemeManager,
+  type MenuProps,
+  type ModalProps,
+  type NotificationProps,
+  type PaginationProps,
+} from '@mantine/core';
+import classes from './theme.module.css';
+
+/** The name of every close ×: Mantine's is an icon without words, which a screen reader reads as "button". */
+const closeButtonProps = { 'aria-label': 'Close' };
+/** The pagination's arrows, named (Mantine's are icons only). */
+const PAGINATION_CONTROLS = {
+  first: 'First page',
+  previous: 'Previous page',
+  next: 'Next page',
+  last: 'Last page',
+} as const;
 
 export const theme = createTheme({
   primaryColor: 'blue',
@@ -17,6 +39,23 @@ export const theme = createTheme({
     // A badge is as wide as its word at every width: Mantine's cuts it with an ellipsis when its column is narrow
     // ("FU…" for fulfilled in a table at 375 px); a table scrolls sideways instead, a group of badges wraps.
     Badge: Badge.extend({ styles: { root: { minWidth: 'max-content' } } }),
+    // Every dialog, drawer, toast and dismissible alert names its close button; a component may still give its own.
+    // Plain objects, not Modal.extend(): the theme is on the landing page, which must not load these components' code.
+    Modal: { defaultProps: { closeButtonProps } satisfies Partial<ModalProps> },
+    Drawer: { defaultProps: { closeButtonProps } satisfies Partial<DrawerProps> },
+    Notification: { defaultProps: { closeButtonProps } satisfies Partial<NotificationProps>, classNames: classes },
+    Alert: { defaultProps: { closeButtonLabel: 'Close' } satisfies Partial<AlertProps> },
+    // A dialog's title bar is not the page's banner: as a <header> outside any section it made a second one.
+    ModalHeader: { defaultProps: { component: 'div' } },
+    DrawerHeader: { defaultProps: { component: 'div' } },
+    // Mantine puts a focusable <div> without a role first in a menu (for the initial focus): a menu may hold menu
+    // items only (axe's aria-required-children), and the focus goes to the first item instead.
+    Menu: { defaultProps: { withInitialFocusPlaceholder: false } satisfies Partial<MenuProps> },
+    Pagination: {
+      defaultProps: {
+        getControlProps: (control) => ({ 'aria-label': PAGINATION_CONTROLS[control] }),
+      } satisfies Partial<PaginationProps>,
+    },
   },
 });
 

@@ -1,5 +1,6 @@
-import { Button, CopyButton } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { CopyButton } from './copy-button.tsx';
 
 /** A small button that copies `value` and says so for a moment (keys, links, lists). */
 export function CopyValueButton({ value, label }: { value: string; label: string }) {

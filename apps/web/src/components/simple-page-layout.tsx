@@ -6,11 +6,13 @@ import { Link } from 'react-router';
 import { site } from '../config/site.ts';
 import { BrandLink } from './brand-link.tsx';
 import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
+import { MAIN_CONTENT_ID, SkipLink } from './skip-link.tsx';
 
 /** The plain frame of the legal and error pages: brand, colour-scheme switch, content, footer links. */
 export function SimplePageLayout({ children }: { children: ReactNode }) {
   return (
     <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }}>
+      <SkipLink />
       <Box component="header" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
         <Container size="md">
           <Group justify="space-between">
@@ -19,7 +21,7 @@ export function SimplePageLayout({ children }: { children: ReactNode }) {
           </Group>
         </Container>
       </Box>
-      <Box component="main" style={{ flexGrow: 1 }} py="xl">
+      <Box component="main" id={MAIN_CONTENT_ID} tabIndex={-1} style={{ flexGrow: 1 }} py="xl">
         {children}
       </Box>
       <Box component="footer" py="md" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>

@@ -17,10 +17,12 @@ import { SubnetInventory } from './subnet-inventory.tsx';
 
 /** /dashboard/admin (spec section 2 'Admin'): the tab lives in `?tab=`, default inventory, with the spec's aliases. */
 export function AdminPage() {
-  usePageTitle('Admin');
   const { isAdmin } = useAuth();
   const [params, setParams] = useSearchParams();
   const tab = adminTabOf(params.get('tab'));
+  // Each tab its own title (WCAG 2.4.2): the browser's history and a screen reader tell them apart.
+  const tabLabel = ADMIN_TABS.find((entry) => entry.value === tab)?.label;
+  usePageTitle(isAdmin && tabLabel ? `${tabLabel} – Admin` : 'Admin');
   if (!isAdmin) {
     return (
       <Alert color="red" variant="light" title="Access Denied" icon={<IconLock size={18} aria-hidden />} role="alert">

@@ -4,7 +4,6 @@ import {
   Button,
   Card,
   Collapse,
-  CopyButton,
   Group,
   Loader,
   Modal,
@@ -21,6 +20,7 @@ import { notifications } from '@mantine/notifications';
 import { CUSTOM_ORDER_MAX, type CustomOrder, customOrderMessages, parseFulfilLines } from '@storefront/contract';
 import { IconChevronDown, IconCopy, IconRefresh, IconSearch, IconX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
+import { CopyButton } from '../../../components/copy-button.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { useCreateCustomOrder, useFulfilCustomOrder, useUserLookup } from '../api/admin-api.ts';
 

@@ -1,8 +1,9 @@
-import { Button, Card, CopyButton, Group, Loader, SimpleGrid, Stack, Textarea, Title } from '@mantine/core';
+import { Button, Card, Group, Loader, SimpleGrid, Stack, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { adminMessages, type IpPool, isoDate, parseUploadLines } from '@storefront/contract';
 import { IconCopy, IconDownload, IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
+import { CopyButton } from '../../../components/copy-button.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { downloadText } from '../../../lib/download.ts';
 import { poolName, useIpStock, useUploadIps } from '../api/admin-api.ts';

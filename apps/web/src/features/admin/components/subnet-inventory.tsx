@@ -91,7 +91,14 @@ function SubnetCard({
             {ips.isPending && <Loader size="sm" aria-label={`Loading the IPs of ${subnet.subnet}`} />}
             <FormError message={ips.error?.message ?? null} />
             {ips.data && (
-              <Table.ScrollContainer minWidth={420} maxHeight={360}>
+              // The list scrolls inside its card: the scroll area takes the focus, so arrow keys and Page Down scroll it.
+              <Table.ScrollContainer
+                minWidth={420}
+                maxHeight={360}
+                scrollAreaProps={{
+                  viewportProps: { tabIndex: 0, role: 'region', 'aria-label': `IPs of ${subnet.subnet}` },
+                }}
+              >
                 <Table striped withTableBorder stickyHeader>
                   <Table.Thead>
                     <Table.Tr>

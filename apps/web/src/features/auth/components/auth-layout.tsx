@@ -3,6 +3,7 @@ import { Box, Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { type ReactNode, useEffect } from 'react';
 import { BrandLink } from '../../../components/brand-link.tsx';
 import { ColorSchemeToggle } from '../../../components/color-scheme-toggle.tsx';
+import { MAIN_CONTENT_ID, SkipLink } from '../../../components/skip-link.tsx';
 import { site } from '../../../config/site.ts';
 
 /** The frame of every sign-in screen: brand home link, colour-scheme switch, one card with a title. */
@@ -21,11 +22,12 @@ export function AuthLayout({
 
   return (
     <Box mih="100vh" px="md" py="xl" bg="var(--mantine-color-body)">
-      <Group justify="space-between" maw={440} mx="auto" mb="lg">
+      <SkipLink />
+      <Group component="header" justify="space-between" maw={440} mx="auto" mb="lg">
         <BrandLink />
         <ColorSchemeToggle />
       </Group>
-      <Center component="main">
+      <Center component="main" id={MAIN_CONTENT_ID} tabIndex={-1}>
         <Paper withBorder shadow="sm" radius="md" p={{ base: 'lg', xs: 'xl' }} w="100%" maw={440}>
           <Stack gap={4} mb="lg">
             <Title order={1} size="h2">

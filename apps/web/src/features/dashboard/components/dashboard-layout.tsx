@@ -1,6 +1,6 @@
 import '../../../styles/full-mantine.ts';
 import { AppShell, Box, Burger, Button, Center, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
-import { useDisclosure, useTimeout } from '@mantine/hooks';
+import { useDisclosure, useTimeout, useWindowEvent } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { authMessages, paths } from '@storefront/contract';
 import {
@@ -14,10 +14,11 @@ import {
   IconShieldLock,
   IconShoppingCart,
 } from '@tabler/icons-react';
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { Navigate, Outlet, NavLink as RouterNavLink, useLocation, useNavigate } from 'react-router';
 import { BrandMark } from '../../../components/brand-mark.tsx';
 import { ColorSchemeToggle } from '../../../components/color-scheme-toggle.tsx';
+import { MAIN_CONTENT_ID, SkipLink } from '../../../components/skip-link.tsx';
 import { site } from '../../../config/site.ts';
 import { authClient } from '../../../lib/auth-client.ts';
 import { useAuth, useRefreshAfterAuthChange } from '../../../lib/use-auth.ts';
@@ -50,6 +51,13 @@ export function DashboardLayout() {
   // The drawer closes when a page is chosen.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation only
   useEffect(close, [location.pathname]);
+  // On a phone the menu covers the page: Escape closes it, and the focus goes back to the button that opened it.
+  const burgerRef = useRef<HTMLButtonElement>(null);
+  useWindowEvent('keydown', (event) => {
+    if (event.key !== 'Escape' || !opened) return;
+    close();
+    burgerRef.current?.focus();
+  });
 
   if (isLoading && !loadingTimedOut) {
     return (
@@ -74,15 +82,19 @@ export function DashboardLayout() {
       navbar={{ width: 260, breakpoint: NAVBAR_BREAKPOINT, collapsed: { mobile: !opened } }}
       padding="md"
     >
+      <SkipLink />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger
+              ref={burgerRef}
               opened={opened}
               onClick={toggle}
               className={classes.burger}
               size="sm"
               aria-label={opened ? 'Close menu' : 'Open menu'}
+              aria-expanded={opened}
+              aria-controls="dashboard-navigation"
             />
             <Group gap="xs" wrap="nowrap" fw={800}>
               <BrandMark size={24} />
@@ -94,7 +106,7 @@ export function DashboardLayout() {
           <ColorSchemeToggle />
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="sm" aria-label="Dashboard">
+      <AppShell.Navbar p="sm" aria-label="Dashboard" id="dashboard-navigation">
         <AppShell.Section grow component={ScrollArea}>
           <Stack gap={2}>
             {NAV_ITEMS.map(({ to, label, Icon }) => (
@@ -145,7 +157,7 @@ export function DashboardLayout() {
           </Button>
         </AppShell.Section>
       </AppShell.Navbar>
-      <AppShell.Main>
+      <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1}>
         <Box maw={1200} mx="auto">
           {/* A page whose code is still loading waits here, inside the layout: the navigation and its menu stay put. */}
           <Suspense

@@ -88,6 +88,7 @@ export function LandingNav() {
             hiddenFrom="sm"
             color="white"
             aria-label={drawerOpened ? 'Close navigation' : 'Open navigation'}
+            aria-expanded={drawerOpened}
           />
         </Group>
       </Container>

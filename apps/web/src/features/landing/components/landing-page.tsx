@@ -1,3 +1,4 @@
+import { MAIN_CONTENT_ID, SkipLink } from '../../../components/skip-link.tsx';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { Hero } from './hero.tsx';
 import classes from './landing.module.css';
@@ -14,9 +15,10 @@ export function LandingPage() {
 
   return (
     <div className={classes.page}>
+      <SkipLink />
       <Starfield />
       <LandingNav />
-      <main>
+      <main id={MAIN_CONTENT_ID} tabIndex={-1}>
         <Hero />
         <SupportedSites />
         <WhyChooseUs />

@@ -8,17 +8,22 @@ interface ProductsMenuProps {
   onChoose: () => void;
 }
 
-/** The Products hover dropdown (loaded on first hover or focus: its positioning library stays off the first load). */
+/**
+ * The Products dropdown (loaded on first hover or click: its positioning library stays off the first load). It opens on
+ * hover and on a click, so Enter and Space open it from the keyboard every time; Escape closes it and gives the focus
+ * back to its button.
+ */
 export default function ProductsMenu({ opened, onChange, onChoose }: ProductsMenuProps) {
   return (
     <Menu
       opened={opened}
       onChange={onChange}
-      trigger="hover"
+      trigger="click-hover"
       openDelay={0}
       closeDelay={150}
       position="bottom-start"
-      withinPortal
+      // In the navigation itself, not at the end of the page: its items stay inside the page's landmarks.
+      withinPortal={false}
     >
       <Menu.Target>
         <ProductsTrigger />

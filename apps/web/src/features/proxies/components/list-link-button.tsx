@@ -19,6 +19,10 @@ export function ListLinkButton({ tab, format }: { tab: ProductId; format: ProxyF
       position="bottom-end"
       withArrow
       shadow="md"
+      // The popover takes the focus when it opens and gives it back to its button on Escape (a keyboard user lands in
+      // it, not behind it).
+      trapFocus
+      returnFocus
       onOpen={() => setScope(tab === 'residential_proxies' ? 'all' : tab)}
     >
       <Popover.Target>

@@ -1,7 +1,8 @@
-import { Button, CopyButton, Group, NativeSelect, Pagination, Stack, Table, Text } from '@mantine/core';
+import { Button, Group, NativeSelect, Pagination, Stack, Table, Text } from '@mantine/core';
 import { formatEndpoint, type Order, orderDownload, type ProxyFormat } from '@storefront/contract';
 import { IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
 import { type CSSProperties, Fragment, type KeyboardEvent, useId, useMemo, useState } from 'react';
+import { CopyButton } from '../../../components/copy-button.tsx';
 import { downloadText } from '../../../lib/download.ts';
 import { pageSizeOptions, viewerRows } from '../proxies-model.ts';
 import classes from './proxy-list.module.css';

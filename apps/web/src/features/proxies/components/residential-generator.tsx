@@ -1,6 +1,5 @@
 import {
   Button,
-  CopyButton,
   Group,
   NumberInput,
   SegmentedControl,
@@ -30,6 +29,7 @@ import {
 } from '@storefront/contract';
 import { IconCheck, IconCopy, IconDownload, IconWand } from '@tabler/icons-react';
 import { useState } from 'react';
+import { CopyButton } from '../../../components/copy-button.tsx';
 import { downloadText } from '../../../lib/download.ts';
 import { viewerRows } from '../proxies-model.ts';
 import { ListLink } from './list-link.tsx';

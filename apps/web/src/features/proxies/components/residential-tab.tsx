@@ -1,7 +1,6 @@
 import {
   ActionIcon,
   Card,
-  CopyButton,
   Group,
   PasswordInput,
   Progress,
@@ -14,6 +13,7 @@ import {
 import type { OrderUsage, ProcessingOrder } from '@storefront/contract';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { lazy, Suspense } from 'react';
+import { CopyButton } from '../../../components/copy-button.tsx';
 import { useDailyUsage } from '../api/proxies-api.ts';
 import { gb, usageColor } from '../proxies-model.ts';
 import { ProcessingRow } from './order-card.tsx';

@@ -33,14 +33,14 @@ export function SandboxInvoicePage() {
 
   if (invoice.isPending) {
     return (
-      <Center mih="60vh">
+      <Center component="main" mih="60vh">
         <Loader />
       </Center>
     );
   }
   if (invoice.isError) {
     return (
-      <Container size={560} py={40}>
+      <Container component="main" size={560} py={40}>
         <Alert color="red" variant="light" title="Invoice unavailable">
           {invoice.error.message}
         </Alert>
@@ -49,7 +49,7 @@ export function SandboxInvoicePage() {
   }
   const data = invoice.data;
   return (
-    <Container size={720} py={40} className={classes.invoice}>
+    <Container component="main" size={720} py={40} className={classes.invoice}>
       <Group justify="flex-end" mb="md" className={classes.noPrint}>
         <Button leftSection={<IconPrinter size={16} aria-hidden />} variant="default" onClick={() => window.print()}>
           Print
