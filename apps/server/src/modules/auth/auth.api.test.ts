@@ -2,6 +2,7 @@ import { authMessages } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users, verifications } from '../../db/schema.ts';
+import { crossSiteMessage } from '../../lib/own-site.ts';
 import {
   confirmationLinkOf,
   confirmEmail,
@@ -418,9 +419,39 @@ describe('accounts', () => {
     expect(response.json()).toEqual({ message: authMessages.authRequired });
   });
 
-  it('refuses a sign-in posted from another origin', async () => {
+  it('refuses a sign-in posted from another origin, a look-alike one, `null`, or with neither Origin nor Referer', async () => {
     const response = await signIn('ann@example.com', 'another1', { origin: 'https://evil.example' });
     expect(response.statusCode).toBe(403);
+    for (const headers of [
+      { origin: 'null' },
+      { origin: 'http://localhost:3000.evil.example' },
+      { origin: 'http://localhost:3001' },
+      { referer: 'https://evil.example/http://localhost:3000/' },
+    ]) {
+      const refused = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in/email',
+        headers: { 'content-type': 'application/json', ...headers },
+        payload: { email: 'ann@example.com', password: 'An0ther!pass' },
+      });
+      expect(refused.statusCode, JSON.stringify(headers)).toBe(403);
+      expect(refused.json()).toEqual({ message: crossSiteMessage });
+    }
+    const bare = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      headers: { 'content-type': 'application/json' },
+      payload: { email: 'ann@example.com', password: 'An0ther!pass' },
+    });
+    expect(bare.statusCode).toBe(403);
+    expect(cookieOf(bare.headers['set-cookie'])).not.toContain('session_token=');
+    const byReferer = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      headers: { 'content-type': 'application/json', referer: `${ORIGIN}/sign-in` },
+      payload: { email: 'ann@example.com', password: 'An0ther!pass' },
+    });
+    expect(byReferer.statusCode).toBe(200);
   });
 });
 

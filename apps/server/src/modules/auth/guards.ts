@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
+import { crossSiteMessage, isRefusedCrossSite, ownOrigins, SESSION_COOKIE } from '../../lib/own-site.ts';
 import type { Auth } from './auth.ts';
 import { isBannedNow } from './ban.ts';
 
@@ -99,25 +100,6 @@ function apiKeyOf(request: FastifyRequest, fromQuery: boolean): string | undefin
   return typeof key === 'string' && key !== '' ? key : undefined;
 }
 
-const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?storefront\.session_token=([^;]+)/;
-
-/** True when the request carries the session cookie, the credential a browser attaches to other sites' requests too. */
-export function carriesSessionCookie(request: FastifyRequest): boolean {
-  return SESSION_COOKIE.test(request.headers.cookie ?? '');
-}
-
-export const crossSiteMessage = 'This request did not come from this site and was refused.';
-
-/**
- * True when a request names this site as the page that made it (Origin, else Referer). Browsers send Origin on every
- * cross-site write, so a write without either is not from one of our pages.
- */
-export function comesFromOwnSite(request: FastifyRequest, appOrigin: string): boolean {
-  const source = request.headers.origin ?? request.headers.referer;
-  if (!source) return false;
-  return URL.parse(source)?.origin === appOrigin;
-}
-
 /**
  * What identifies a request's session, hashed (the cache never holds a usable token): the bearer token, else the
  * session cookie. Undefined without either: such a request has no session and the database is not asked.
@@ -132,7 +114,7 @@ export function credentialKey(request: FastifyRequest): string | undefined {
 const isRead = (request: FastifyRequest) => request.method === 'GET' || request.method === 'HEAD';
 
 export function createGuards(auth: Auth, config: Config, authenticateKey: AuthenticateKey): Guards {
-  const appOrigin = new URL(config.appUrl).origin;
+  const origins = ownOrigins(config.appUrl);
   /** Session credential (hashed) → the signed-in user, or false for a credential that opens no session. */
   // For SESSION_CACHE_MS (config.sessionCacheMs) this instance answers reads from its memory of a session instead of
   // asking the database (docs/decisions/2026-11-23-session-cache.md). Writes and admin calls always ask the database.
@@ -185,14 +167,9 @@ export function createGuards(auth: Auth, config: Config, authenticateKey: Authen
     return signedIn;
   }
 
-  /**
-   * A write carried by the session cookie must come from our own pages. Only a request with no session cookie (its
-   * session came from `Authorization: Bearer`, which no other site can make a browser send) is exempt: any other
-   * Authorization header beside the cookie changes nothing.
-   */
+  /** A write made with the session cookie must come from our own pages (lib/own-site.ts). */
   function checkOrigin(request: FastifyRequest) {
-    if (isRead(request) || !carriesSessionCookie(request)) return;
-    if (!comesFromOwnSite(request, appOrigin)) throw new AppError('FORBIDDEN', crossSiteMessage);
+    if (isRefusedCrossSite(request, origins)) throw new AppError('FORBIDDEN', crossSiteMessage);
   }
 
   return {

@@ -2,9 +2,10 @@ import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
 import { confirmationMessages, paths } from '@storefront/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
+import { crossSiteMessage, isRefusedCrossSite, ownOrigins } from '../../lib/own-site.ts';
 import { AUTH_BASE_PATH, type Auth } from './auth.ts';
 import { createDeviceCookies } from './device-cookie.ts';
-import { comesFromOwnSite, crossSiteMessage, type Guards, headersOf } from './guards.ts';
+import { type Guards, headersOf } from './guards.ts';
 import { authPath, authRateLimiter } from './rate-limit.ts';
 
 /** Node's request as the Fetch API request better-auth expects; the URL is built on APP_URL, never on the Host header. */
@@ -104,6 +105,7 @@ export const authRoutes: FastifyPluginAsync<{
   const devices = createDeviceCookies(secret, config.appUrl.startsWith('https://'));
   const checkRateLimit = authRateLimiter(app, config.auth.rateLimit, devices, secret);
   const appOrigin = new URL(config.appUrl).origin;
+  const origins = ownOrigins(config.appUrl);
 
   /** The confirmation page's button: confirms the address with better-auth's own call, which signs the customer in. */
   async function confirmEmail(request: FastifyRequest, reply: FastifyReply) {
@@ -134,26 +136,20 @@ export const authRoutes: FastifyPluginAsync<{
     url: '/auth/*',
     schema: { hide: true },
     handler: async (request, reply) => {
-      // Browsers name the page that posts; a post from another site (login CSRF included) is refused outright.
-      const origin = request.headers.origin;
-      if (request.method === 'POST' && origin !== undefined && origin !== appOrigin) {
-        return reply.status(403).send({ message: crossSiteMessage });
-      }
+      // A post from another site (login CSRF included) is refused outright, by the same rule as every write.
+      if (isRefusedCrossSite(request, origins)) return reply.status(403).send({ message: crossSiteMessage });
       if (!returnAddressesAreOwn(request, appOrigin)) {
         return reply.status(400).send({ message: returnAddressMessage });
       }
       const path = authPath(request);
       // The mailed confirmation link signs in, so following it must not be enough: another site could send a browser
       // there with the link of an account it controls (login CSRF). The link leads to a page of ours whose button posts
-      // the token back (below), which only our own pages can do.
+      // the token back (below), which only our own pages can do (the check above).
       if (request.method === 'GET' && path === '/verify-email') {
         const token = (request.query as { token?: unknown }).token;
         if (typeof token === 'string' && isSignInConfirmation(token)) {
           return reply.redirect(`${paths.authCallback}?${new URLSearchParams({ token })}`, 303);
         }
-      }
-      if (request.method === 'POST' && path === CONFIRM_EMAIL_PATH && !comesFromOwnSite(request, appOrigin)) {
-        return reply.status(403).send({ message: crossSiteMessage });
       }
       if (!(await checkRateLimit(request, reply))) return reply;
       if (request.method === 'POST' && path === CONFIRM_EMAIL_PATH) return confirmEmail(request, reply);
