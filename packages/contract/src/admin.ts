@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { featureFlagSchema } from './catalogue.ts';
-import { formatMoney } from './checkout.ts';
+import { formatMoney } from './money.ts';
+import { counted, plural } from './plurals.ts';
 import { PRODUCT_IDS } from './products.ts';
 
 /** The admin page's tabs (spec section 2 'Admin'), kept in `?tab=`; aliases lead to the same tab. */
@@ -52,7 +53,7 @@ export const adminMessages = {
   swapped: 'IPs Swapped Successfully',
   /** What a swap did, after the title 'IPs Swapped Successfully' (the API's message) or under it (the toast). */
   swapDetail: (swapped: number, subnet: string, delivered: number) =>
-    `${swapped} IPs of ${subnet} have new endpoints${delivered > 0 ? `; ${delivered} waiting order${delivered === 1 ? '' : 's'} delivered` : ''}.`,
+    `${swapped} IPs of ${subnet} have new endpoints${delivered > 0 ? `; ${counted(delivered, 'waiting order', 'waiting orders')} delivered` : ''}.`,
   emptySwap: 'Please enter at least one endpoint',
   swapCountMismatch: (n: number, m: number) => `Number of endpoints (${n}) must match the subnet's IP count (${m})`,
   unknownSubnet: 'This subnet has no IPs in this pool.',
@@ -334,7 +335,7 @@ export const couponMessages = {
   deleted: (name: string, redemptions: number) =>
     redemptions === 0
       ? `Coupon ${name} deleted.`
-      : `Coupon ${name} deleted. Its ${redemptions === 1 ? 'redemption stays' : `${redemptions} redemptions stay`} listed under Coupon Redemptions.`,
+      : `Coupon ${name} deleted. Its ${plural(redemptions, 'redemption stays', `${redemptions} redemptions stay`)} listed under Coupon Redemptions.`,
   couponNotFound: 'This coupon does not exist.',
   promoNotFound: 'This promo code does not exist.',
 } as const;

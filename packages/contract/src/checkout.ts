@@ -84,19 +84,6 @@ export function shortId(id: string, length: number): string {
   return id.slice(-length).toUpperCase();
 }
 
-/** Formats an amount in cents of a currency: 1125, 'usd' → $11.25. */
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
-export function formatMoney(cents: number, currency: string): string {
-  const code = currency.toUpperCase();
-  let format = moneyFormats.get(code);
-  if (!format) {
-    format = new Intl.NumberFormat('en-US', { style: 'currency', currency: code });
-    moneyFormats.set(code, format);
-  }
-  return format.format(cents / 100);
-}
-
 /** The sandbox provider's hosted payment page (GET /api/sandbox/checkout/{id}). */
 export const sandboxCheckoutSchema = z.object({
   id: z.string(),

@@ -64,20 +64,7 @@ export function productOfPlanName(name: string): ProductId | undefined {
   return undefined;
 }
 
-/** Formats a dollar amount the way the storefront shows prices: $2.50, $5, $1,250.00. */
-// Formatters are made once: constructing an Intl.NumberFormat costs far more than formatting with one.
-const usdWhole = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
-const usdCents = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: 'USD',
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
 const plainNumber = new Intl.NumberFormat('en-US');
-
-export function formatUsd(amount: number): string {
-  return (Number.isInteger(amount) ? usdWhole : usdCents).format(amount);
-}
 
 /** The plan of a product among the served plans, matched by name as spec section 3 says (or by id). */
 export function planForProduct<T extends { id: string; name: string }>(plans: readonly T[], productId: ProductId) {

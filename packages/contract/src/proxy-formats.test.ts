@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { allOrdersDownload, formatEndpoint, ORDER_SEPARATOR, orderDownload } from './proxy-formats.ts';
+import {
+  allOrdersDownload,
+  formatEndpoint,
+  ORDER_SEPARATOR,
+  orderDownload,
+  proxyAddress,
+  proxyLine,
+} from './proxy-formats.ts';
 
 describe('proxy formats and downloads', () => {
   it('writes an endpoint in each format', () => {
@@ -27,5 +34,19 @@ describe('proxy formats and downloads', () => {
       fileName: 'proxy-order-1234ABCD-2026-11-22.txt',
       content: 'u:p@192.0.2.1:1\nu:p@192.0.2.2:1',
     });
+  });
+});
+
+describe('proxyLine', () => {
+  it('writes ip:port:user:pass, or the address alone without credentials', () => {
+    expect(proxyAddress('203.0.113.7', 8080)).toBe('203.0.113.7:8080');
+    expect(proxyLine(proxyAddress('203.0.113.7', 8080), 'user', 'pass')).toBe('203.0.113.7:8080:user:pass');
+    expect(proxyLine(proxyAddress('203.0.113.7', 8080), '', '')).toBe('203.0.113.7:8080');
+    expect(proxyLine('203.0.113.7:8080')).toBe('203.0.113.7:8080');
+  });
+
+  it('is read back by formatEndpoint', () => {
+    const line = proxyLine(proxyAddress('198.51.100.1', 3128), 'u1', 'p1');
+    expect(formatEndpoint(line, 'http://user:pass@ip:port')).toBe('http://u1:p1@198.51.100.1:3128');
   });
 });

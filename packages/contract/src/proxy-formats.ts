@@ -11,6 +11,17 @@ export const PROXY_FORMATS = {
 export type ProxyFormat = keyof typeof PROXY_FORMATS;
 export const DEFAULT_PROXY_FORMAT: ProxyFormat = 'ip:port:user:pass';
 
+/** Where a proxy answers, `ip:port`; also how the pools tell one endpoint from another. */
+export const proxyAddress = (ip: string, port: number | string) => `${ip}:${port}`;
+
+/**
+ * A proxy's line as it is stored, downloaded and copied: `ip:port:user:pass`, or the address alone (`ip:port`) for a
+ * proxy without credentials. The one place that writes it; formatEndpoint below reads it.
+ */
+export function proxyLine(address: string, username?: string, password?: string): string {
+  return username ? `${address}:${username}:${password ?? ''}` : address;
+}
+
 export function isProxyFormat(value: unknown): value is ProxyFormat {
   return typeof value === 'string' && value in PROXY_FORMATS;
 }

@@ -3,6 +3,8 @@
  * reads it (ARCHITECTURE section 6). A line is `host:port:username-country-us-session-ab12cd34-duration-60[-hard]:password`.
  */
 
+import { proxyLine } from './proxy-formats.ts';
+
 /** Spec section 9: in the customer's view 1 GB is 1024 × 1000 KB; the gateway meters a KB as 1024 bytes. */
 export const KB_PER_GB = 1024 * 1000;
 export const BYTES_PER_KB = 1024;
@@ -55,7 +57,7 @@ export function targetedUsername(username: string, targeting: ResidentialTargeti
 
 /** One generated line: endpoint, username with the targeting, password. */
 export function residentialLine(credentials: ResidentialCredentials, targeting: ResidentialTargeting): string {
-  return `${credentials.endpoint}:${targetedUsername(credentials.username, targeting)}:${credentials.password}`;
+  return proxyLine(credentials.endpoint, targetedUsername(credentials.username, targeting), credentials.password);
 }
 
 /** Reads a targeted username back (the gateway's side); undefined when it is not in the format. */

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { PRODUCT_IDS, PRODUCTS, type ProductId } from '@storefront/contract';
+import { PRODUCT_IDS, PRODUCTS, type ProductId, proxyAddress, proxyLine } from '@storefront/contract';
 import { sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import { createCoupon, type NewCoupon } from '../modules/coupons/coupons.ts';
@@ -82,7 +82,7 @@ function demoSubnet(productId: ProductId, prefix: string) {
       port,
       username,
       password,
-      endpoint: `${ip}:${port}:${username}:${password}`,
+      endpoint: proxyLine(proxyAddress(ip, port), username, password),
       subnet: `${prefix}.0/24`,
     };
   });

@@ -1,10 +1,9 @@
 import '@mantine/charts/styles.layer.css';
 import { BarChart } from '@mantine/charts';
 import { Text } from '@mantine/core';
-import { type DailyUsage, KB_PER_GB } from '@storefront/contract';
+import { type DailyUsage, formatDate, KB_PER_GB } from '@storefront/contract';
 
 const KB_PER_MB = KB_PER_GB / 1000;
-const dayLabel = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /**
  * Residential data carried per day (last 30 days), in GB or, for small amounts, MB. Loaded on its own (React.lazy): the
@@ -15,7 +14,7 @@ export default function DailyUsageChart({ days, label }: { days: DailyUsage['day
   const inGb = largest >= KB_PER_GB;
   const unit = inGb ? 'GB' : 'MB';
   const data = days.map((entry) => ({
-    day: dayLabel.format(new Date(`${entry.day}T00:00:00Z`)),
+    day: formatDate(`${entry.day}T00:00:00Z`, 'month-day', 'UTC'),
     [unit]: Number((entry.usedInKb / (inGb ? KB_PER_GB : KB_PER_MB)).toFixed(3)),
   }));
   const total = days.reduce((sum, entry) => sum + entry.usedInKb, 0);

@@ -1,4 +1,12 @@
-import { type AdminTab, type AlertKind, PRODUCTS, type ProductId, shortId } from '@storefront/contract';
+import {
+  type AdminTab,
+  type AlertKind,
+  counted,
+  formatDate,
+  PRODUCTS,
+  type ProductId,
+  shortId,
+} from '@storefront/contract';
 import { maskedAddress } from '../../lib/mailer.ts';
 
 /** What each kind of alert records (alerts.details), and is told with. */
@@ -34,9 +42,8 @@ export interface AlertDetails {
   };
 }
 
-const moment = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 /** A time in an alert's sentence, in UTC (e-mails and the console say the same). */
-export const atTime = (iso: string) => `${moment.format(new Date(iso))} UTC`;
+export const atTime = (iso: string) => `${formatDate(iso, 'date-time', 'UTC')} UTC`;
 
 const units = (productId: ProductId, amount: number) =>
   PRODUCTS[productId].unit === 'gb' ? `${amount.toLocaleString('en-US')} GB` : `${amount.toLocaleString('en-US')} IPs`;
@@ -116,7 +123,7 @@ export function describeAlert(kind: AlertKind, details: Record<string, unknown>)
       return {
         summary: sentence(
           `An e-mail to ${maskedAddress(d.to)} ("${d.subject}") has not been sent since ${atTime(d.since)}, after ` +
-            `${d.attempts} ${d.attempts === 1 ? 'try' : 'tries'}: ${d.lastError}`,
+            `${counted(d.attempts, 'try', 'tries')}: ${d.lastError}`,
         ),
         advice:
           'Check the mail server (SMTP_URL) and "e-mail not sent; it will be retried" in the log. The message is tried ' +

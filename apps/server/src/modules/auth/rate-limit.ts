@@ -1,4 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
+import { counted } from '@storefront/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthConfig } from '../../config.ts';
 import type { DeviceCookies } from './device-cookie.ts';
@@ -28,7 +29,7 @@ const LIMITED_PATHS: Record<string, { by: 'email' | 'session' | 'ip' }> = {
 
 export function tooManyAttemptsMessage(ttlSeconds: number): string {
   const minutes = Math.max(1, Math.ceil(ttlSeconds / 60));
-  return `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`;
+  return `Too many attempts. Please wait ${counted(minutes, 'minute', 'minutes')} and try again.`;
 }
 
 const emailOf = (request: FastifyRequest): string | undefined => {

@@ -1,4 +1,4 @@
-import { type CustomOrder, customOrderMessages, parseFulfilLines } from '@storefront/contract';
+import { type CustomOrder, customOrderMessages, parseFulfilLines, proxyAddress, proxyLine } from '@storefront/contract';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { orders, proxyIps, users } from '../../db/schema.ts';
@@ -43,7 +43,7 @@ export async function fulfilCustomOrder({
 
     const parsed = parseFulfilLines(lines, order.quantity);
     if ('error' in parsed) throw new AppError('BAD_REQUEST', parsed.error);
-    const keys = parsed.proxies.map((proxy) => `${proxy.ip}:${proxy.port}`);
+    const keys = parsed.proxies.map((proxy) => proxyAddress(proxy.ip, proxy.port));
     if (new Set(keys).size !== keys.length) {
       throw new AppError('BAD_REQUEST', 'The same ip:port appears more than once in the list.');
     }
@@ -56,9 +56,7 @@ export async function fulfilCustomOrder({
       parsed.proxies.map((proxy) => ({
         productId: 'pk1_isp_proxies' as const,
         ...proxy,
-        endpoint: proxy.username
-          ? `${proxy.ip}:${proxy.port}:${proxy.username}:${proxy.password}`
-          : `${proxy.ip}:${proxy.port}`,
+        endpoint: proxyLine(proxyAddress(proxy.ip, proxy.port), proxy.username, proxy.password),
         subnet: subnetOf(proxy.ip),
         assignedOrderId: order.id,
       })),

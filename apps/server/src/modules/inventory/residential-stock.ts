@@ -1,4 +1,4 @@
-import { adminMessages, KB_PER_GB, type ResidentialStock } from '@storefront/contract';
+import { adminMessages, counted, KB_PER_GB, type ResidentialStock } from '@storefront/contract';
 import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { residentialAccounts, residentialPool } from '../../db/schema.ts';
@@ -72,14 +72,14 @@ export async function setResidentialLimit({
       tx,
       actor,
       action: 'residential.limit',
-      summary: `Residential pool ${previous.toLocaleString('en-US')} MB → ${bandwidthLimit.toLocaleString('en-US')} MB${delivered > 0 ? `; ${delivered} waiting order${delivered === 1 ? '' : 's'} delivered` : ''}`,
+      summary: `Residential pool ${previous.toLocaleString('en-US')} MB → ${bandwidthLimit.toLocaleString('en-US')} MB${delivered > 0 ? `; ${counted(delivered, 'waiting order', 'waiting orders')} delivered` : ''}`,
       details: { previousMb: previous, limitMb: bandwidthLimit, delivered },
     });
     const stock = await stockOf(tx, await poolRow(tx, false));
     return {
       ...stock,
       delivered,
-      message: `The residential pool is now ${(bandwidthLimit / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 })} GB.${delivered > 0 ? ` ${delivered} waiting order${delivered === 1 ? '' : 's'} delivered.` : ''}`,
+      message: `The residential pool is now ${(bandwidthLimit / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 })} GB.${delivered > 0 ? ` ${counted(delivered, 'waiting order', 'waiting orders')} delivered.` : ''}`,
     };
   });
 }

@@ -1,4 +1,11 @@
-import { adminMessages, type ProductId, parseUploadLines } from '@storefront/contract';
+import {
+  adminMessages,
+  counted,
+  type ProductId,
+  parseUploadLines,
+  proxyAddress,
+  proxyLine,
+} from '@storefront/contract';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { proxyIps } from '../../db/schema.ts';
@@ -33,7 +40,7 @@ export async function swapSubnet({
   const parsed = parseUploadLines(newEndpoints, adminMessages.emptySwap);
   if ('error' in parsed) throw new AppError('BAD_REQUEST', parsed.error);
   const fresh = parsed.ips;
-  const keys = fresh.map((entry) => `${entry.ip}:${entry.port}`);
+  const keys = fresh.map((entry) => proxyAddress(entry.ip, entry.port));
   if (new Set(keys).size !== keys.length) throw new AppError('BAD_REQUEST', adminMessages.duplicateEndpoints);
 
   return db.transaction(async (tx) => {
@@ -64,7 +71,7 @@ export async function swapSubnet({
         port: entry.port,
         username: entry.username,
         password: entry.password,
-        endpoint: `${entry.ip}:${entry.port}:${entry.username}:${entry.password}`,
+        endpoint: proxyLine(proxyAddress(entry.ip, entry.port), entry.username, entry.password),
         subnet: subnetOf(entry.ip),
         assignedOrderId: row.assignedOrderId,
         needRotated: false,
@@ -80,7 +87,7 @@ export async function swapSubnet({
       tx,
       actor,
       action: 'subnet.swap',
-      summary: `${current.length} IPs of ${subnet} swapped${newSubnets.some((entry) => entry !== subnet) ? ` (now ${newSubnets.join(', ')})` : ''}; ${burntCleared} burnt cleared${delivered > 0 ? `; ${delivered} waiting order${delivered === 1 ? '' : 's'} delivered` : ''}`,
+      summary: `${current.length} IPs of ${subnet} swapped${newSubnets.some((entry) => entry !== subnet) ? ` (now ${newSubnets.join(', ')})` : ''}; ${burntCleared} burnt cleared${delivered > 0 ? `; ${counted(delivered, 'waiting order', 'waiting orders')} delivered` : ''}`,
       details: { productId, subnet, newSubnets, swapped: current.length, burntCleared, delivered },
     });
     return {

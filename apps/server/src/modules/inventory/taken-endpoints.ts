@@ -1,3 +1,4 @@
+import { proxyAddress } from '@storefront/contract';
 import { and, eq, notInArray, or } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { proxyIps } from '../../db/schema.ts';
@@ -23,7 +24,7 @@ export async function takenEndpoints({
       .select({ ip: proxyIps.ip, port: proxyIps.port })
       .from(proxyIps)
       .where(exceptIds.length > 0 ? and(notInArray(proxyIps.id, exceptIds), matches) : matches);
-    taken.push(...rows.map((row) => `${row.ip}:${row.port}`));
+    taken.push(...rows.map((row) => proxyAddress(row.ip, row.port)));
   }
   return taken;
 }

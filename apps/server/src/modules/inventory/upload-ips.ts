@@ -1,4 +1,4 @@
-import { PRODUCTS, parseUploadLines } from '@storefront/contract';
+import { counted, PRODUCTS, parseUploadLines, proxyAddress, proxyLine } from '@storefront/contract';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { proxyIps } from '../../db/schema.ts';
@@ -36,7 +36,7 @@ export async function uploadIps({
     // database, and the ones already in the pool (same ip:port) are skipped by the unique index.
     const rows = parsed.ips.map((entry) => ({
       ...entry,
-      endpoint: `${entry.ip}:${entry.port}:${entry.username}:${entry.password}`,
+      endpoint: proxyLine(proxyAddress(entry.ip, entry.port), entry.username, entry.password),
       subnet: subnetOf(entry.ip),
     }));
     const result = await tx.execute(sql`
@@ -57,11 +57,11 @@ export async function uploadIps({
       tx,
       actor,
       action: 'ips.upload',
-      summary: `${added} ${PRODUCTS[productId].label} IPs added, ${skipped} already there${delivered > 0 ? `; ${delivered} waiting order${delivered === 1 ? '' : 's'} delivered` : ''}`,
+      summary: `${added} ${PRODUCTS[productId].label} IPs added, ${skipped} already there${delivered > 0 ? `; ${counted(delivered, 'waiting order', 'waiting orders')} delivered` : ''}`,
       details: { productId, lines: rows.length, added, skipped, delivered },
     });
     return {
-      message: `${added} IP${added === 1 ? '' : 's'} added${skipped > 0 ? `, ${skipped} already in the pool skipped` : ''}${delivered > 0 ? `; ${delivered} waiting order${delivered === 1 ? '' : 's'} delivered` : ''}.`,
+      message: `${counted(added, 'IP', 'IPs')} added${skipped > 0 ? `, ${skipped} already in the pool skipped` : ''}${delivered > 0 ? `; ${counted(delivered, 'waiting order', 'waiting orders')} delivered` : ''}.`,
       added,
       skipped,
       delivered,

@@ -1,9 +1,17 @@
-import { formatMoney, PRODUCTS, type ProductId, paths, proxiesTabPath, shortId } from '@storefront/contract';
+import {
+  formatDate,
+  formatMoney,
+  PRODUCTS,
+  type ProductId,
+  paths,
+  proxiesTabPath,
+  shortId,
+} from '@storefront/contract';
 import { actionEmail, type Branding } from '../../lib/branded-email.ts';
 import type { Mail } from '../../lib/mailer.ts';
 
-const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
-const when = (date: Date) => `${day.format(date)} (UTC)`;
+const day = (date: Date) => formatDate(date, 'long-date', 'UTC');
+const when = (date: Date) => `${day(date)} (UTC)`;
 
 export interface OrderFacts {
   orderId: string;
@@ -51,7 +59,7 @@ export function reminderEmail(
   currency: string,
 ): Mail {
   return actionEmail(brand, to, {
-    subject: `${PRODUCTS[order.productId].label} renew on ${day.format(renewsAt)}`,
+    subject: `${PRODUCTS[order.productId].label} renew on ${day(renewsAt)}`,
     heading: 'Your subscription renews in 3 days',
     body: `${what(order)} renews on ${when(renewsAt)} for ${formatMoney(amountCents, currency)}. To stop it, cancel the order on the Proxies page before then; the proxies then keep working until that date.`,
     action: 'Manage your proxies',

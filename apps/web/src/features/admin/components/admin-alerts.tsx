@@ -6,6 +6,7 @@ import {
   ALERT_KIND_TITLES,
   ALERT_KINDS,
   type AlertKind,
+  formatDate,
   paths,
 } from '@storefront/contract';
 import { IconAlertTriangle } from '@tabler/icons-react';
@@ -28,7 +29,6 @@ const COLORS: Record<AlertKind, string> = {
 };
 
 const relative = new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });
-const exact = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** "just now", "5 minutes ago", "2 hours ago", "3 days ago". */
 function ago(iso: string, now = Date.now()): string {
@@ -68,7 +68,7 @@ function AlertGroup({ kind, count, alerts }: { kind: AlertKind; count: number; a
           {shown.map((alert) => (
             <List.Item key={alert.id}>
               {alert.summary}{' '}
-              <Text span size="xs" title={exact.format(new Date(alert.openedAt))}>
+              <Text span size="xs" title={formatDate(alert.openedAt, 'date-time')}>
                 (opened {ago(alert.openedAt)})
               </Text>
             </List.Item>

@@ -1,9 +1,8 @@
 import { Badge, Group, Loader, Pagination, Stack, Table, Text } from '@mantine/core';
+import { formatDate } from '@storefront/contract';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
 import { useAuditLog } from '../api/admin-api.ts';
-
-const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Every administrator change, newest first: who, when, what and its figures. */
 export function AuditLogView() {
@@ -37,7 +36,7 @@ export function AuditLogView() {
             <Table.Tbody>
               {data.entries.map((entry) => (
                 <Table.Tr key={entry.id}>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{when.format(new Date(entry.at))}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(entry.at, 'date-time')}</Table.Td>
                   <Table.Td>{entry.actorEmail}</Table.Td>
                   <Table.Td>
                     <Group gap={6} wrap="nowrap" align="flex-start">

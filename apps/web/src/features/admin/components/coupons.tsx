@@ -1,6 +1,6 @@
 import { ActionIcon, Badge, Button, Group, Loader, Modal, Stack, Switch, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { type AdminCoupon, couponMessages, formatMoney } from '@storefront/contract';
+import { type AdminCoupon, counted, couponMessages, formatDate, formatMoney, plural } from '@storefront/contract';
 import { IconChevronDown, IconChevronRight, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Fragment, useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
@@ -14,7 +14,6 @@ const discountOf = (coupon: Discount) =>
     : `${formatMoney(coupon.amountOff ?? 0, coupon.currency)} off`;
 const durationOf = (coupon: AdminCoupon) =>
   coupon.duration === 'repeating' ? `${coupon.durationInMonths} months` : coupon.duration;
-const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
 /** The Active Coupons tab (spec section 2): Add Coupon, the table with expandable promo-code rows, toggle and delete. */
 export function ActiveCoupons() {
@@ -30,7 +29,7 @@ export function ActiveCoupons() {
     <Stack gap="md">
       <Group justify="space-between">
         <Text size="sm" c="dimmed">
-          {list.length} coupon{list.length === 1 ? '' : 's'}
+          {counted(list.length, 'coupon', 'coupons')}
         </Text>
         <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setAdding(true)}>
           Add Coupon
@@ -79,9 +78,7 @@ export function ActiveCoupons() {
                       <Table.Td>{discountOf(coupon)}</Table.Td>
                       <Table.Td>{durationOf(coupon)}</Table.Td>
                       <Table.Td>{coupon.products.map((product) => product.name).join(', ')}</Table.Td>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                        {day.format(new Date(coupon.created * 1000))}
-                      </Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(coupon.created * 1000, 'date')}</Table.Td>
                       <Table.Td>
                         <ActionIcon
                           color="red"
@@ -102,7 +99,7 @@ export function ActiveCoupons() {
                             Redeemed {promo.timesRedeemed} / {promo.maxRedemptions ?? 'Unlimited'}
                           </Table.Td>
                           <Table.Td>
-                            {promo.expiresAt ? `Expires ${day.format(new Date(promo.expiresAt))}` : 'No expiry'}
+                            {promo.expiresAt ? `Expires ${formatDate(promo.expiresAt, 'date')}` : 'No expiry'}
                           </Table.Td>
                           <Table.Td colSpan={2}>
                             <Switch
@@ -183,7 +180,7 @@ function DeleteWarning({ coupon }: { coupon: AdminCoupon }) {
       <Text size="sm">
         {used === 0
           ? 'It has not been used in a paid checkout.'
-          : `Its ${used === 1 ? 'redemption stays' : `${used} redemptions stay`} listed under Coupon Redemptions, with the code and its discount, and the orders keep their prices.`}
+          : `Its ${plural(used, 'redemption stays', `${used} redemptions stay`)} listed under Coupon Redemptions, with the code and its discount, and the orders keep their prices.`}
       </Text>
       <Text size="sm" c="dimmed">
         To stop it only for a while, switch its code off instead.
@@ -207,8 +204,8 @@ export function CouponRedemptions() {
       <FormError message={redemptions.error?.message ?? null} />
       {data && (
         <Text size="sm" c="dimmed">
-          {data.totalCoupons} coupon{data.totalCoupons === 1 ? '' : 's'} in the shop; {data.coupons.length} code
-          {data.coupons.length === 1 ? '' : 's'} used in paid checkouts
+          {counted(data.totalCoupons, 'coupon', 'coupons')} in the shop; {counted(data.coupons.length, 'code', 'codes')}{' '}
+          used in paid checkouts
           {fromDeleted > 0 && `, ${fromDeleted} of them from deleted coupons`}.
         </Text>
       )}
@@ -232,7 +229,7 @@ export function CouponRedemptions() {
             <Table.Tbody>
               {data.coupons.map((entry) => {
                 const expanded = open.includes(entry.promoCodeId);
-                const deletedOn = entry.deletedAt && day.format(new Date(entry.deletedAt));
+                const deletedOn = entry.deletedAt && formatDate(entry.deletedAt, 'date');
                 return (
                   <Fragment key={entry.promoCodeId}>
                     <Table.Tr>

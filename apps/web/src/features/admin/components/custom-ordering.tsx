@@ -17,7 +17,13 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { CUSTOM_ORDER_MAX, type CustomOrder, customOrderMessages, parseFulfilLines } from '@storefront/contract';
+import {
+  CUSTOM_ORDER_MAX,
+  type CustomOrder,
+  customOrderMessages,
+  formatDate,
+  parseFulfilLines,
+} from '@storefront/contract';
 import { IconChevronDown, IconCopy, IconRefresh, IconSearch, IconX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { CopyButton } from '../../../components/copy-button.tsx';
@@ -32,8 +38,6 @@ const STATUS_LABEL: Record<CustomOrder['status'], string> = {
   fulfilled: 'fulfilled',
   expired: 'expired',
 };
-const date = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** The Fulfill dialog: exactly the order's quantity of proxies, ip:port or ip:port:username:password per line. */
 function FulfilDialog({ userId, order, onClose }: { userId: string; order: CustomOrder | null; onClose: () => void }) {
@@ -282,7 +286,7 @@ export function CustomOrdering() {
                   {found.user.id}
                 </Text>
                 <Text size="xs" c="dimmed">
-                  Customer since {date.format(new Date(found.user.createdAt))}
+                  Customer since {formatDate(found.user.createdAt, 'date')}
                 </Text>
               </div>
               <Button
@@ -334,9 +338,7 @@ export function CustomOrdering() {
                             {order.isPaid ? 'Paid' : 'Unpaid'}
                           </Badge>
                         </Table.Td>
-                        <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                          {dateTime.format(new Date(order.createdAt))}
-                        </Table.Td>
+                        <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(order.createdAt, 'date-time')}</Table.Td>
                         <Table.Td>
                           <Group gap={6} wrap="nowrap" justify="flex-end">
                             {order.checkoutLink && (

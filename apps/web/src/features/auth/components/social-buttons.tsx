@@ -1,5 +1,5 @@
 import { Button, Divider, Stack, Text } from '@mantine/core';
-import { authMessages, paths } from '@storefront/contract';
+import { authMessages, paths, plural } from '@storefront/contract';
 import { IconBrandDiscord, IconBrandGoogle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { site } from '../../../config/site.ts';
@@ -53,7 +53,7 @@ export function SocialButtons({ onError }: { onError: (message: string) => void 
       {unavailable.length > 0 && (
         <Text id="social-unavailable" size="xs" c="dimmed" ta="center">
           {unavailable.map((provider) => provider.label).join(' and ')} sign-in{' '}
-          {unavailable.length === 1 ? 'is' : 'are'} not available on this store yet. Use your e-mail and password.
+          {plural(unavailable.length, 'is', 'are')} not available on this store yet. Use your e-mail and password.
         </Text>
       )}
     </Stack>

@@ -15,6 +15,7 @@ import {
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import {
+  formatDate,
   formatMoney,
   historyStatusColor,
   isProductId,
@@ -31,7 +32,6 @@ import { Link } from 'react-router';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { newestFirst, pageWithin, useOrderHistory } from '../api/order-history.ts';
 
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 const productNames = (ids: string[]) => ids.map((id) => (isProductId(id) ? PRODUCTS[id].label : id)).join(', ');
 
 function InvoiceLink({ entry, absent }: { entry: OrderHistoryEntry; absent: string }) {
@@ -130,7 +130,7 @@ export function OrderHistoryPage() {
                   </Group>
                   <Text size="sm">{productNames(entry.product_ids)}</Text>
                   <Text size="sm" c="dimmed">
-                    {dateTime.format(new Date(entry.purchased_at))}
+                    {formatDate(entry.purchased_at, 'date-time')}
                   </Text>
                   <Group justify="space-between" mt={6}>
                     <Text fw={700}>{formatMoney(entry.total, entry.currency)}</Text>
@@ -162,7 +162,7 @@ export function OrderHistoryPage() {
                       <Table.Tr key={entry.stripe_id}>
                         <Table.Td ff="monospace">#{shortId(entry.order_id, 8)}</Table.Td>
                         <Table.Td ff="monospace">{shortId(entry.stripe_id, 12)}</Table.Td>
-                        <Table.Td>{dateTime.format(new Date(entry.purchased_at))}</Table.Td>
+                        <Table.Td>{formatDate(entry.purchased_at, 'date-time')}</Table.Td>
                         <Table.Td>{productNames(entry.product_ids)}</Table.Td>
                         <Table.Td ta="right" fw={600}>
                           {formatMoney(entry.total, entry.currency)}

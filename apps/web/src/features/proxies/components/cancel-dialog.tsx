@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { type Order, ordersMessages, shortId } from '@storefront/contract';
+import { formatDate, type Order, ordersMessages, shortId } from '@storefront/contract';
 
 interface CancelDialogProps {
   order: Order | null;
@@ -11,9 +11,7 @@ interface CancelDialogProps {
 
 /** The cancel confirmation ('Keep Order', 'Cancel Order'); closes itself when the cancel succeeded. */
 export function CancelDialog({ order, cancelling, error, onKeep, onConfirm }: CancelDialogProps) {
-  const ends = order?.expiration_time
-    ? new Intl.DateTimeFormat('en-US', { dateStyle: 'long' }).format(new Date(order.expiration_time))
-    : undefined;
+  const ends = order?.expiration_time ? formatDate(order.expiration_time, 'long-date') : undefined;
   return (
     <Modal opened={order !== null} onClose={onKeep} title="Cancel order?" centered>
       {order && (

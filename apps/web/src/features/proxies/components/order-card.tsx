@@ -1,13 +1,21 @@
 import { Anchor, Badge, Button, Card, Group, Loader, Stack, Text } from '@mantine/core';
-import { isOrderActive, type Order, PRODUCTS, type ProxyFormat, paths, pathTo, shortId } from '@storefront/contract';
+import {
+  counted,
+  formatDate,
+  isOrderActive,
+  type Order,
+  PRODUCTS,
+  type ProxyFormat,
+  paths,
+  pathTo,
+  shortId,
+} from '@storefront/contract';
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { site } from '../../../config/site.ts';
 import { relativeAge } from '../proxies-model.ts';
 import { ProxyList } from './proxy-list.tsx';
-
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** The compact row of a paid order that waits for stock (spec section 4: no details). */
 export function ProcessingRow({ label, detail }: { label: string; detail?: string }) {
@@ -48,8 +56,8 @@ export function OrderCard({ order, format, onCancel }: OrderCardProps) {
             <Text fw={600}>{PRODUCTS[order.product_id].label}</Text>
           </Group>
           <Text size="sm" c="dimmed">
-            Purchased {dateTime.format(new Date(order.purchase_time))} ({relativeAge(order.purchase_time)}) ·{' '}
-            {order.proxies.length} {order.proxies.length === 1 ? 'proxy' : 'proxies'}
+            Purchased {formatDate(order.purchase_time, 'date-time')} ({relativeAge(order.purchase_time)}) ·{' '}
+            {counted(order.proxies.length, 'proxy', 'proxies')}
           </Text>
           <Group gap={6}>
             <Badge color={active ? 'green' : 'gray'} variant="light">
@@ -70,7 +78,7 @@ export function OrderCard({ order, format, onCancel }: OrderCardProps) {
           {order.expiration_time && (
             <Text size="xs" c="dimmed">
               {active ? (order.cancelled ? 'Ends' : order.payment_failed ? 'Payment was due' : 'Renews') : 'Ended'}{' '}
-              {dateTime.format(new Date(order.expiration_time))}
+              {formatDate(order.expiration_time, 'date-time')}
               {site.sandboxPayments && active && !order.cancelled && (
                 <>
                   {' · '}

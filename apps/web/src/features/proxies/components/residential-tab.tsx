@@ -10,7 +10,7 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import type { OrderUsage, ProcessingOrder } from '@storefront/contract';
+import { formatDate, type OrderUsage, type ProcessingOrder } from '@storefront/contract';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { lazy, Suspense } from 'react';
 import { CopyButton } from '../../../components/copy-button.tsx';
@@ -103,7 +103,6 @@ function UsageCard({ account }: { account: OrderUsage }) {
 
 /** The Residential tab: waiting orders, then each account's usage, credentials and list generator. */
 export function ResidentialTab({ usage, processing }: { usage: OrderUsage[]; processing: ProcessingOrder[] }) {
-  const date = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
   if (usage.length === 0 && processing.length === 0) {
     return (
       <Text c="dimmed" ta="center" py="xl">
@@ -117,7 +116,7 @@ export function ResidentialTab({ usage, processing }: { usage: OrderUsage[]; pro
         <ProcessingRow
           key={order.id}
           label={`${order.quantity} GB of residential data`}
-          detail={date.format(new Date(order.createdAt))}
+          detail={formatDate(order.createdAt, 'date-time')}
         />
       ))}
       {usage.map((account) => (

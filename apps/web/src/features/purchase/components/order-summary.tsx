@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Divider, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { COUPON_CODE_MAX, checkoutMessages, formatUsd, PRODUCTS, unitLabel } from '@storefront/contract';
+import { COUPON_CODE_MAX, checkoutMessages, formatUsd, PRODUCTS, plural, unitLabel } from '@storefront/contract';
 import { IconClock } from '@tabler/icons-react';
 import { bundlePrice, exceedsStock, type ProductOffer } from '../purchase-model.ts';
 
@@ -25,7 +25,7 @@ export function OrderSummary({
   pricingError,
 }: OrderSummaryProps) {
   const product = offer && PRODUCTS[offer.productId];
-  const unit = product?.unit === 'gb' ? 'GB' : quantity === 1 ? 'IP' : 'IPs';
+  const unit = product?.unit === 'gb' ? 'GB' : plural(quantity, 'IP', 'IPs');
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="order-summary">
       <Stack gap="sm">

@@ -1,13 +1,11 @@
 import '../../../styles/full-mantine.ts';
 import { Alert, Anchor, Badge, Button, Card, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { paths, shortId } from '@storefront/contract';
+import { formatDate, paths, shortId } from '@storefront/contract';
 import { IconCreditCard } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useSandboxBilling, useUpdateSandboxCard } from '../api/sandbox-api.ts';
 import { SandboxFrame } from './sandbox-frame.tsx';
-
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeStyle: 'short' });
 
 /** /sandbox/billing/:id: the test card a sandbox subscription renews with; a working card pays a failed renewal at once. */
 export function SandboxBillingPage() {
@@ -48,7 +46,8 @@ export function SandboxBillingPage() {
             {data.paymentFailed && (
               <Alert color="red" variant="light" role="alert" title="Payment failed">
                 The last renewal failed.
-                {data.graceEndsAt && ` Your proxies keep working until ${dateTime.format(new Date(data.graceEndsAt))}.`}{' '}
+                {data.graceEndsAt &&
+                  ` Your proxies keep working until ${formatDate(data.graceEndsAt, 'long-date-time')}.`}{' '}
                 Use the test card to pay now.
               </Alert>
             )}
@@ -58,7 +57,7 @@ export function SandboxBillingPage() {
               </Alert>
             )}
             {!data.paymentFailed && data.expiresAt && data.status !== 'expired' && (
-              <Text size="sm">Next renewal: {dateTime.format(new Date(data.expiresAt))}</Text>
+              <Text size="sm">Next renewal: {formatDate(data.expiresAt, 'long-date-time')}</Text>
             )}
             {update.isError && (
               <Alert color="red" variant="light" role="alert">

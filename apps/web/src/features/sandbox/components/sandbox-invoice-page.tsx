@@ -15,15 +15,13 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { formatMoney, sandboxMessages } from '@storefront/contract';
+import { formatDate, formatMoney, sandboxMessages } from '@storefront/contract';
 import { IconPrinter } from '@tabler/icons-react';
 import { useParams } from 'react-router';
 import { site } from '../../../config/site.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useSandboxInvoice } from '../api/sandbox-api.ts';
 import classes from './sandbox.module.css';
-
-const date = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' });
 
 /** A sandbox invoice (/sandbox/invoices/:id): a printable page, as a provider's hosted invoice is. */
 export function SandboxInvoicePage() {
@@ -82,7 +80,7 @@ export function SandboxInvoicePage() {
               <Text size="sm" c="dimmed">
                 Date paid
               </Text>
-              <Text>{date.format(new Date(data.paidAt))}</Text>
+              <Text>{formatDate(data.paidAt, 'long-date')}</Text>
             </div>
           </SimpleGrid>
           <Table>
