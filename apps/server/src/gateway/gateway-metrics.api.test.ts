@@ -144,11 +144,12 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('what the residential gatewa
         METRICS_HOST: '127.0.0.1',
         METRICS_PORT: String(metricsPort),
       },
-      /metrics at http:\/\/127\.0\.0\.1:\d+\/metrics/,
+      /residential gateway listening on port (\d+)/,
     );
     processes.push(gateway);
     try {
-      const gatewayPort = Number(/residential gateway listening on port (\d+)/.exec(gateway.output())?.[1]);
+      const gatewayPort = Number(gateway.ready[1]);
+      expect(gateway.output()).toContain(`metrics at http://127.0.0.1:${metricsPort}/metrics`);
       const before = (await get(metricsPort, '/metrics')).text;
       expect(sample(before, 'storefront_gateway_connections')).toBe(0);
       expect(sample(before, 'storefront_gateway_bytes_total{direction="upload"}')).toBe(0);

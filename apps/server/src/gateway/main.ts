@@ -12,7 +12,7 @@ import { startTracing, stopTracing, tracingLogOptions } from '../lib/tracing.ts'
 import { DataDirInUse } from '../lifecycle/data-dir-lock.ts';
 import { createShutdown } from '../lifecycle/shutdown.ts';
 import { openGatewayDatabase } from './database.ts';
-import { startGateway } from './gateway.ts';
+import { type Gateway, startGateway } from './gateway.ts';
 import { gatewayHealth } from './health.ts';
 
 async function main() {
@@ -25,22 +25,32 @@ async function main() {
   // Only what the gateway uses is loaded: on PostgreSQL a bare pool, no query builder and none of the shop's modules.
   const database = await openGatewayDatabase(config, log);
   shutdown.add({ name: 'database', close: () => database.close() });
-  const gateway = await startGateway({ db: database.sql, config: config.gateway, log });
-  shutdown.add({
-    name: 'residential gateway',
-    // Stops accepting, closes the tunnels and writes their last metered bytes, before the database closes.
-    close: () => gateway.close(),
-    pending: () => `${gateway.connections()} connections`,
-  });
+  // Metrics and health before the gateway, so that they close after it on a stop: readiness answers 503 until the
+  // gateway listens, and again (draining) while it closes its tunnels and writes their last bytes.
+  let gateway: Gateway | undefined;
   if (config.metrics) {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
-    registerGatewayMetrics(registry, gateway);
+    registerGatewayMetrics(registry, {
+      connections: () => gateway?.connections() ?? 0,
+      carried: () => gateway?.carried() ?? { upload: 0, download: 0 },
+    });
     if (database.poolConnections) registerPoolGauge(registry, database.poolConnections);
-    const health = await gatewayHealth({ sql: database.sql, gateway, lifecycle: shutdown.lifecycle });
-    // Closed first on a stop: readiness goes with it, before the gateway stops accepting.
+    const health = await gatewayHealth({
+      sql: database.sql,
+      gateway: { listening: () => gateway?.listening() ?? false },
+      lifecycle: shutdown.lifecycle,
+    });
     await serveMetrics(config.metrics, registry, log, shutdown, health);
   }
+  const started = await startGateway({ db: database.sql, config: config.gateway, log });
+  gateway = started;
+  shutdown.add({
+    name: 'residential gateway',
+    // Stops accepting, closes the tunnels and writes their last metered bytes, before the database closes.
+    close: () => started.close(),
+    pending: () => `${started.connections()} connections`,
+  });
 }
 
 main().catch((error: unknown) => {
