@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { type Database, openDatabase } from './client.ts';
 
@@ -37,7 +36,7 @@ describe.runIf(process.env.TEST_DB === 'postgres')('the PostgreSQL pool', () => 
       sql`select pg_terminate_backend(pid) from pg_stat_activity
           where datname = current_database() and pid <> pg_backend_pid() and state = 'idle' and application_name = ''`,
     );
-    for (let wait = 0; wait < 50 && logged.length === 0; wait++) await sleep(20);
+    await vi.waitFor(() => expect(logged).not.toHaveLength(0), { timeout: 10_000 });
     expect(logged[0]?.message).toBe('a pooled database connection failed; it will be replaced');
     expect(JSON.stringify(logged[0]?.object)).toMatch(/terminat/i);
     expect(await database.ping()).toBe(true);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, payments, proxyIps } from '../db/schema.ts';
 import { createCoupon } from '../modules/coupons/coupons.ts';
 import { recordProof } from '../test/proof-results.ts';
-import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../test/test-app.ts';
+import { callApi, createTestApp, signUpCustomer, type TestApp } from '../test/test-app.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const CUSTOMERS = 20;
@@ -26,7 +26,7 @@ describe.runIf(process.env.TEST_DB === 'postgres' && redisUrl)('two instances on
   const both = () => [a, b];
   const pick = (i: number) => (i % 2 === 0 ? a : b);
   const post = (t: TestApp, url: string, cookie: string, payload: unknown) =>
-    t.app.inject({ method: 'POST', url, headers: { ...jsonHeaders, cookie }, payload: payload as object });
+    callApi(t, 'POST', url, { cookie, payload });
   const mails = () => [...a.mails, ...b.mails];
 
   beforeAll(async () => {
@@ -125,8 +125,8 @@ describe.runIf(process.env.TEST_DB === 'postgres' && redisUrl)('two instances on
     for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
     await Promise.all(both().map((t) => t.app.jobs.runOnce()));
     expect(await a.database.db.$count(payments)).toBe(paymentsBefore + CUSTOMERS);
-    // Every e-mail of the whole test, through either instance, went out once.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Every e-mail of the whole test, through either instance, went out once: both send until the outbox is empty.
+    await Promise.all(both().map((t) => t.mailsSettled()));
     const counts = new Map<string, number>();
     for (const mail of mails())
       counts.set(`${mail.to} ${mail.subject}`, (counts.get(`${mail.to} ${mail.subject}`) ?? 0) + 1);

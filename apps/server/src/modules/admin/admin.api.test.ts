@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PREFIX } from '../../app.ts';
 import { adminAuditLog, orders, proxyIps, residentialAccounts, residentialUsageDaily } from '../../db/schema.ts';
-import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../../test/test-app.ts';
+import { callApi, createTestApp, type Method, signUpCustomer, type TestApp } from '../../test/test-app.ts';
 import { ALERT_ACTOR } from '../alerts/check-alerts.ts';
 
 const DAY = 86_400_000;
@@ -17,18 +17,8 @@ describe('the admin console API', () => {
   let t: TestApp;
   let boss: { cookie: string; id: string };
   let ann: { cookie: string; id: string };
-  const call = (
-    cookie: string | undefined,
-    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-    url: string,
-    payload?: unknown,
-  ) =>
-    t.app.inject({
-      method,
-      url,
-      headers: { ...jsonHeaders, ...(cookie && { cookie }) },
-      ...(payload !== undefined && { payload: payload as object }),
-    });
+  const call = (cookie: string | undefined, method: Method, url: string, payload?: unknown) =>
+    callApi(t, method, url, { cookie, payload });
   const get = (url: string, cookie = boss.cookie) => call(cookie, 'GET', url);
   const post = (url: string, payload: unknown, cookie = boss.cookie) => call(cookie, 'POST', url, payload);
   // The administrators' own changes: the shop's alerts (opened and resolved in the background) are in the log too.

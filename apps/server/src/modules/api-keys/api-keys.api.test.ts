@@ -18,9 +18,8 @@ import { eq, sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, orders, residentialAccounts, users } from '../../db/schema.ts';
-import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../../test/test-app.ts';
+import { callApi, createTestApp, jsonHeaders, type Method, signUpCustomer, type TestApp } from '../../test/test-app.ts';
 
-type Method = 'GET' | 'POST' | 'DELETE';
 const FORMATS = Object.keys(PROXY_FORMATS) as ProxyFormat[];
 /** `count` endpoints `198.51.<subnet>.k:<port>:u<k>:p<k>`, k from `from`. */
 const endpoints = (subnet: number, from: number, count: number, port = 8000) =>
@@ -35,16 +34,7 @@ describe('personal API keys and proxy list links', () => {
   let bobKey: CreatedApiKey;
 
   const call = (method: Method, url: string, auth: { cookie?: string; key?: string }, payload?: object) =>
-    t.app.inject({
-      method,
-      url,
-      headers: {
-        ...(payload ? jsonHeaders : { origin: jsonHeaders.origin }),
-        ...(auth.cookie && { cookie: auth.cookie }),
-        ...(auth.key && { authorization: `Bearer ${auth.key}` }),
-      },
-      ...(payload && { payload }),
-    });
+    callApi(t, method, url, { ...auth, payload });
   const createKey = async (cookie: string, name: string) => {
     const response = await call('POST', '/api/api-keys', { cookie }, { name });
     expect(response.statusCode, response.body).toBe(201);

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailOutbox, orders, payments, proxyIps } from '../../db/schema.ts';
 import { addMonths } from '../../lib/dates.ts';
-import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../../test/test-app.ts';
+import { callApi, createTestApp, signUpCustomer, type TestApp } from '../../test/test-app.ts';
 import { createCoupon } from '../coupons/coupons.ts';
 import { jobTime } from '../jobs/clock.ts';
 import { runJobs } from '../jobs/run-jobs.ts';
@@ -13,8 +13,7 @@ describe('subscriptions over time (sandbox provider, test clock)', () => {
   let t: TestApp;
   let admin: { cookie: string; id: string };
 
-  const post = (cookie: string, url: string, payload: object) =>
-    t.app.inject({ method: 'POST', url, headers: { ...jsonHeaders, cookie }, payload });
+  const post = (cookie: string, url: string, payload: object) => callApi(t, 'POST', url, { cookie, payload });
   const buy = async (customer: { cookie: string }, productId = 'isp_proxies', quantity = 5, coupon?: string) => {
     const started = (await post(customer.cookie, '/api/checkout', { productId, quantity, coupon })).json();
     const id = String(started.checkoutUrl).split('/sandbox/checkout/')[1];
@@ -248,8 +247,7 @@ describe('renewal amounts with a lasting coupon', () => {
   });
   afterAll(() => c.close());
 
-  const post = (cookie: string, url: string, payload: object) =>
-    c.app.inject({ method: 'POST', url, headers: { ...jsonHeaders, cookie }, payload });
+  const post = (cookie: string, url: string, payload: object) => callApi(c, 'POST', url, { cookie, payload });
   const buy = async (customer: { cookie: string }, code: string) => {
     const started = (
       await post(customer.cookie, '/api/checkout', { productId: 'isp_proxies', quantity: 5, coupon: code })

@@ -4,19 +4,13 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminAuditLog, couponRedemptions, coupons, orders, promoCodes } from '../../db/schema.ts';
 import { type FakeStripe, startFakeStripe } from '../../test/fake-stripe.ts';
-import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../../test/test-app.ts';
+import { callApi, createTestApp, type Method, signUpCustomer, type TestApp } from '../../test/test-app.ts';
 import { renewalAmount } from '../billing/renewal-amount.ts';
 
 type Customer = { cookie: string; id: string };
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 const call = (t: TestApp, cookie: string, method: Method, url: string, payload?: object) =>
-  t.app.inject({
-    method,
-    url,
-    headers: payload ? { ...jsonHeaders, cookie } : { origin: jsonHeaders.origin, cookie },
-    ...(payload && { payload }),
-  });
+  callApi(t, method, url, { cookie, payload });
 const couponPayload = (code: string, name: string, percentOff: number) => ({
   code,
   name,

@@ -1,19 +1,14 @@
 import { checkoutMessages, couponMessages } from '@storefront/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../../test/test-app.ts';
+import { callApi, createTestApp, type Method, signUpCustomer, type TestApp } from '../../test/test-app.ts';
 
 describe('coupons in the admin console (sandbox provider)', () => {
   let t: TestApp;
   let boss: { cookie: string; id: string };
   let ann: { cookie: string; id: string };
   let bob: { cookie: string; id: string };
-  const call = (cookie: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
-    t.app.inject({
-      method,
-      url,
-      headers: payload ? { ...jsonHeaders, cookie } : { origin: jsonHeaders.origin, cookie },
-      ...(payload && { payload }),
-    });
+  const call = (cookie: string, method: Method, url: string, payload?: object) =>
+    callApi(t, method, url, { cookie, payload });
   const create = (payload: object) => call(boss.cookie, 'POST', '/api/admin/coupons', payload);
   const valid = {
     code: 'SPRING25',

@@ -1,6 +1,6 @@
 import { customOrderMessages } from '@storefront/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../../test/test-app.ts';
+import { callApi, createTestApp, signUpCustomer, type TestApp } from '../../test/test-app.ts';
 
 const proxies = (count: number, third = 40) =>
   Array.from({ length: count }, (_, i) => `198.18.${third}.${i + 1}:6000:cu${i}:cp${i}`);
@@ -11,7 +11,7 @@ describe('custom PK1 orders', () => {
   let carl: { cookie: string; id: string };
   let dora: { cookie: string; id: string };
   const call = (cookie: string, method: 'GET' | 'POST', url: string, payload?: object) =>
-    t.app.inject({ method, url, headers: { ...jsonHeaders, cookie }, ...(payload && { payload }) });
+    callApi(t, method, url, { cookie, payload });
   const lookUp = (email: string) => call(boss.cookie, 'GET', `/api/admin/users?email=${encodeURIComponent(email)}`);
   const create = (payload: object) => call(boss.cookie, 'POST', '/api/admin/checkout/pk1/custom', payload);
   const fulfil = (orderId: string, ips: string[], userId = carl.id) =>

@@ -7,7 +7,7 @@ import {
   type CreatedApiKey,
 } from '@storefront/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../../test/test-app.ts';
+import { callApi, createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../../test/test-app.ts';
 
 describe('authorised IPs and e-mail switches (Settings)', () => {
   let t: TestApp;
@@ -20,13 +20,7 @@ describe('authorised IPs and e-mail switches (Settings)', () => {
     cookie: string | undefined,
     payload?: object,
     extra = {},
-  ) =>
-    t.app.inject({
-      method,
-      url,
-      headers: { ...(payload ? jsonHeaders : { origin: jsonHeaders.origin }), ...(cookie && { cookie }), ...extra },
-      ...(payload && { payload }),
-    });
+  ) => callApi(t, method, url, { cookie, payload, headers: extra });
   const put = (cookie: string, body: object) => call('PUT', '/api/user/authorized-ips', cookie, body);
 
   beforeAll(async () => {

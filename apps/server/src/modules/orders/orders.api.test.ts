@@ -3,7 +3,7 @@ import { authMessages } from '@storefront/contract';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, proxyIps, residentialAccounts } from '../../db/schema.ts';
-import { createTestApp, signUpCustomer, type TestApp } from '../../test/test-app.ts';
+import { callApi, createTestApp, signUpCustomer, type TestApp } from '../../test/test-app.ts';
 
 describe('orders API', () => {
   let t: TestApp;
@@ -94,12 +94,7 @@ describe('orders API', () => {
 
   describe('processing and cancel', () => {
     const cancel = (cookie: string | undefined, id: unknown) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/api/orders/cancel',
-        headers: { 'content-type': 'application/json', origin: 'http://localhost:3000', ...(cookie && { cookie }) },
-        payload: { id },
-      });
+      callApi(t, 'POST', '/api/orders/cancel', { cookie, payload: { id } });
     const paidOrder = async (userId: string, values: Partial<typeof orders.$inferInsert>) => {
       const [row] = await t.database.db
         .insert(orders)
