@@ -1,4 +1,16 @@
-import { ActionIcon, Badge, Button, Group, Loader, Modal, Stack, Switch, Table, Text } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Modal,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  VisuallyHidden,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type AdminCoupon, counted, couponMessages, formatDate, formatMoney, plural } from '@storefront/contract';
 import { IconChevronDown, IconChevronRight, IconPlus, IconTrash } from '@tabler/icons-react';
@@ -47,13 +59,17 @@ export function ActiveCoupons() {
           <Table withTableBorder verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th w={40} />
+                <Table.Th w={40}>
+                  <VisuallyHidden>Promo codes</VisuallyHidden>
+                </Table.Th>
                 <Table.Th>Name</Table.Th>
                 <Table.Th>Discount</Table.Th>
                 <Table.Th>Duration</Table.Th>
                 <Table.Th>Products</Table.Th>
                 <Table.Th>Created</Table.Th>
-                <Table.Th />
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -219,7 +235,9 @@ export function CouponRedemptions() {
           <Table withTableBorder verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th w={40} />
+                <Table.Th w={40}>
+                  <VisuallyHidden>Who used it</VisuallyHidden>
+                </Table.Th>
                 <Table.Th>Code</Table.Th>
                 <Table.Th>Discount</Table.Th>
                 <Table.Th>Redemptions</Table.Th>

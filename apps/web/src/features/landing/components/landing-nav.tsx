@@ -25,11 +25,13 @@ export function LandingNav() {
     setProductsOpened(open);
   };
 
-  // The dropdown's code (and its positioning library) loads on the first hover, focus or click.
+  // The dropdown's code (and its positioning library) loads on the first hover or click (Enter and Space on the button
+  // are clicks); it opens once loaded.
   const [menuRequested, setMenuRequested] = useState(false);
-  const openMenu = () => {
+  const [focusMenuOnLoad, setFocusMenuOnLoad] = useState(false);
+  const requestMenu = (byClick: boolean) => {
     setMenuRequested(true);
-    setProductsOpened(true);
+    setFocusMenuOnLoad(byClick);
   };
 
   const goTo = (id: string) => {
@@ -55,10 +57,17 @@ export function LandingNav() {
                   opened={productsOpened}
                   onChange={onProductsChange}
                   onChoose={() => goTo(sectionIds.products)}
+                  onLoaded={() => setProductsOpened(true)}
+                  focusOnLoad={focusMenuOnLoad}
                 />
               </Suspense>
             ) : (
-              <ProductsTrigger aria-haspopup="menu" aria-expanded={false} onMouseEnter={openMenu} onClick={openMenu} />
+              <ProductsTrigger
+                aria-haspopup="menu"
+                aria-expanded={false}
+                onMouseEnter={() => requestMenu(false)}
+                onClick={() => requestMenu(true)}
+              />
             )}
             <a
               href={`#${sectionIds.pricing}`}
