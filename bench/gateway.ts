@@ -236,6 +236,8 @@ const alone = await startProcess(
     GATEWAY_PORT: String(alonePort),
     GATEWAY_ALLOW_PRIVATE: 'true',
     LOG_LEVEL: 'info',
+    // Its metrics listener on, as deployed, on a port of its own (the default 9464 may be taken on a shared machine).
+    METRICS_PORT: String(await freePort()),
   },
   /gateway listening on port/,
 );
@@ -259,7 +261,7 @@ const serverPort = await freePair();
 const server = await startServer(serverPort, bench.url, {
   GATEWAY_ALLOW_PRIVATE: 'true',
   GATEWAY_HOST: '127.0.0.1',
-  METRICS_PORT: '0',
+  METRICS_PORT: String(await freePort()),
 });
 const squid = await startSquid(username, password);
 
