@@ -81,6 +81,8 @@ const app = spawn(process.execPath, ['apps/server/src/main.ts'], {
     APP_URL: E2E.appUrl,
     DATABASE_URL: 'memory://',
     LOG_LEVEL: logFile === undefined ? 'warn' : 'info',
+    // No metrics listener: other servers of the machine's test runs may hold its default port.
+    METRICS_PORT: '0',
     SMTP_URL: `smtp://127.0.0.1:${E2E.smtpPort}`,
     MAIL_FROM: 'Proxy Storefront <no-reply@e2e.test>',
     ADMIN_EMAILS: [

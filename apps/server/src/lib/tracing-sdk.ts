@@ -115,7 +115,6 @@ export async function startSdk(defaultServiceName: string): Promise<Tracing> {
   syncBuiltinESMExports();
 
   const tracer = trace.getTracer('storefront', version);
-  const noIds: Record<string, string> = {};
   return {
     span(name, options: SpanOptions, run) {
       const attributes = Object.fromEntries(
@@ -150,11 +149,13 @@ export async function startSdk(defaultServiceName: string): Promise<Tracing> {
         if (definition.name === 'pg-pool' && typeof poolModule === 'function') definition.patch?.(poolModule);
       }
     },
+    // A new object each call: pino's mixin merge writes the line's own fields into the object it is given, so a shared
+    // empty one would carry every earlier line's fields into the next lines outside a trace.
     logFields() {
       const span = trace.getSpan(context.active());
-      if (!span) return noIds;
+      if (!span) return {};
       const ids = span.spanContext();
-      if (!isSpanContextValid(ids)) return noIds;
+      if (!isSpanContextValid(ids)) return {};
       return { trace_id: ids.traceId, span_id: ids.spanId, trace_flags: `0${ids.traceFlags.toString(16)}` };
     },
     async shutdown() {

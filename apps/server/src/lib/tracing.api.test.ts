@@ -175,10 +175,15 @@ describe('traces over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
       const requestLines = logLines(server.output()).filter((line) => line.reqId === 'trace-me-1');
       expect(requestLines.length).toBeGreaterThan(0);
       for (const line of requestLines) expect(line.trace_id).toBe(serverSpan.traceId);
-
       // The SDK and the instrumentations were loaded in this process (the check below, without them, is not blind).
       expect(loadedModules(loads.file).some((module) => OTEL_MODULE.test(module.url))).toBe(true);
       expect(await server.stop()).toBe(0);
+      // Lines outside any trace carry only their own fields, not those of the lines before them (pino's mixin merge
+      // writes into the object it is given: a shared one collected every earlier line's fields).
+      const untraced = logLines(server.output()).filter((line) => line.trace_id === undefined);
+      const ready = untraced.findIndex((line) => String(line.msg).includes('ready at'));
+      expect(untraced[ready]?.port).toBeTypeOf('number');
+      for (const line of untraced.slice(ready + 1)) expect(line, String(line.msg)).not.toHaveProperty('port');
       // Only traces: no OpenTelemetry metrics or logs are pushed (the shop's metrics are Prometheus').
       expect(new Set(receiver.exports.map((entry) => entry.path))).toEqual(new Set(['/v1/traces']));
     } finally {
