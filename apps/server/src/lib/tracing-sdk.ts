@@ -151,7 +151,7 @@ export async function startSdk(defaultServiceName: string): Promise<Tracing> {
     },
     // A new object each call: pino's mixin merge writes the line's own fields into the object it is given, so a shared
     // empty one would carry every earlier line's fields into the next lines outside a trace.
-    logFields() {
+    logFields(): Record<string, string> {
       const span = trace.getSpan(context.active());
       if (!span) return {};
       const ids = span.spanContext();
