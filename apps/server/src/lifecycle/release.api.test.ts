@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { startOtlpReceiver } from '../test/otlp-receiver.ts';
+import { freePort } from '../test/processes.ts';
 import { repoRoot, type Service, startService, tempDir } from '../test/service.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 
@@ -41,6 +42,13 @@ function dockerRunStage() {
 }
 
 const docker = dockerRunStage();
+
+function compose() {
+  return parseYaml(readFileSync(path.join(repoRoot, 'compose.yaml'), 'utf8'), { merge: true }) as {
+    services: Record<string, Record<string, unknown>>;
+    volumes?: object;
+  };
+}
 
 /** Runs the release as the image does: `docker.cmd` in its WORKDIR, with the image's ENV and a bare Node on PATH. */
 function runAsImage(args: string[], env: Record<string, string>, dataDir: string) {
@@ -146,8 +154,25 @@ describe('the release', () => {
         // The job runner and a gateway share PostgreSQL with the running server.
         const jobs = runAsImage(['jobs', '--once'], databaseEnv(), data.dir);
         expect(await jobs.exited, jobs.output()).toBe(0);
-        const gateway = runAsImage(['gateway'], databaseEnv(), data.dir);
+        const metricsPort = String(await freePort());
+        const gateway = runAsImage(['gateway'], { ...databaseEnv(), METRICS_PORT: metricsPort }, data.dir);
         await gateway.waitFor(/residential gateway listening on port \d+/);
+        // compose.yaml's health check of the gateway, run as compose runs it in the image: its readiness.
+        const gatewayCheck = (compose().services.gateway?.healthcheck as { test: string[] }).test;
+        expect(gatewayCheck.slice(0, 2)).toEqual(['CMD', 'node']);
+        expect(gatewayCheck.join(' ')).toContain('/health/ready');
+        await expect
+          .poll(() => {
+            try {
+              execFileSync(node, gatewayCheck.slice(2), {
+                env: { METRICS_PORT: metricsPort, PATH: path.dirname(node) },
+              });
+              return 'healthy';
+            } catch {
+              return 'unhealthy';
+            }
+          })
+          .toBe('healthy');
         gateway.signal('SIGTERM');
         expect(await gateway.exited).toBe(0);
       }
@@ -264,17 +289,14 @@ describe('the release', () => {
     const ignored = readFileSync(path.join(repoRoot, '.dockerignore'), 'utf8').split('\n');
     for (const entry of ['.git', '**/node_modules', 'release', '.env']) expect(ignored).toContain(entry);
 
-    const compose = parseYaml(readFileSync(path.join(repoRoot, 'compose.yaml'), 'utf8'), { merge: true }) as {
-      services: Record<string, Record<string, unknown>>;
-    };
-    const { shop, gateway, postgres, redis } = compose.services;
+    const { shop, gateway, postgres, redis } = compose().services;
     expect(shop?.build).toMatchObject({ context: '.' });
     expect(gateway?.image).toBe(shop?.image);
     expect(shop?.command).toBeUndefined(); // the image's CMD: node .
     expect(gateway?.command).toEqual(['node', '.', 'gateway']);
     expect(postgres?.image).toBe('postgres:17');
     expect(redis?.image).toBe('redis:7');
-    for (const [name, service] of Object.entries(compose.services)) {
+    for (const [name, service] of Object.entries(compose().services)) {
       if (name !== 'shop') expect(service.healthcheck, name).toBeDefined();
       expect(service.env_file ?? 'none', name).toEqual(name === 'shop' || name === 'gateway' ? '.env' : 'none');
     }
@@ -283,6 +305,6 @@ describe('the release', () => {
       redis: { condition: 'service_healthy' },
     });
     expect(gateway?.depends_on).toMatchObject({ shop: { condition: 'service_healthy' } });
-    expect(Object.keys((compose as { volumes?: object }).volumes ?? {})).toEqual(['postgres-data', 'redis-data']);
+    expect(Object.keys(compose().volumes ?? {})).toEqual(['postgres-data', 'redis-data']);
   });
 });
