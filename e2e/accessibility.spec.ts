@@ -1,11 +1,13 @@
 import { expect, type Page, test } from '@playwright/test';
 import { paths, pathTo } from '@storefront/contract';
-import { Audit, NARROW, VIEWS, WIDE } from './support/axe.ts';
+import { Audit, NARROW, PAIR_A, PAIR_B, VIEWS, WIDE } from './support/axe.ts';
 import { buyThroughSandbox, confirmField, passwordField, signUp, uniqueEmail } from './support/helpers.ts';
 
 // axe-core on every page of the app, as first shown and with its dialogs, menus, toasts and form errors open, at 1280 and
 // 375 px in both colour schemes; any finding fails (WCAG 2.2 AA and axe's best practices). The administrator's console
-// is checked in accessibility-admin.spec.ts, after the customers' tests (it runs with the console's own tests).
+// is checked in accessibility-admin.spec.ts, after the customers' tests (it runs with the console's own tests). Each page
+// and each kind of overlay (dialog, menu, listbox, popover, toast, form error) is checked in all four views; a further
+// state of the same kind in two views that cover both widths and both schemes between them.
 
 /** Opens `url` and waits for its main heading and its data. */
 async function open(page: Page, url: string) {
@@ -15,7 +17,7 @@ async function open(page: Page, url: string) {
 }
 
 test('public pages, their menus and their form errors', async ({ page }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   const audit = new Audit(page);
 
   await open(page, paths.home);
@@ -52,7 +54,7 @@ test('public pages, their menus and their form errors', async ({ page }) => {
   await passwordField(page).fill('Wr0ng!password');
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page.getByRole('alert')).toBeVisible();
-  await audit.check(`${paths.login}, error`);
+  await audit.check(`${paths.login}, error`, PAIR_A);
 
   // Sign-up: each field's own error under it.
   await open(page, paths.signup);
@@ -62,13 +64,13 @@ test('public pages, their menus and their form errors', async ({ page }) => {
   await confirmField(page).fill('other');
   await page.getByRole('button', { name: 'Create Account' }).click();
   await expect(page.locator('.mantine-InputWrapper-error').first()).toBeVisible();
-  await audit.check(`${paths.signup}, field errors`);
+  await audit.check(`${paths.signup}, field errors`, PAIR_B);
 
   expect(audit.findings).toEqual([]);
 });
 
 test('a customer’s pages, the sandbox’s pages, their dialogs, menus, toasts and errors', async ({ page }) => {
-  test.setTimeout(420_000);
+  test.setTimeout(720_000);
   const audit = new Audit(page);
   await signUp(page, uniqueEmail('a11y'));
 
@@ -99,7 +101,7 @@ test('a customer’s pages, the sandbox’s pages, their dialogs, menus, toasts 
     .getByRole('group', { name: 'Bundles' })
     .getByRole('button', { name: /^10 IPs/ })
     .click();
-  await audit.check(`${paths.purchase}, chosen`);
+  await audit.check(`${paths.purchase}, chosen`, PAIR_A);
 
   // The sandbox's payment page, then its refusal of a declined card.
   await page.getByRole('button', { name: 'Checkout' }).click();
@@ -108,7 +110,7 @@ test('a customer’s pages, the sandbox’s pages, their dialogs, menus, toasts 
   await audit.check('sandbox checkout');
   await page.getByRole('button', { name: 'Simulate declined card' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'declined' })).toBeVisible();
-  await audit.check('sandbox checkout, declined');
+  await audit.check('sandbox checkout, declined', PAIR_B);
   await page.getByRole('button', { name: 'Pay with test card' }).click();
   await expect(page).toHaveURL(/\/dashboard\/proxies\?tab=/);
 
@@ -117,13 +119,13 @@ test('a customer’s pages, the sandbox’s pages, their dialogs, menus, toasts 
   await expect(page.getByTestId('order-card')).toHaveCount(2);
   await expect(page.locator('h1')).toBeVisible();
   await page.waitForLoadState('networkidle');
-  await audit.check(`${paths.proxies}, two orders`);
+  await audit.check(`${paths.proxies}, two orders`, PAIR_A);
   const order = page.getByTestId('order-card').nth(1);
   await order.getByRole('button', { name: 'Show proxies' }).click();
   // The pagination's arrows have names (Mantine's are icons alone).
   await expect(order.getByRole('button', { name: 'Next page' })).toBeVisible();
   await expect(order.getByRole('button', { name: 'Previous page' })).toBeVisible();
-  await audit.check(`${paths.proxies}, list open`);
+  await audit.check(`${paths.proxies}, list open`, PAIR_B);
   await page.getByRole('button', { name: 'List Link' }).click();
   await expect(page.getByTestId('proxy-list-link')).toBeVisible();
   await audit.check(`${paths.proxies}, List Link popover`);
@@ -139,7 +141,7 @@ test('a customer’s pages, the sandbox’s pages, their dialogs, menus, toasts 
 
   // Order History, the invoice and the billing page of the paid order.
   await open(page, paths.orderHistory);
-  await audit.check(`${paths.orderHistory}, two orders`);
+  await audit.check(`${paths.orderHistory}, two orders`, PAIR_A);
   const history = (await (await page.request.get('/api/orders/history')).json()) as {
     order_id: string;
     hosted_invoice_url?: string;
@@ -153,29 +155,29 @@ test('a customer’s pages, the sandbox’s pages, their dialogs, menus, toasts 
 
   // Overview with orders; Settings, its dialogs and their errors.
   await open(page, paths.overview);
-  await audit.check(`${paths.overview}, two orders`);
+  await audit.check(`${paths.overview}, two orders`, PAIR_B);
   await open(page, paths.settings);
   await audit.check(paths.settings);
   await page.getByRole('button', { name: 'Change Password' }).click();
   const changePassword = page.getByRole('dialog');
   await expect(changePassword).toBeVisible();
-  await audit.check(`${paths.settings}, Change Password dialog`);
+  await audit.check(`${paths.settings}, Change Password dialog`, PAIR_A);
   await changePassword.getByRole('button', { name: 'Update Password' }).click();
   await expect(changePassword.locator('.mantine-InputWrapper-error').first()).toBeVisible();
-  await audit.check(`${paths.settings}, Change Password dialog, errors`);
+  await audit.check(`${paths.settings}, Change Password dialog, errors`, PAIR_B);
   await page.keyboard.press('Escape');
   await expect(changePassword).toBeHidden();
   await page.getByRole('button', { name: 'Create API Key' }).click();
   const createKey = page.getByRole('dialog', { name: 'Create an API key' });
   await createKey.getByRole('button', { name: 'Create Key' }).click();
   await expect(createKey.locator('.mantine-InputWrapper-error')).toBeVisible();
-  await audit.check(`${paths.settings}, Create an API key dialog, error`);
+  await audit.check(`${paths.settings}, Create an API key dialog, error`, PAIR_A);
   await page.keyboard.press('Escape');
   await expect(createKey).toBeHidden();
   await page.getByRole('textbox', { name: 'Add an IP' }).fill('not an ip');
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   await expect(page.getByRole('alert').or(page.locator('.mantine-InputWrapper-error')).first()).toBeVisible();
-  await audit.check(`${paths.settings}, Add an IP error`);
+  await audit.check(`${paths.settings}, Add an IP error`, PAIR_B);
 
   expect(audit.findings).toEqual([]);
 });

@@ -11,6 +11,12 @@ export const VIEWS = [
 export type View = (typeof VIEWS)[number];
 export const WIDE = VIEWS.filter((view) => view.width === 1280);
 export const NARROW = VIEWS.filter((view) => view.width === 375);
+/**
+ * Two views that between them cover both widths and both schemes: for the further states of a page already checked in
+ * all four (a second error, a list opened), each checked in one pair, so the suite stays short.
+ */
+export const PAIR_A = [VIEWS[0], VIEWS[3]];
+export const PAIR_B = [VIEWS[1], VIEWS[2]];
 
 /**
  * Puts the page in `view`: its size, and its colour scheme the way the app's switch sets it (Mantine's stored choice and
