@@ -13,7 +13,8 @@ test.describe('API keys and the proxy list link', () => {
 
     await page.goto('/dashboard/settings');
     await expect(page.getByText('No API keys yet.')).toBeVisible();
-    await expect(page.getByText('0 of 10')).toBeVisible();
+    // The count beside the card's title (the Authorised IPs card has its own '0 of 10').
+    await expect(page.getByRole('heading', { name: 'API Keys' }).locator('..').getByText('0 of 10')).toBeVisible();
 
     // A blank name is refused with the server's words.
     await page.getByRole('button', { name: 'Create API Key' }).click();

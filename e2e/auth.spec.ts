@@ -212,7 +212,8 @@ test.describe('two-factor', () => {
     await expect(page.getByRole('img', { name: 'Two-factor QR code' })).toBeVisible();
     await expect(page.getByTestId('backup-codes')).not.toBeEmpty();
     const secret = (await page.getByTestId('totp-secret').textContent()) ?? '';
-    await page.getByRole('textbox').first().pressSequentially(totp(secret));
+    // The code field of the set-up dialog (Settings has other fields: the Authorised IPs card's).
+    await page.getByRole('dialog').getByRole('textbox').first().pressSequentially(totp(secret));
     await page.getByRole('button', { name: 'Verify and Turn On' }).click();
     await expect(page.getByText('Two-factor authentication is on')).toBeVisible();
     await signOut(page);
