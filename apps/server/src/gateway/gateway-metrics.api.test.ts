@@ -75,6 +75,26 @@ const get = async (port: number, path: string) => {
   return { status: answer.status, headers: answer.headers, text: await answer.text() };
 };
 
+/**
+ * Waits until the gateway behind `metricsPort` has no open connection (its last bytes metered), then checks that its
+ * byte counter holds exactly what the client sent and received; answers that last scrape.
+ */
+async function expectSettledAt(metricsPort: number, carried: { sent: number; received: number }): Promise<string> {
+  let after = '';
+  await expect
+    .poll(
+      async () => {
+        after = (await get(metricsPort, '/metrics')).text;
+        return sample(after, 'storefront_gateway_connections');
+      },
+      { timeout: 15_000, interval: 100 },
+    )
+    .toBe(0);
+  expect(sample(after, 'storefront_gateway_bytes_total{direction="upload"}')).toBe(carried.sent);
+  expect(sample(after, 'storefront_gateway_bytes_total{direction="download"}')).toBe(carried.received);
+  return after;
+}
+
 /** Processes of their own on one PostgreSQL: only there (the embedded database has one owner). */
 describe.skipIf(process.env.TEST_DB !== 'postgres')('what the residential gateway tells Prometheus', () => {
   let t: TestApp;
@@ -176,18 +196,7 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('what the residential gatewa
       const carried = await carry(gatewayPort, metricsPort);
       expect(sample(carried.during ?? '', 'storefront_gateway_connections')).toBeGreaterThanOrEqual(1);
       // Once every connection has closed (and its last bytes are metered), the counter holds exactly the client's bytes.
-      let after = '';
-      await expect
-        .poll(
-          async () => {
-            after = (await get(metricsPort, '/metrics')).text;
-            return sample(after, 'storefront_gateway_connections');
-          },
-          { timeout: 15_000, interval: 100 },
-        )
-        .toBe(0);
-      expect(sample(after, 'storefront_gateway_bytes_total{direction="upload"}')).toBe(carried.sent);
-      expect(sample(after, 'storefront_gateway_bytes_total{direction="download"}')).toBe(carried.received);
+      await expectSettledAt(metricsPort, carried);
 
       // Its database gone: 503 naming the database, while liveness still answers; ready again once it is back.
       relay.cut();
@@ -247,18 +256,7 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('what the residential gatewa
       const gatewayPort = Number(server.ready[1]);
       const carried = await carry(gatewayPort, metricsPort);
       expect(sample(carried.during ?? '', 'storefront_gateway_connections')).toBeGreaterThanOrEqual(1);
-      let after = '';
-      await expect
-        .poll(
-          async () => {
-            after = (await get(metricsPort, '/metrics')).text;
-            return sample(after, 'storefront_gateway_connections');
-          },
-          { timeout: 15_000, interval: 100 },
-        )
-        .toBe(0);
-      expect(sample(after, 'storefront_gateway_bytes_total{direction="upload"}')).toBe(carried.sent);
-      expect(sample(after, 'storefront_gateway_bytes_total{direction="download"}')).toBe(carried.received);
+      const after = await expectSettledAt(metricsPort, carried);
       expect(after).toContain('storefront_checkouts_total');
       // The server's readiness stays its own (GET /api/health/ready); its metrics listener has no health paths.
       expect((await get(metricsPort, '/health/ready')).status).toBe(404);
