@@ -24,7 +24,11 @@ export function AuditLogView() {
         </Text>
       )}
       {data && data.entries.length > 0 && (
-        <Table.ScrollContainer minWidth={560}>
+        // On a phone the table scrolls sideways: the scroll area takes the focus, so the arrow keys scroll it too.
+        <Table.ScrollContainer
+          minWidth={560}
+          scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Audit log entries' } }}
+        >
           <Table striped withTableBorder verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
