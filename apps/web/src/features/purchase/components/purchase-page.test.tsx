@@ -84,14 +84,15 @@ describe('Purchase: Checkout', () => {
     fireEvent.click(await screen.findByRole('button', { name: /Elite ISP Proxies/ }));
     fireEvent.click(screen.getByRole('button', { name: /^5 IPs/ }));
     const checkout = screen.getByRole('button', { name: 'Checkout' });
+    // Timed from the press, which comes before the toast: the moment the toast is found may be later than it showed.
+    const pressedAt = Date.now();
     fireEvent.click(checkout);
     expect(await screen.findByText('Checkout Started')).toBeTruthy();
-    const shownAt = Date.now();
     fireEvent.click(checkout);
     await waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost:3000/sandbox/checkout/cs_1'), {
       timeout: CHECKOUT_NOTICE_MS + 2000,
     });
-    expect(Date.now() - shownAt).toBeGreaterThanOrEqual(CHECKOUT_NOTICE_MS - 100);
+    expect(Date.now() - pressedAt).toBeGreaterThanOrEqual(CHECKOUT_NOTICE_MS);
     expect(assign).toHaveBeenCalledTimes(1);
     const checkouts = (fetch as unknown as { mock: { calls: [string, RequestInit?][] } }).mock.calls.filter(
       ([url, init]) => String(url).endsWith('/api/checkout') && init?.method === 'POST',
