@@ -95,6 +95,16 @@ async function expectSettledAt(metricsPort: number, carried: { sent: number; rec
   return after;
 }
 
+/** A gateway on a free port taking this machine's targets, and its metrics listener on `metricsPort`. */
+const gatewayAndMetrics = (metricsPort: number) => ({
+  GATEWAY_HOST: '127.0.0.1',
+  GATEWAY_PORT: '0',
+  GATEWAY_ALLOW_PRIVATE: 'true',
+  GATEWAY_CACHE_MS: '200',
+  METRICS_HOST: '127.0.0.1',
+  METRICS_PORT: String(metricsPort),
+});
+
 /** Processes of their own on one PostgreSQL: only there (the embedded database has one owner). */
 describe.skipIf(process.env.TEST_DB !== 'postgres')('what the residential gateway tells Prometheus', () => {
   let t: TestApp;
@@ -157,12 +167,7 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('what the residential gatewa
         NODE_OPTIONS: `--import=${reportLoads}`,
         REPORT_LOADS_TO: loads,
         DATABASE_URL: relay.url,
-        GATEWAY_HOST: '127.0.0.1',
-        GATEWAY_PORT: '0',
-        GATEWAY_ALLOW_PRIVATE: 'true',
-        GATEWAY_CACHE_MS: '200',
-        METRICS_HOST: '127.0.0.1',
-        METRICS_PORT: String(metricsPort),
+        ...gatewayAndMetrics(metricsPort),
       },
       /residential gateway listening on port (\d+)/,
     );
@@ -242,12 +247,7 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('what the residential gatewa
         WEB_DIST_DIR: '/nonexistent',
         SHUTDOWN_DRAIN_MS: '0',
         GATEWAY_ENABLED: 'true',
-        GATEWAY_HOST: '127.0.0.1',
-        GATEWAY_PORT: '0',
-        GATEWAY_ALLOW_PRIVATE: 'true',
-        GATEWAY_CACHE_MS: '200',
-        METRICS_HOST: '127.0.0.1',
-        METRICS_PORT: String(metricsPort),
+        ...gatewayAndMetrics(metricsPort),
       },
       /residential gateway listening on port (\d+)/,
     );
