@@ -2,16 +2,26 @@ import { type Order, type OrderUsage, ordersMessages } from '@storefront/contrac
 import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../api-client.ts';
 
-/** The customer's orders and residential usage, shared by the Overview and Proxies pages. */
-export const ordersQueryKey = ['orders'] as const;
-export const usageQueryKey = ['orders', 'usage'] as const;
+/**
+ * The query keys of the customer's orders (TanStack Query's key factory): `ordersKeys.all` covers every one of them;
+ * a change invalidates only the keys it changed.
+ */
+export const ordersKeys = {
+  all: ['orders'] as const,
+  list: () => [...ordersKeys.all, 'list'] as const,
+  usage: () => [...ordersKeys.all, 'usage'] as const,
+  dailyUsage: () => [...ordersKeys.all, 'daily-usage'] as const,
+  processing: () => [...ordersKeys.all, 'processing'] as const,
+  history: () => [...ordersKeys.all, 'history'] as const,
+};
 
 /** Spec section 9: the order list refreshes every 5 seconds while any order is processing. */
 export const PROCESSING_REFRESH_MS = 5000;
 
+/** The customer's orders, shared by the Overview and Proxies pages. */
 export function useOrders({ refreshWhileProcessing = false } = {}) {
   return useQuery({
-    queryKey: ordersQueryKey,
+    queryKey: ordersKeys.list(),
     queryFn: ({ signal }) =>
       apiRequest<Order[]>('/orders', { fallbackMessage: ordersMessages.fetchOrdersFailed, signal }),
     refetchInterval: (query) =>
@@ -19,9 +29,10 @@ export function useOrders({ refreshWhileProcessing = false } = {}) {
   });
 }
 
+/** The residential usage of the customer's orders, shared by the Overview and Proxies pages. */
 export function useOrderUsage() {
   return useQuery({
-    queryKey: usageQueryKey,
+    queryKey: ordersKeys.usage(),
     queryFn: ({ signal }) =>
       apiRequest<OrderUsage[]>('/orders/usage', { fallbackMessage: ordersMessages.fetchUsageFailed, signal }),
   });

@@ -41,9 +41,15 @@ export async function getPricing(signal?: AbortSignal): Promise<PricingResponse>
   return pricing;
 }
 
-export const pricingQueryKey = ['pricing'] as const;
+/** The query keys of the public price list (one answer today; a factory like every feature's). */
+export const pricingKeys = {
+  all: ['pricing'] as const,
+};
+
+/** The key the server-rendered page's state is put under (app/server-state.ts). */
+export const pricingQueryKey = pricingKeys.all;
 
 export const pricingQueryOptions = () =>
-  queryOptions({ queryKey: pricingQueryKey, queryFn: ({ signal }) => getPricing(signal) });
+  queryOptions({ queryKey: pricingKeys.all, queryFn: ({ signal }) => getPricing(signal) });
 
 export const usePricing = () => useQuery(pricingQueryOptions());

@@ -1,13 +1,12 @@
 import { type ApiKey, apiKeyMessages, type CreatedApiKey } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
-
-const apiKeysQueryKey = ['api-keys'];
+import { accountKeys } from './account-keys.ts';
 
 /** GET /api/api-keys: names, first characters and dates; never the keys. */
 export function useApiKeys() {
   return useQuery({
-    queryKey: apiKeysQueryKey,
+    queryKey: accountKeys.apiKeys(),
     queryFn: ({ signal }) => apiRequest<ApiKey[]>('/api-keys', { fallbackMessage: apiKeyMessages.fetchFailed, signal }),
   });
 }
@@ -22,7 +21,7 @@ export function useCreateApiKey() {
         body: { name },
         fallbackMessage: apiKeyMessages.createFailed,
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysQueryKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.apiKeys() }),
   });
 }
 
@@ -35,6 +34,6 @@ export function useRevokeApiKey() {
         method: 'DELETE',
         fallbackMessage: apiKeyMessages.revokeFailed,
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysQueryKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.apiKeys() }),
   });
 }

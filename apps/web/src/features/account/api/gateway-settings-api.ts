@@ -7,14 +7,12 @@ import {
 } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
-
-const authorizedIpsKey = ['authorized-ips'];
-const preferencesKey = ['preferences'];
+import { accountKeys } from './account-keys.ts';
 
 /** GET /api/user/authorized-ips: the list, "only from these IPs", and the address this browser comes from. */
 export function useAuthorizedIps() {
   return useQuery({
-    queryKey: authorizedIpsKey,
+    queryKey: accountKeys.authorizedIps(),
     queryFn: ({ signal }) =>
       apiRequest<AuthorizedIps>('/user/authorized-ips', { fallbackMessage: authorizedIpMessages.fetchFailed, signal }),
   });
@@ -30,13 +28,13 @@ export function useSaveAuthorizedIps() {
         body,
         fallbackMessage: authorizedIpMessages.saveFailed,
       }),
-    onSuccess: (saved) => queryClient.setQueryData(authorizedIpsKey, saved),
+    onSuccess: (saved) => queryClient.setQueryData(accountKeys.authorizedIps(), saved),
   });
 }
 
 export function usePreferences() {
   return useQuery({
-    queryKey: preferencesKey,
+    queryKey: accountKeys.preferences(),
     queryFn: ({ signal }) =>
       apiRequest<Preferences>('/user/preferences', { fallbackMessage: preferencesMessages.fetchFailed, signal }),
   });
@@ -51,6 +49,6 @@ export function useSavePreferences() {
         body,
         fallbackMessage: preferencesMessages.saveFailed,
       }),
-    onSuccess: (saved) => queryClient.setQueryData(preferencesKey, saved),
+    onSuccess: (saved) => queryClient.setQueryData(accountKeys.preferences(), saved),
   });
 }

@@ -2,7 +2,7 @@ import { Badge, Group, Loader, Pagination, Stack, Table, Text } from '@mantine/c
 import { formatDate } from '@storefront/contract';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
-import { useAuditLog } from '../api/admin-api.ts';
+import { useAuditLog } from '../api/audit-api.ts';
 
 /** Every administrator change, newest first: who, when, what and its figures. */
 export function AuditLogView() {

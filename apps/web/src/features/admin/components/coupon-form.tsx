@@ -14,7 +14,7 @@ import { type CreateCouponRequest, couponMessages, createCouponRequestSchema } f
 import { IconCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
-import { useCouponOptions, useCreateCoupon } from '../api/admin-api.ts';
+import { useCouponOptions, useCreateCoupon } from '../api/coupons-api.ts';
 
 type DiscountType = 'percent_off' | 'amount_off';
 type Duration = 'once' | 'repeating' | 'forever';

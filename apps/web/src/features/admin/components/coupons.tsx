@@ -16,7 +16,7 @@ import { type AdminCoupon, counted, couponMessages, formatDate, formatMoney, plu
 import { IconChevronDown, IconChevronRight, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Fragment, useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
-import { useAdminCoupons, useCouponRedemptions, useDeleteCoupon, useToggleCoupon } from '../api/admin-api.ts';
+import { useAdminCoupons, useCouponRedemptions, useDeleteCoupon, useToggleCoupon } from '../api/coupons-api.ts';
 import { CouponForm } from './coupon-form.tsx';
 
 type Discount = Pick<AdminCoupon, 'percentOff' | 'amountOff' | 'currency'>;

@@ -28,7 +28,7 @@ import { IconChevronDown, IconCopy, IconRefresh, IconSearch, IconX } from '@tabl
 import { useEffect, useState } from 'react';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { FormError } from '../../../components/form-error.tsx';
-import { useCreateCustomOrder, useFulfilCustomOrder, useUserLookup } from '../api/admin-api.ts';
+import { useCreateCustomOrder, useFulfilCustomOrder, useUserLookup } from '../api/custom-orders-api.ts';
 
 const STATUS_COLOR: Record<string, string> = { fulfilled: 'green', paid: 'blue', processing: 'yellow' };
 const STATUS_LABEL: Record<CustomOrder['status'], string> = {

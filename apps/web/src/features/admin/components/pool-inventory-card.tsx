@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { downloadText } from '../../../lib/download.ts';
-import { poolName, useIpStock, useUploadIps } from '../api/admin-api.ts';
+import { poolName, useIpStock, useUploadIps } from '../api/inventory-api.ts';
 import { Figure } from './residential-inventory-card.tsx';
 import { HealthBadge, UsageBar } from './usage-health.tsx';
 

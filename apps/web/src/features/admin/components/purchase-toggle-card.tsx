@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { adminMessages, type FeatureFlag, PRODUCT_IDS, PRODUCTS, type ProductId } from '@storefront/contract';
 import { IconRefresh } from '@tabler/icons-react';
 import { FormError } from '../../../components/form-error.tsx';
-import { useAdminFeatures, useSaveFeatures } from '../api/admin-api.ts';
+import { useAdminFeatures, useSaveFeatures } from '../api/features-api.ts';
 
 const labelOf = (name: string) =>
   (PRODUCT_IDS as readonly string[]).includes(name) ? PRODUCTS[name as ProductId].label : name;

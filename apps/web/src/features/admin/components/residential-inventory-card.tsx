@@ -2,7 +2,7 @@ import { Button, Card, Group, Loader, NumberInput, SimpleGrid, Stack, Text, Titl
 import { notifications } from '@mantine/notifications';
 import { lazy, Suspense, useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
-import { useResidentialDailyUsage, useResidentialStock, useSetResidentialLimit } from '../api/admin-api.ts';
+import { useResidentialDailyUsage, useResidentialStock, useSetResidentialLimit } from '../api/inventory-api.ts';
 import { HealthBadge, UsageBar } from './usage-health.tsx';
 
 /** Spec section 9: the admin's residential values are MB, divided by 1000 to give GB, shown to 3 decimals. */

@@ -2,7 +2,7 @@ import { Alert, Button, Card, Group, Stack, Text, TextInput, Title } from '@mant
 import { IconClockPlay } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
-import { useMoveSandboxClock } from '../api/admin-api.ts';
+import { useMoveSandboxClock } from '../api/sandbox-clock-api.ts';
 
 const inputValue = (date: Date) => date.toISOString().slice(0, 16);
 

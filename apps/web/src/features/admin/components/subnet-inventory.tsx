@@ -16,7 +16,7 @@ import { IconArrowsExchange, IconChevronDown, IconDownload, IconRefresh } from '
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
 import { downloadText } from '../../../lib/download.ts';
-import { poolName, useSubnetIps, useSubnets } from '../api/admin-api.ts';
+import { poolName, useSubnetIps, useSubnets } from '../api/inventory-api.ts';
 import { Figure } from './residential-inventory-card.tsx';
 import classes from './subnet-inventory.module.css';
 import { SwapDialog } from './swap-dialog.tsx';

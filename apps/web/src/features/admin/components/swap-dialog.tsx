@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { adminMessages, type IpPool, parseUploadLines, type Subnet } from '@storefront/contract';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
-import { useSwapSubnet } from '../api/admin-api.ts';
+import { useSwapSubnet } from '../api/inventory-api.ts';
 
 /** The Swap IPs dialog (spec sections 2 and 5): exactly as many endpoints as the subnet has IPs, each line checked. */
 export function SwapDialog({ pool, subnet, onClose }: { pool: IpPool; subnet: Subnet | null; onClose: () => void }) {

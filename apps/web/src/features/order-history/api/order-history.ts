@@ -1,10 +1,11 @@
 import { type OrderHistoryEntry, orderHistoryMessages } from '@storefront/contract';
 import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
+import { ordersKeys } from '../../../lib/queries/orders.ts';
 
 export function useOrderHistory() {
   return useQuery({
-    queryKey: ['orders', 'history'],
+    queryKey: ordersKeys.history(),
     queryFn: ({ signal }) =>
       apiRequest<OrderHistoryEntry[]>('/orders/history', { fallbackMessage: orderHistoryMessages.fetchFailed, signal }),
   });

@@ -1,11 +1,11 @@
 import { type DailyUsage, type Order, ordersMessages, type ProcessingOrder } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { ordersQueryKey, PROCESSING_REFRESH_MS } from '../../../lib/queries/orders.ts';
+import { ordersKeys, PROCESSING_REFRESH_MS } from '../../../lib/queries/orders.ts';
 
 export function useProcessingOrders() {
   return useQuery({
-    queryKey: ['orders', 'processing'],
+    queryKey: ordersKeys.processing(),
     queryFn: ({ signal }) =>
       apiRequest<ProcessingOrder[]>('/orders/processing', {
         fallbackMessage: ordersMessages.fetchProcessingFailed,
@@ -25,14 +25,14 @@ export function useCancelOrder() {
         body: { id },
         fallbackMessage: ordersMessages.cancelFailed,
       }),
-    onSuccess: (orders) => queryClient.setQueryData(ordersQueryKey, orders),
+    onSuccess: (orders) => queryClient.setQueryData(ordersKeys.list(), orders),
   });
 }
 
 /** GET /api/orders/usage/daily: what the gateway carried per day, for the chart on the Residential tab. */
 export function useDailyUsage(enabled: boolean) {
   return useQuery({
-    queryKey: ['orders', 'usage', 'daily'],
+    queryKey: ordersKeys.dailyUsage(),
     enabled,
     queryFn: ({ signal }) =>
       apiRequest<DailyUsage>('/orders/usage/daily', { fallbackMessage: ordersMessages.fetchUsageFailed, signal }),

@@ -7,10 +7,12 @@ import {
 } from '@storefront/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { featuresKeys } from '../../../lib/queries/features.ts';
 
+/** GET /api/features: which products can be bought now. */
 export function useFeatures() {
   return useQuery({
-    queryKey: ['features'],
+    queryKey: featuresKeys.public(),
     queryFn: ({ signal }) =>
       apiRequest<FeatureFlag[]>('/features', { fallbackMessage: messages.internalError, signal }),
   });

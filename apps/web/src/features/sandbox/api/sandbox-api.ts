@@ -1,12 +1,19 @@
 import type { SandboxBilling, SandboxCheckout, SandboxInvoice } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
+import { ordersKeys } from '../../../lib/queries/orders.ts';
 
-const checkoutKey = (id: string) => ['sandbox', 'checkout', id] as const;
+/** The query keys of the sandbox provider's pages (TanStack Query's key factory). */
+export const sandboxKeys = {
+  all: ['sandbox'] as const,
+  checkout: (id: string) => [...sandboxKeys.all, 'checkout', id] as const,
+  invoice: (id: string) => [...sandboxKeys.all, 'invoice', id] as const,
+  billing: (orderId: string) => [...sandboxKeys.all, 'billing', orderId] as const,
+};
 
 export function useSandboxCheckout(id: string) {
   return useQuery({
-    queryKey: checkoutKey(id),
+    queryKey: sandboxKeys.checkout(id),
     queryFn: ({ signal }) =>
       apiRequest<SandboxCheckout>(`/sandbox/checkout/${encodeURIComponent(id)}`, {
         fallbackMessage: 'This checkout could not be loaded.',
@@ -31,13 +38,17 @@ export function useSandboxPay(id: string) {
         body: { card },
         fallbackMessage: 'The payment could not be processed. Please try again.',
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: checkoutKey(id) }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: sandboxKeys.checkout(id) });
+      // A paid checkout is the customer's order now.
+      void queryClient.invalidateQueries({ queryKey: ordersKeys.all });
+    },
   });
 }
 
 export function useSandboxInvoice(id: string) {
   return useQuery({
-    queryKey: ['sandbox', 'invoice', id],
+    queryKey: sandboxKeys.invoice(id),
     queryFn: ({ signal }) =>
       apiRequest<SandboxInvoice>(`/sandbox/invoices/${encodeURIComponent(id)}`, {
         fallbackMessage: 'This invoice could not be loaded.',
@@ -47,11 +58,9 @@ export function useSandboxInvoice(id: string) {
   });
 }
 
-const billingKey = (orderId: string) => ['sandbox', 'billing', orderId] as const;
-
 export function useSandboxBilling(orderId: string) {
   return useQuery({
-    queryKey: billingKey(orderId),
+    queryKey: sandboxKeys.billing(orderId),
     queryFn: ({ signal }) =>
       apiRequest<SandboxBilling>(`/sandbox/orders/${encodeURIComponent(orderId)}/billing`, {
         fallbackMessage: 'This subscription could not be loaded.',
@@ -71,8 +80,9 @@ export function useUpdateSandboxCard(orderId: string) {
         fallbackMessage: 'The card could not be updated. Please try again.',
       }),
     onSuccess: (billing) => {
-      queryClient.setQueryData(billingKey(orderId), billing);
-      void queryClient.invalidateQueries({ queryKey: ['orders'] });
+      queryClient.setQueryData(sandboxKeys.billing(orderId), billing);
+      // A working card after a failed renewal is charged at once: the order's state and history change.
+      void queryClient.invalidateQueries({ queryKey: ordersKeys.all });
     },
   });
 }

@@ -1,0 +1,38 @@
+import type { IpPool } from '@storefront/contract';
+
+/**
+ * The query keys of the admin console (TanStack Query's key factory), one factory per part of it. A change
+ * invalidates only the keys of what it changed (and the audit log, which records every change).
+ */
+const admin = ['admin'] as const;
+
+export const inventoryKeys = {
+  all: [...admin, 'inventory'] as const,
+  residential: () => [...inventoryKeys.all, 'residential'] as const,
+  residentialDaily: () => [...inventoryKeys.all, 'residential-daily'] as const,
+  stock: (pool: IpPool) => [...inventoryKeys.all, 'stock', pool] as const,
+  /** A pool's subnets; a subnet's IPs (below) are under it, so both reload together. */
+  subnets: (pool: IpPool) => [...inventoryKeys.all, 'subnets', pool] as const,
+  subnet: (pool: IpPool, subnet: string) => [...inventoryKeys.subnets(pool), subnet] as const,
+};
+
+export const auditKeys = {
+  all: [...admin, 'audit'] as const,
+  page: (page: number) => [...auditKeys.all, page] as const,
+};
+
+export const customOrderKeys = {
+  all: [...admin, 'users'] as const,
+  user: (email: string | null) => [...customOrderKeys.all, email] as const,
+};
+
+export const couponKeys = {
+  all: [...admin, 'coupons'] as const,
+  list: () => [...couponKeys.all, 'list'] as const,
+  options: () => [...couponKeys.all, 'options'] as const,
+  redemptions: () => [...couponKeys.all, 'redemptions'] as const,
+};
+
+export const alertsKeys = {
+  all: [...admin, 'alerts'] as const,
+};

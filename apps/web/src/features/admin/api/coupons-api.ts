@@ -1,0 +1,81 @@
+import {
+  type AdminCoupon,
+  type CouponOptions,
+  type CouponRedemption,
+  type CreateCouponRequest,
+  couponMessages,
+} from '@storefront/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client.ts';
+import { auditKeys, couponKeys } from './admin-keys.ts';
+
+export function useAdminCoupons() {
+  return useQuery({
+    queryKey: couponKeys.list(),
+    queryFn: ({ signal }) =>
+      apiRequest<{ coupons: AdminCoupon[] }>('/admin/coupons', { fallbackMessage: couponMessages.fetchFailed, signal }),
+  });
+}
+
+/** The products and durations a coupon can apply to: fixed, so kept for five minutes and never invalidated. */
+export function useCouponOptions() {
+  return useQuery({
+    queryKey: couponKeys.options(),
+    staleTime: 5 * 60_000,
+    queryFn: ({ signal }) =>
+      apiRequest<CouponOptions>('/admin/coupons/options', {
+        fallbackMessage: couponMessages.fetchOptionsFailed,
+        signal,
+      }),
+  });
+}
+
+export function useCouponRedemptions() {
+  return useQuery({
+    queryKey: couponKeys.redemptions(),
+    queryFn: ({ signal }) =>
+      apiRequest<{ coupons: CouponRedemption[]; totalCoupons: number }>('/admin/coupons/redemptions', {
+        fallbackMessage: couponMessages.fetchRedemptionsFailed,
+        signal,
+      }),
+  });
+}
+
+/** Spec section 7: on success the coupons are reloaded (the list, and the redemptions' count of coupons). */
+function useCouponChange<T>(run: (input: T) => Promise<{ message: string }>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: run,
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: couponKeys.list() });
+      void queryClient.invalidateQueries({ queryKey: couponKeys.redemptions() });
+      void queryClient.invalidateQueries({ queryKey: auditKeys.all });
+    },
+  });
+}
+
+export const useCreateCoupon = () =>
+  useCouponChange((payload: CreateCouponRequest) =>
+    apiRequest<{ message: string }>('/admin/coupons', {
+      method: 'POST',
+      body: payload,
+      fallbackMessage: couponMessages.createFailed,
+    }),
+  );
+
+export const useToggleCoupon = () =>
+  useCouponChange(({ promoCodeId, active }: { promoCodeId: string; active: boolean }) =>
+    apiRequest<{ message: string }>(`/admin/coupons/${promoCodeId}/toggle`, {
+      method: 'PATCH',
+      body: { active },
+      fallbackMessage: couponMessages.toggleFailed,
+    }),
+  );
+
+export const useDeleteCoupon = () =>
+  useCouponChange((couponId: string) =>
+    apiRequest<{ message: string }>(`/admin/coupons/${couponId}`, {
+      method: 'DELETE',
+      fallbackMessage: couponMessages.deleteFailed,
+    }),
+  );
