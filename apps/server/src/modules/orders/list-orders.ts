@@ -1,45 +1,65 @@
+import { createHash } from 'node:crypto';
 import type { Order, OrderHistoryEntry, OrderUsage, ProcessingOrder } from '@storefront/contract';
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { orders, payments, proxyIps, residentialAccounts } from '../../db/schema.ts';
-import { type EndpointCache, endpointCacheKey } from './endpoint-cache.ts';
 
-/**
- * The customer's paid orders, newest first, each with its proxies (spec section 3 'Order'). With `cache`, an order's
- * endpoints are read from the database only when its proxies_version is not kept yet (endpoint-cache.ts).
- */
-export async function listOrders({
-  db,
-  userId,
-  cache,
-}: {
-  db: Db;
-  userId: string;
-  cache?: EndpointCache;
-}): Promise<Order[]> {
-  const rows = await db
+/** One paid order of the customer as stored, without its proxies (what the answer's version is made of). */
+export type OrderRow = typeof orders.$inferSelect;
+
+/** The customer's paid orders, newest first, without their proxies. */
+export function listOrderRows({ db, userId }: { db: Db; userId: string }): Promise<OrderRow[]> {
+  return db
     .select()
     .from(orders)
     .where(and(eq(orders.userId, userId), ne(orders.status, 'awaiting_payment')))
     .orderBy(desc(orders.purchasedAt), desc(orders.createdAt));
-  if (rows.length === 0) return [];
-  const proxiesByOrder = new Map<string, string[]>();
-  const missing: string[] = [];
+}
+
+/**
+ * A version of the customer's orders answer: changes whenever an order's fields or its proxies change (an order's
+ * proxies_version is raised by a trigger on every change of its IPs), so a client holding the answer of the same version
+ * holds the current one.
+ */
+export function ordersVersion(rows: OrderRow[]): string {
+  const hash = createHash('sha256');
   for (const row of rows) {
-    const kept = cache?.get(endpointCacheKey(row));
-    if (kept) proxiesByOrder.set(row.id, kept);
-    else missing.push(row.id);
+    hash.update(
+      [
+        row.id,
+        row.productId,
+        row.status,
+        row.purchasedAt?.toISOString(),
+        row.createdAt.toISOString(),
+        row.expiresAt?.toISOString(),
+        row.cancelled,
+        row.paymentFailed,
+        row.proxiesVersion,
+      ].join('|'),
+    );
+    hash.update('\n');
   }
-  if (missing.length > 0) {
-    for (const [orderId, endpoints] of await endpointsOf(db, missing)) {
-      proxiesByOrder.set(orderId, endpoints);
-    }
-    const read = new Set(missing);
-    for (const row of rows) {
-      if (read.has(row.id)) cache?.set(endpointCacheKey(row), proxiesByOrder.get(row.id) ?? []);
-    }
-  }
-  return rows.map((row) => ({
+  return hash.digest('base64url').slice(0, 27);
+}
+
+/** The customer's paid orders, newest first, each with its proxies (spec section 3 'Order'). */
+export async function listOrders({
+  db,
+  userId,
+  rows,
+}: {
+  db: Db;
+  userId: string;
+  /** The order rows when already read (listOrderRows). */
+  rows?: OrderRow[];
+}): Promise<Order[]> {
+  const orderRows = rows ?? (await listOrderRows({ db, userId }));
+  if (orderRows.length === 0) return [];
+  const proxiesByOrder = await endpointsOf(
+    db,
+    orderRows.map((row) => row.id),
+  );
+  return orderRows.map((row) => ({
     id: row.id,
     product_id: row.productId,
     purchase_time: (row.purchasedAt ?? row.createdAt).toISOString(),

@@ -216,8 +216,19 @@ describe('orders API', () => {
       .values({ userId, productId: 'pk1_isp_proxies', quantity: 3, status: 'delivered', purchasedAt: new Date() })
       .returning();
     const orderId = order?.id ?? '';
+    // Each version (ETag) the answers carry stands for one answer only; a client sending it back gets 304 while current.
+    const answerOfVersion = new Map<string, string>();
     const proxiesOf = async () => {
-      const list = (await t.app.inject({ url: '/api/orders', headers: { cookie: cookies.ann } })).json();
+      const plain = await t.app.inject({ url: '/api/orders', headers: { cookie: cookies.ann } });
+      const list = plain.json();
+      const etag = String(plain.headers.etag);
+      expect(answerOfVersion.get(etag) ?? plain.body).toBe(plain.body);
+      answerOfVersion.set(etag, plain.body);
+      const again = await t.app.inject({
+        url: '/api/orders',
+        headers: { cookie: cookies.ann, 'if-none-match': `"other", W/${etag}` },
+      });
+      expect([again.statusCode, again.body, again.headers.etag]).toEqual([304, '', etag]);
       // The compressed answer (kept, and compressed once, while unchanged) says the same after every change.
       const compressed = await t.app.inject({
         url: '/api/orders',
@@ -287,5 +298,10 @@ describe('orders API', () => {
     expect(await proxiesOf()).toEqual(['203.0.113.1:9000:u:p', '203.0.113.2:9000:u:new']);
     await db.delete(proxyIps).where(eq(proxyIps.ip, '203.0.113.1'));
     expect(await proxiesOf()).toEqual(['203.0.113.2:9000:u:new']);
+    // A change of the order itself (cancelled at the end of its cycle) is a new version too.
+    await db.update(orders).set({ cancelled: true }).where(eq(orders.id, orderId));
+    const cancelled = await t.app.inject({ url: '/api/orders', headers: { cookie: cookies.ann } });
+    expect(answerOfVersion.has(String(cancelled.headers.etag))).toBe(false);
+    expect(answerOfVersion.size).toBeGreaterThanOrEqual(5);
   });
 });

@@ -21,9 +21,15 @@ import { type Guards, readerOf, signedInOf } from '../auth/guards.ts';
 import { tooManyAttemptsMessage } from '../auth/rate-limit.ts';
 import { cancelOrder } from './cancel-order.ts';
 import { listDailyUsage } from './daily-usage.ts';
-import { createEndpointCache } from './endpoint-cache.ts';
-import { listOrderHistory, listOrders, listOrderUsage, listProcessingOrders } from './list-orders.ts';
-import { createOrdersAnswers } from './orders-json.ts';
+import {
+  listOrderHistory,
+  listOrderRows,
+  listOrders,
+  listOrderUsage,
+  listProcessingOrders,
+  ordersVersion,
+} from './list-orders.ts';
+import { createOrdersAnswers } from './orders-answer.ts';
 import { proxyListLines } from './proxy-list.ts';
 import type { UsageCache } from './usage-cache.ts';
 
@@ -40,6 +46,10 @@ export interface OrderRoutesOptions {
 
 /** The API reference marks every call a personal API key may make (plugins/api-docs.ts names the schemes). */
 const KEY_SECURITY: { [scheme: string]: string[] }[] = [{ session: [] }, { apiKey: [] }];
+
+/** Whether an If-None-Match header names `etag` (a list, weak or strong, or `*`). */
+const sentBack = (header: string | undefined, etag: string) =>
+  header?.split(',').some((tag) => ['*', etag].includes(tag.trim().replace(/^W\//, ''))) ?? false;
 
 /** A customer's usage answer as bytes, made once per answer the usage cache keeps. */
 const preparedUsage = preparedJson(orderUsageListSchema, (usage: OrderUsage[]) => usage);
@@ -69,7 +79,6 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
     }
   };
   const requireReader = readerGuard(false);
-  const endpointCache = createEndpointCache();
   const ordersAnswers = createOrdersAnswers();
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.addHook('onSend', privateNoStore);
@@ -82,15 +91,24 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
         tags: ['orders', 'api keys'],
         security: KEY_SECURITY,
         summary: "The signed-in customer's orders, newest first",
-        response: { 200: orderListSchema },
+        description: 'Carries an ETag: sent back in If-None-Match, it is answered 304 while the orders are unchanged.',
+        response: { 200: orderListSchema, 304: z.null().describe('The orders are as in the version sent') },
       },
     },
     async (request, reply) => {
       const userId = readerOf(request);
-      const list = await listOrders({ db, userId, cache: endpointCache });
-      // Made and compressed once while the customer's orders and their endpoint lists are unchanged (orders-json.ts).
-      const { bytes, encoding } = ordersAnswers.answer(userId, list, request.headers['accept-encoding']);
+      const rows = await listOrderRows({ db, userId });
+      // The answer's version: a client that sends it back (If-None-Match) gets 304 without the proxies being read.
+      const version = ordersVersion(rows);
+      reply.header('etag', `"${version}"`);
       reply.header('vary', 'accept-encoding');
+      if (sentBack(request.headers['if-none-match'], `"${version}"`)) return reply.code(304).send(null);
+      const { bytes, encoding } = await ordersAnswers.answer(
+        userId,
+        version,
+        () => listOrders({ db, userId, rows }),
+        request.headers['accept-encoding'],
+      );
       if (encoding) reply.header('content-encoding', encoding);
       return sendJson(reply, bytes);
     },
