@@ -10,6 +10,7 @@ import {
   TextInput,
   ThemeIcon,
 } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
 import { type CreateCouponRequest, couponMessages, createCouponRequestSchema } from '@storefront/contract';
 import { IconCheck } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -19,56 +20,53 @@ import { useCouponOptions, useCreateCoupon } from '../api/coupons-api.ts';
 type DiscountType = 'percent_off' | 'amount_off';
 type Duration = 'once' | 'repeating' | 'forever';
 
+/** What the form holds: the payload's fields by the payload's names (so the schema's errors land on them). */
 const EMPTY = {
   code: '',
   name: '',
   discountType: 'percent_off' as DiscountType,
   percentOff: '' as string | number,
+  /** In dollars, as typed; sent in cents. */
   amountOff: '' as string | number,
   duration: 'once' as Duration,
   durationInMonths: '' as string | number,
-  products: [] as string[],
+  appliesToProducts: [] as string[],
   maxRedemptions: '' as string | number,
 };
+type CouponFormValues = typeof EMPTY;
+
 const numberOrNull = (value: string | number) => (typeof value === 'number' ? value : null);
+
+/** The create coupon payload (spec section 3) from what the form holds; the amount goes from dollars to cents. */
+function toPayload(values: CouponFormValues): CreateCouponRequest {
+  return {
+    code: values.code,
+    name: values.name,
+    duration: values.duration,
+    discountType: values.discountType,
+    appliesToProducts: values.appliesToProducts as CreateCouponRequest['appliesToProducts'],
+    durationInMonths: values.duration === 'repeating' ? numberOrNull(values.durationInMonths) : null,
+    maxRedemptions: numberOrNull(values.maxRedemptions),
+    ...(values.discountType === 'percent_off'
+      ? { percentOff: numberOrNull(values.percentOff) }
+      : { amountOff: typeof values.amountOff === 'number' ? Math.round(values.amountOff * 100) : null }),
+  };
+}
+
+/** The contract's schema, the server's own check, run on the payload the form would send (spec section 5 words). */
+const validatePayload = schemaResolver(createCouponRequestSchema, { sync: true });
 
 /** The Add Coupon form (spec section 5 'Coupon form'); the amount is typed in dollars and sent in cents. */
 export function CouponForm({ onDone }: { onDone: () => void }) {
   const options = useCouponOptions();
   const create = useCreateCoupon();
-  const [form, setForm] = useState(EMPTY);
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [created, setCreated] = useState(false);
-  const set = <K extends keyof typeof EMPTY>(key: K, value: (typeof EMPTY)[K]) =>
-    setForm((current) => ({ ...current, [key]: value }));
-
-  const payload = (): CreateCouponRequest => ({
-    code: form.code,
-    name: form.name,
-    duration: form.duration,
-    discountType: form.discountType,
-    appliesToProducts: form.products as CreateCouponRequest['appliesToProducts'],
-    durationInMonths: form.duration === 'repeating' ? numberOrNull(form.durationInMonths) : null,
-    maxRedemptions: numberOrNull(form.maxRedemptions),
-    ...(form.discountType === 'percent_off'
-      ? { percentOff: numberOrNull(form.percentOff) }
-      : { amountOff: typeof form.amountOff === 'number' ? Math.round(form.amountOff * 100) : null }),
+  const form = useForm({
+    initialValues: EMPTY,
+    validate: (values) => validatePayload(toPayload(values)),
+    transformValues: toPayload,
   });
-
-  const submit = () => {
-    const body = payload();
-    const checked = createCouponRequestSchema.safeParse(body);
-    if (!checked.success) {
-      const found: Record<string, string> = {};
-      for (const issue of checked.error.issues) {
-        const field = String(issue.path[0] ?? 'form');
-        found[field] ??= issue.message;
-      }
-      return setErrors(found);
-    }
-    setErrors({});
-    create.mutate(body, { onSuccess: () => setCreated(true) });
-  };
+  const values = form.getValues();
 
   if (created) {
     return (
@@ -85,7 +83,7 @@ export function CouponForm({ onDone }: { onDone: () => void }) {
           </Button>
           <Button
             onClick={() => {
-              setForm(EMPTY);
+              form.reset();
               setCreated(false);
               create.reset();
             }}
@@ -98,108 +96,85 @@ export function CouponForm({ onDone }: { onDone: () => void }) {
   }
 
   return (
-    <Stack gap="sm">
-      <TextInput
-        label="Coupon code"
-        description="What customers type, at most 15 characters"
-        value={form.code}
-        onChange={(event) => set('code', event.currentTarget.value.toUpperCase())}
-        error={errors.code}
-        required
-      />
-      <TextInput
-        label="Name"
-        value={form.name}
-        onChange={(event) => set('name', event.currentTarget.value)}
-        error={errors.name}
-        required
-      />
-      <SegmentedControl
-        value={form.discountType}
-        onChange={(value) => {
-          const type = value as DiscountType;
-          // Spec section 4: 'forever' is not offered for fixed amounts; it falls back to once.
-          setForm((current) => ({
-            ...current,
-            discountType: type,
-            duration: type === 'amount_off' && current.duration === 'forever' ? 'once' : current.duration,
-          }));
-        }}
-        data={[
-          { value: 'percent_off', label: 'Percent off' },
-          { value: 'amount_off', label: 'Amount off' },
-        ]}
-        aria-label="Discount type"
-      />
-      {form.discountType === 'percent_off' ? (
-        <NumberInput
-          label="Percent off"
-          min={1}
-          max={100}
-          suffix="%"
-          value={form.percentOff}
-          onChange={(value) => set('percentOff', value)}
-          error={errors.percentOff}
+    <form
+      noValidate
+      onSubmit={form.onSubmit((payload) => create.mutate(payload, { onSuccess: () => setCreated(true) }))}
+    >
+      <Stack gap="sm">
+        <TextInput
+          label="Coupon code"
+          description="What customers type, at most 15 characters"
+          {...form.getInputProps('code')}
+          onChange={(event) => form.setFieldValue('code', event.currentTarget.value.toUpperCase())}
+          required
         />
-      ) : (
-        <NumberInput
-          label="Amount off (US dollars)"
-          min={0.01}
-          decimalScale={2}
-          prefix="$"
-          value={form.amountOff}
-          onChange={(value) => set('amountOff', value)}
-          error={errors.amountOff}
+        <TextInput label="Name" {...form.getInputProps('name')} required />
+        <SegmentedControl
+          value={values.discountType}
+          onChange={(value) => {
+            const type = value as DiscountType;
+            // Spec section 4: 'forever' is not offered for fixed amounts; it falls back to once.
+            form.setValues({
+              discountType: type,
+              duration: type === 'amount_off' && values.duration === 'forever' ? 'once' : values.duration,
+            });
+          }}
+          data={[
+            { value: 'percent_off', label: 'Percent off' },
+            { value: 'amount_off', label: 'Amount off' },
+          ]}
+          aria-label="Discount type"
         />
-      )}
-      <Select
-        label="Duration"
-        data={(options.data?.durationOptions ?? [])
-          .filter((option) => form.discountType === 'percent_off' || option.value !== 'forever')
-          .map((option) => ({ value: option.value, label: option.label }))}
-        value={form.duration}
-        onChange={(value) => set('duration', (value ?? 'once') as Duration)}
-        allowDeselect={false}
-        error={errors.duration}
-      />
-      {form.duration === 'repeating' && (
+        {values.discountType === 'percent_off' ? (
+          <NumberInput label="Percent off" min={1} max={100} suffix="%" {...form.getInputProps('percentOff')} />
+        ) : (
+          <NumberInput
+            label="Amount off (US dollars)"
+            min={0.01}
+            decimalScale={2}
+            prefix="$"
+            {...form.getInputProps('amountOff')}
+          />
+        )}
+        <Select
+          label="Duration"
+          data={(options.data?.durationOptions ?? [])
+            .filter((option) => values.discountType === 'percent_off' || option.value !== 'forever')
+            .map((option) => ({ value: option.value, label: option.label }))}
+          {...form.getInputProps('duration')}
+          onChange={(value) => form.setFieldValue('duration', (value ?? 'once') as Duration)}
+          allowDeselect={false}
+        />
+        {values.duration === 'repeating' && (
+          <NumberInput
+            label="Duration in months"
+            min={1}
+            allowDecimal={false}
+            {...form.getInputProps('durationInMonths')}
+          />
+        )}
+        <Checkbox.Group label="Applies to" {...form.getInputProps('appliesToProducts')}>
+          <Stack gap={6} mt={6}>
+            {(options.data?.products ?? []).map((product) => (
+              <Checkbox key={product.id} value={product.id} label={product.name} />
+            ))}
+          </Stack>
+        </Checkbox.Group>
         <NumberInput
-          label="Duration in months"
+          label="Max redemptions"
+          description="Leave blank for unlimited"
           min={1}
           allowDecimal={false}
-          value={form.durationInMonths}
-          onChange={(value) => set('durationInMonths', value)}
-          error={errors.durationInMonths}
+          {...form.getInputProps('maxRedemptions')}
         />
-      )}
-      <Checkbox.Group
-        label="Applies to"
-        value={form.products}
-        onChange={(value) => set('products', value)}
-        error={errors.appliesToProducts}
-      >
-        <Stack gap={6} mt={6}>
-          {(options.data?.products ?? []).map((product) => (
-            <Checkbox key={product.id} value={product.id} label={product.name} />
-          ))}
-        </Stack>
-      </Checkbox.Group>
-      <NumberInput
-        label="Max redemptions"
-        description="Leave blank for unlimited"
-        min={1}
-        allowDecimal={false}
-        value={form.maxRedemptions}
-        onChange={(value) => set('maxRedemptions', value)}
-        error={errors.maxRedemptions}
-      />
-      <FormError message={options.error?.message ?? null} />
-      <FormError message={create.error?.message ?? null} />
-      <Group justify="flex-end">
-        <Button onClick={submit} loading={create.isPending}>
-          Create Coupon
-        </Button>
-      </Group>
-    </Stack>
+        <FormError message={options.error?.message ?? null} />
+        <FormError message={create.error?.message ?? null} />
+        <Group justify="flex-end">
+          <Button type="submit" loading={create.isPending}>
+            Create Coupon
+          </Button>
+        </Group>
+      </Stack>
+    </form>
   );
 }
