@@ -1,10 +1,34 @@
+import { relative } from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * Writes .vite/chunk-modules.json beside the manifest: each chunk's file and the source modules bundled into it
+ * (relative to apps/web). The route budget (scripts/route-bundles.ts) reads it to check that no chunk a customer's
+ * page loads holds the admin console's code, which the manifest alone cannot tell (shared chunks merge modules).
+ */
+function chunkModules(): Plugin {
+  return {
+    name: 'storefront:chunk-modules',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      if (this.environment.config.build.ssr) return;
+      const chunks: Record<string, string[]> = {};
+      for (const output of Object.values(bundle)) {
+        if (output.type !== 'chunk') continue;
+        chunks[output.fileName] = output.moduleIds
+          .filter((id) => !id.startsWith('\0'))
+          .map((id) => relative(import.meta.dirname, id.split('?')[0] ?? id));
+      }
+      this.emitFile({ type: 'asset', fileName: '.vite/chunk-modules.json', source: JSON.stringify(chunks) });
+    },
+  };
+}
 
 // Two builds: the browser's (dist/, with a manifest the server reads to link a page's split-off chunks) and the
 // server renderer's (`--ssr src/entry-server.tsx` into dist-ssr/, one self-contained file, never served).
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react()],
+  plugins: [react(), chunkModules()],
   build: {
     target: isSsrBuild ? 'node22' : 'es2022',
     sourcemap: false,

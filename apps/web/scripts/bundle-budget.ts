@@ -1,18 +1,36 @@
-// Fails the build when the landing page's JavaScript (gzipped, everything index.html loads up front) grows past its
-// budget. Run by `npm run build` after Vite.
+// Fails the build when a route's JavaScript (gzipped, everything it loads before it shows: the entry, its chunk and
+// the chunks those import) grows past its budget, or when a customer's route would load the admin console's code.
+// Prints each route's figure. Run by `npm run build` after Vite.
 import path from 'node:path';
-import { LANDING_JS_BUDGET_BYTES, landingAssets } from './landing-bundle.ts';
+import { routeSizes } from './route-bundles.ts';
 
 const dist = path.resolve(import.meta.dirname, '../dist');
-const { js } = landingAssets(dist);
-const total = js.reduce((sum, asset) => sum + asset.gzipBytes, 0);
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-if (total > LANDING_JS_BUDGET_BYTES) {
-  console.error(
-    `The landing page loads ${kb(total)} of JavaScript (gzip), over its budget of ${kb(LANDING_JS_BUDGET_BYTES)}:`,
+let failed = false;
+console.log('JavaScript per route (gzip), loaded before the page shows:');
+for (const { route, files, totalBytes, adminModules } of routeSizes(dist)) {
+  const over = totalBytes > route.budgetBytes;
+  console.log(
+    `  ${route.name.padEnd(14)} ${kb(totalBytes).padStart(9)}  budget ${kb(route.budgetBytes).padStart(9)}${over ? '  OVER' : ''}`,
   );
-  for (const asset of js) console.error(`  ${asset.file} ${kb(asset.gzipBytes)}`);
-  console.error('Load the new code lazily (React.lazy, a dynamic import), or raise the budget in a decision record.');
-  process.exit(1);
+  if (over) {
+    failed = true;
+    console.error(
+      `The ${route.name} route loads ${kb(totalBytes)} of JavaScript (gzip), over its budget of ${kb(route.budgetBytes)}:`,
+    );
+    for (const file of [...files].sort((a, b) => b.gzipBytes - a.gzipBytes)) {
+      console.error(`    ${file.file} ${kb(file.gzipBytes)}`);
+    }
+    console.error(
+      '  Load the new code lazily (React.lazy, a dynamic import), or raise the budget in apps/web/scripts/route-bundles.ts with a reason.',
+    );
+  }
+  if (route.customer && adminModules.length > 0) {
+    failed = true;
+    console.error(
+      `The ${route.name} route (a customer's) would load the admin console's code: ${adminModules.slice(0, 5).join(', ')}${adminModules.length > 5 ? ', …' : ''}`,
+    );
+    console.error('  Import it only from src/features/admin/ (the admin page is its own chunk).');
+  }
 }
-console.log(`landing JavaScript ${kb(total)} gzip, within its budget of ${kb(LANDING_JS_BUDGET_BYTES)}`);
+if (failed) process.exit(1);

@@ -1,0 +1,119 @@
+// What each route loads up front, read from the build: the entry's scripts (index.html) and, for a split-off route,
+// its chunk and every chunk that chunk imports statically (the build manifest), with gzipped sizes. Used by the bundle
+// budget (bundle-budget.ts, part of `npm run build`).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { LANDING_JS_BUDGET_BYTES, landingAssets } from './landing-bundle.ts';
+
+const KB = 1024;
+
+export interface Route {
+  name: string;
+  /** Build manifest keys of the split-off modules the route renders (the dashboard's layout and its page). */
+  modules: string[];
+  /** JavaScript gzip, entry included, it may not grow past. */
+  budgetBytes: number;
+  /** Whether a customer opens it: then none of its chunks may hold the admin console's code. */
+  customer: boolean;
+}
+
+const layout = 'src/features/dashboard/components/dashboard-layout.tsx';
+
+/** The budgets: each route's figure when they were set (README, "Page sizes") with room for ordinary growth (about 10 %). */
+export const ROUTES: Route[] = [
+  { name: 'Landing', modules: [], budgetBytes: LANDING_JS_BUDGET_BYTES, customer: true },
+  {
+    name: 'Overview',
+    modules: [layout, 'src/features/dashboard/components/overview-page.tsx'],
+    budgetBytes: 225 * KB,
+    customer: true,
+  },
+  {
+    name: 'Proxies',
+    modules: [layout, 'src/features/proxies/components/proxies-page.tsx'],
+    budgetBytes: 295 * KB,
+    customer: true,
+  },
+  {
+    name: 'Purchase',
+    modules: [layout, 'src/features/purchase/components/purchase-page.tsx'],
+    budgetBytes: 245 * KB,
+    customer: true,
+  },
+  {
+    name: 'Order History',
+    modules: [layout, 'src/features/order-history/components/order-history-page.tsx'],
+    budgetBytes: 232 * KB,
+    customer: true,
+  },
+  {
+    name: 'Settings',
+    modules: [layout, 'src/features/account/components/settings-page.tsx'],
+    budgetBytes: 270 * KB,
+    customer: true,
+  },
+  {
+    name: 'Admin',
+    modules: [layout, 'src/features/admin/components/admin-page.tsx'],
+    budgetBytes: 305 * KB,
+    customer: false,
+  },
+  { name: 'Sign in', modules: ['src/features/auth/components/login-page.tsx'], budgetBytes: 207 * KB, customer: true },
+  {
+    name: 'Sign up',
+    modules: ['src/features/auth/components/signup-page.tsx'],
+    budgetBytes: 202 * KB,
+    customer: true,
+  },
+];
+
+type BuildManifest = Record<string, { file: string; imports?: string[]; isEntry?: boolean }>;
+
+export interface RouteSize {
+  route: Route;
+  /** Each JavaScript file the route loads before it shows, with its gzipped size. */
+  files: { file: string; gzipBytes: number }[];
+  totalBytes: number;
+  /** Admin console modules found in its chunks (must be none for a customer's route). */
+  adminModules: string[];
+}
+
+export function routeSizes(distDir: string): RouteSize[] {
+  const manifest: BuildManifest = JSON.parse(readFileSync(path.join(distDir, '.vite/manifest.json'), 'utf8'));
+  const chunkModules: Record<string, string[]> = JSON.parse(
+    readFileSync(path.join(distDir, '.vite/chunk-modules.json'), 'utf8'),
+  );
+  const gzipped = new Map<string, number>();
+  const gz = (file: string) => {
+    let bytes = gzipped.get(file);
+    if (bytes === undefined) {
+      bytes = gzipSync(readFileSync(path.join(distDir, file)), { level: 9 }).length;
+      gzipped.set(file, bytes);
+    }
+    return bytes;
+  };
+  const entryFiles = landingAssets(distDir).js.map((asset) => asset.file);
+
+  return ROUTES.map((route) => {
+    const files = new Set(entryFiles);
+    const visit = (key: string) => {
+      const chunk = manifest[key];
+      if (!chunk) throw new Error(`${key} (route ${route.name}) is not in the build manifest`);
+      if (files.has(chunk.file)) return;
+      files.add(chunk.file);
+      for (const imported of chunk.imports ?? []) visit(imported);
+    };
+    for (const module of route.modules) visit(module);
+    const sized = [...files].map((file) => ({ file, gzipBytes: gz(file) }));
+    const adminModules = [...files].flatMap((file) =>
+      (chunkModules[file] ?? []).filter((module) => module.startsWith('src/features/admin/')),
+    );
+    return {
+      route,
+      files: sized,
+      totalBytes: sized.reduce((sum, file) => sum + file.gzipBytes, 0),
+      adminModules,
+    };
+  });
+}
