@@ -1,27 +1,27 @@
 import { featureListSchema, type PricingResponse, pricingResponseSchema } from '@storefront/contract';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.ts';
 import { preparedJson, sendJson } from '../../lib/prepared-json.ts';
-import { shortLivedCache } from '../../lib/short-lived-cache.ts';
 import { getPricing } from './get-pricing.ts';
 import { listFeatures } from './list-features.ts';
 
 /**
  * The answer of `GET /api/pricing`, shared with the landing page's server rendering. Public and read by every
- * landing visit: stock may be up to `ttlMs` old here; checkout checks it for real.
+ * landing visit: stock may be up to `ttlMs` old here (0: read every time); checkout checks it for real.
  */
 export function createPricingReader(db: Db, ttlMs: number): () => Promise<PricingResponse> {
-  // The same answer object while it is fresh, so that what is derived from it (its bytes, its ETag) is made once.
-  const answer = shortLivedCache(
-    ttlMs,
-    async (): Promise<PricingResponse> => ({
-      success: true,
-      plans: await getPricing({ db }),
-      message: 'Pricing retrieved',
-    }),
-  );
-  return () => answer.get();
+  const read = async (): Promise<PricingResponse> => ({
+    success: true,
+    plans: await getPricing({ db }),
+    message: 'Pricing retrieved',
+  });
+  if (ttlMs === 0) return read;
+  // The same answer object while it is fresh, so that what is derived from it (its bytes, its ETag) is made once;
+  // concurrent readers of a stale answer share one read.
+  const kept = new LRUCache<'pricing', PricingResponse>({ max: 1, ttl: ttlMs, fetchMethod: read });
+  return async () => (await kept.fetch('pricing')) ?? read();
 }
 
 /** The pricing answer as bytes and their ETag, made once per answer the pricing reader gives (it keeps one a second). */
