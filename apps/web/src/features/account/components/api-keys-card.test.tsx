@@ -34,4 +34,34 @@ describe('ApiKeysCard', () => {
     expect(await screen.findByText(apiKeyMessages.nameRequired)).toBeTruthy();
     expect(calls.filter((call) => call.method === 'POST')).toEqual([]);
   });
+
+  it('sends the name, shows the whole key once, and lists the new key after', async () => {
+    const listed: unknown[] = [];
+    const calls = fakeApi({
+      'GET /api/api-keys': () => ({ body: listed }),
+      'POST /api/api-keys': ({ body }) => {
+        const key = {
+          id: 'k1',
+          name: (body as { name: string }).name,
+          start: 'sk_live_ab',
+          createdAt: '2026-11-25T10:00:00.000Z',
+          lastUsedAt: null,
+        };
+        listed.push(key);
+        return { body: { ...key, key: 'sk_live_abcdef0123456789' } };
+      },
+    });
+    renderWithApp(<ApiKeysCard />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Create API Key' }));
+    fireEvent.change(await screen.findByRole('textbox', { name: /^Name/ }), { target: { value: 'Scraper' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Key' }));
+
+    expect((await screen.findByTestId('new-api-key')).textContent).toBe('sk_live_abcdef0123456789');
+    expect(screen.getByText(apiKeyMessages.created)).toBeTruthy();
+    expect(calls.filter((call) => call.method === 'POST')).toEqual([
+      { method: 'POST', path: '/api/api-keys', body: { name: 'Scraper' } },
+    ]);
+    fireEvent.click(screen.getByRole('button', { name: 'Done' }));
+    expect(await screen.findByRole('button', { name: 'Revoke Scraper' }, { timeout: 3000 })).toBeTruthy();
+  });
 });

@@ -1,0 +1,49 @@
+// @vitest-environment happy-dom
+import { authMessages } from '@storefront/contract';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi } from '../../../test/fake-api.ts';
+import { renderWithApp } from '../../../test/render.tsx';
+import { ChangePasswordDialog } from './change-password-dialog.tsx';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const typeBoth = (password: string, confirm = password) => {
+  fireEvent.change(screen.getByLabelText(/^New password/), { target: { value: password } });
+  fireEvent.change(screen.getByLabelText(/^Confirm new password/), { target: { value: confirm } });
+  fireEvent.click(screen.getByRole('button', { name: 'Update Password' }));
+};
+
+describe('Settings: Change Password', () => {
+  it("sends the new password once it keeps the rule, says 'Password updated!', and 'Change Again' gives empty fields", async () => {
+    const calls = fakeApi({ 'POST /api/user/password': () => ({ body: { message: 'ok' } }) });
+    renderWithApp(<ChangePasswordDialog opened onClose={() => {}} />);
+    typeBoth('short');
+    expect(await screen.findByText('Password must be at least 8 characters')).toBeTruthy();
+    expect(calls).toEqual([]);
+
+    typeBoth('N3wpass!');
+    expect(await screen.findByText('Your other devices have been signed out.')).toBeTruthy();
+    expect(screen.getAllByText(authMessages.passwordUpdated).length).toBeGreaterThan(0);
+    expect(calls).toEqual([{ method: 'POST', path: '/api/user/password', body: { newPassword: 'N3wpass!' } }]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Change Again' }));
+    expect((screen.getByLabelText(/^New password/) as HTMLInputElement).value).toBe('');
+  });
+
+  it("shows the server's refusal in the dialog and stays on the form", async () => {
+    fakeApi({
+      'POST /api/user/password': () => ({
+        status: 400,
+        body: { message: 'Choose a password you have not used here.' },
+      }),
+    });
+    renderWithApp(<ChangePasswordDialog opened onClose={() => {}} />);
+    typeBoth('N3wpass!');
+    expect(await screen.findByText('Choose a password you have not used here.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Update Password' })).toBeTruthy();
+  });
+});
