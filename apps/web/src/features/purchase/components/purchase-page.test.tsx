@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import { checkoutMessages } from '@storefront/contract';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../../test/fake-api.ts';
@@ -98,5 +99,54 @@ describe('Purchase: Checkout', () => {
       ([url, init]) => String(url).endsWith('/api/checkout') && init?.method === 'POST',
     );
     expect(checkouts).toHaveLength(1);
+  });
+});
+
+describe('Purchase: the checkout form', () => {
+  const checkoutsSent = () =>
+    (fetch as unknown as { mock: { calls: [string, RequestInit?][] } }).mock.calls
+      .filter(([url, init]) => String(url).endsWith('/api/checkout') && init?.method === 'POST')
+      .map(([, init]) => JSON.parse(String(init?.body)));
+  const refuse = (message: string) =>
+    fakeApi({
+      'GET /api/pricing': () => ({
+        body: {
+          success: true,
+          message: '',
+          plans: [{ id: 'isp_proxies', name: 'isp_proxies', price: 2.5, stock: 1000 }],
+        },
+      }),
+      'GET /api/features': () => ({ body: [] }),
+      'POST /api/checkout': () => ({ body: { success: false, error: { message } } }),
+    });
+
+  it("says 'Selection Required' without a type and bundle, and sends nothing", async () => {
+    renderWithApp(<PurchasePage />);
+    await screen.findByRole('button', { name: /Elite ISP Proxies/ });
+    fireEvent.click(screen.getByRole('button', { name: 'Checkout' }));
+    expect(await screen.findByText('Selection Required')).toBeTruthy();
+    expect(screen.getByText('Please select a proxy type and bundle before checkout.')).toBeTruthy();
+
+    // A type without a bundle is not enough either (the press is handled at once: nothing is sent).
+    fireEvent.click(screen.getByRole('button', { name: /Elite ISP Proxies/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Checkout' }));
+    expect(checkoutsSent()).toEqual([]);
+  });
+
+  it("sends the coupon code trimmed, or none when left blank, and shows the shop's refusal", async () => {
+    refuse('This coupon has expired.');
+    renderWithApp(<PurchasePage />);
+    fireEvent.click(await screen.findByRole('button', { name: /Elite ISP Proxies/ }));
+    fireEvent.click(screen.getByRole('button', { name: /^5 IPs/ }));
+    fireEvent.change(screen.getByRole('textbox', { name: /Coupon code/ }), { target: { value: '  SPRING  ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Checkout' }));
+    expect(await screen.findByText('This coupon has expired.')).toBeTruthy();
+    expect(screen.getByText(checkoutMessages.checkoutError)).toBeTruthy();
+    expect(checkoutsSent()).toEqual([{ productId: 'isp_proxies', quantity: 5, coupon: 'SPRING' }]);
+
+    fireEvent.change(screen.getByRole('textbox', { name: /Coupon code/ }), { target: { value: '   ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Checkout' }));
+    await waitFor(() => expect(checkoutsSent()).toHaveLength(2));
+    expect(checkoutsSent()[1]).toEqual({ productId: 'isp_proxies', quantity: 5 });
   });
 });
