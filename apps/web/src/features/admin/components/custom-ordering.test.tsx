@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { customOrderMessages } from '@storefront/contract';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../../test/fake-api.ts';
 import { renderWithApp } from '../../../test/render.tsx';
@@ -71,5 +71,77 @@ describe('Custom Ordering', () => {
     await searchFor('ann@example.com');
     expect(screen.queryByText(customOrderMessages.searchFirst)).toBeNull();
     expect(screen.getByRole('button', { name: 'Create payment link' })).toBeTruthy();
+  });
+
+  it('holds the quantity to 1 to 1000, then sends the customer, the quantity and the coupon trimmed', async () => {
+    const calls = fakeApi({
+      'GET /api/admin/users': () => ({ body: { user: users['ann@example.com'], customOrders: [] } }),
+      'POST /api/admin/checkout/pk1/custom': () => ({ body: { checkoutUrl: 'https://pay.example/ann' } }),
+    });
+    renderWithApp(<CustomOrdering />);
+    fireEvent.click(screen.getByRole('button', { name: 'Create Custom Order' }));
+    await searchFor('ann@example.com');
+    fireEvent.change(screen.getByRole('textbox', { name: 'Quantity (IPs)' }), { target: { value: '1001' } });
+    await createLink();
+    expect(await screen.findByText(customOrderMessages.quantityRange)).toBeTruthy();
+    expect(calls.filter((call) => call.method === 'POST')).toEqual([]);
+
+    fireEvent.change(screen.getByRole('textbox', { name: 'Quantity (IPs)' }), { target: { value: '40' } });
+    fireEvent.change(screen.getByLabelText('Coupon (optional)'), { target: { value: '  VIP ' } });
+    await createLink();
+    expect(await screen.findByText('https://pay.example/ann')).toBeTruthy();
+    expect(calls.filter((call) => call.method === 'POST')).toEqual([
+      {
+        method: 'POST',
+        path: '/api/admin/checkout/pk1/custom',
+        body: { userId: 'user-ann', quantity: 40, coupon: 'VIP' },
+      },
+    ]);
+  });
+
+  it('fulfils a paid order with exactly its quantity of proxies, and says so when the count is wrong', async () => {
+    let status: 'paid' | 'fulfilled' = 'paid';
+    const calls = fakeApi({
+      'GET /api/admin/users': () => ({
+        body: {
+          user: users['ann@example.com'],
+          customOrders: [
+            {
+              orderId: 'order-0001-abcd',
+              productId: 'pk1_isp_proxies',
+              quantity: 2,
+              status,
+              isPaid: true,
+              checkoutLink: null,
+              createdAt: '2026-11-20T10:00:00Z',
+            },
+          ],
+        },
+      }),
+      'POST /api/admin/orders/fulfill': () => {
+        status = 'fulfilled';
+        return { body: { customOrders: [] } };
+      },
+    });
+    renderWithApp(<CustomOrdering />);
+    await searchFor('ann@example.com');
+    fireEvent.click(await screen.findByRole('button', { name: 'Fulfill' }));
+    const proxies = await screen.findByRole('textbox', { name: 'Proxies' });
+    fireEvent.change(proxies, { target: { value: '198.51.100.1:8000:u:p' } });
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Fulfill' }));
+    expect(await screen.findByText(customOrderMessages.quantityMismatch(2, 1))).toBeTruthy();
+
+    fireEvent.change(proxies, { target: { value: '198.51.100.1:8000:u:p\n\n198.51.100.2:8000' } });
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Fulfill' }));
+    expect(await screen.findByText('2 proxies delivered to the customer.')).toBeTruthy();
+    expect(calls.filter((call) => call.method === 'POST')).toEqual([
+      {
+        method: 'POST',
+        path: '/api/admin/orders/fulfill',
+        body: { userId: 'user-ann', orderId: 'order-0001-abcd', ips: ['198.51.100.1:8000:u:p', '198.51.100.2:8000'] },
+      },
+    ]);
+    // The customer is looked up again: the order shows as fulfilled.
+    expect(await screen.findByText('fulfilled')).toBeTruthy();
   });
 });
