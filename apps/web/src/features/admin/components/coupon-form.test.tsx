@@ -108,4 +108,20 @@ describe('Coupon form', () => {
     await waitFor(() => expect(screen.getByText(couponMessages.codeTaken)).toBeTruthy());
     expect(screen.queryByText(couponMessages.created)).toBeNull();
   });
+
+  it("does not offer 'Forever' for a fixed amount: chosen before, it falls back to once", async () => {
+    fakeApi({ 'GET /api/admin/coupons/options': options });
+    renderWithApp(<CouponForm onDone={() => {}} />);
+    await screen.findByLabelText('Elite ISP Proxies');
+    const duration = screen.getByRole('combobox', { name: 'Duration' }) as HTMLInputElement;
+    fireEvent.click(duration);
+    fireEvent.click(await screen.findByRole('option', { name: 'Forever', hidden: true }));
+    await waitFor(() => expect(duration.value).toBe('Forever'));
+
+    fireEvent.click(screen.getByLabelText('Amount off'));
+    await waitFor(() => expect(duration.value).toBe('Once'));
+    fireEvent.click(duration);
+    await screen.findByRole('option', { name: 'Repeating', hidden: true });
+    expect(screen.queryByRole('option', { name: 'Forever', hidden: true })).toBeNull();
+  });
 });
