@@ -17,6 +17,7 @@ import { AppProvider } from './app/provider.tsx';
 import { AppRoutes, type PublicPages } from './app/router.tsx';
 import { seedQueryClient } from './app/server-state.ts';
 import { applySiteConfig } from './config/site.ts';
+import { DashboardLayout } from './features/dashboard/components/dashboard-layout.tsx';
 import { NotFoundPage } from './features/errors/not-found-page.tsx';
 import { PrivacyPage } from './features/legal/components/privacy-page.tsx';
 import { TermsPage } from './features/legal/components/terms-page.tsx';
@@ -36,14 +37,35 @@ const splitPageModules: Record<string, string> = {
 const notFoundModule = 'src/features/errors/not-found-page.tsx';
 
 /**
- * The pages rendered on the server: the public ones (landing, privacy, terms) and the 404 page. Pages behind
- * sign-in, the sign-in screens and the sandbox pages depend on the browser's session and are rendered there.
+ * The signed-in pages: the server renders their frame (header, navigation, a skeleton where the page goes) without
+ * knowing the session, and links the layout's chunk and the page's own, so both load beside the entry.
+ */
+const dashboardLayoutModule = 'src/features/dashboard/components/dashboard-layout.tsx';
+const dashboardPageModules: Record<string, string> = {
+  [paths.overview]: 'src/features/dashboard/components/overview-page.tsx',
+  [paths.proxies]: 'src/features/proxies/components/proxies-page.tsx',
+  [paths.purchase]: 'src/features/purchase/components/purchase-page.tsx',
+  [paths.orderHistory]: 'src/features/order-history/components/order-history-page.tsx',
+  [paths.settings]: 'src/features/account/components/settings-page.tsx',
+  [paths.admin]: 'src/features/admin/components/admin-page.tsx',
+};
+
+/**
+ * The pages rendered on the server: the public ones (landing, privacy, terms), the 404 page and the signed-in pages'
+ * frame. The sign-in screens and the sandbox pages are rendered by the browser.
  */
 export const serverPage: PageRenderer['serverPage'] = (pathname: string): ServerPage | undefined => {
   if (pathname === paths.home) return { needsPricing: true, module: undefined, status: 200 };
   if (pathname in splitPageModules) return { needsPricing: false, module: splitPageModules[pathname], status: 200 };
+  if (pathname in dashboardPageModules) return { needsPricing: false, module: dashboardLayoutModule, status: 200 };
   if (!isKnownPagePath(pathname)) return { needsPricing: false, module: notFoundModule, status: 404 };
   return undefined;
+};
+
+/** Further split-off modules a server-rendered page preloads beside its own: a signed-in page's chunk. */
+export const preloadModules = (pathname: string): string[] => {
+  const module = dashboardPageModules[pathname];
+  return module ? [module] : [];
 };
 
 /** Renders one page (`url`: path and query) for `site`, with the pricing read at `readAt`. Synchronous. */
@@ -63,7 +85,7 @@ export const renderPage: PageRenderer['renderPage'] = (
       <PageTitleSink value={sink}>
         <AppProvider queryClient={queryClient}>
           <StaticRouter location={url}>
-            <AppRoutes publicPages={publicPages} />
+            <AppRoutes publicPages={publicPages} dashboardLayout={DashboardLayout} />
           </StaticRouter>
         </AppProvider>
       </PageTitleSink>

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SERVER_STATE_ELEMENT_ID } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
@@ -80,8 +80,28 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
     expect(other.body).not.toContain('__storefront-unknown-path__');
   });
 
+  it("renders the signed-in pages' frame, the same for everyone, and preloads the layout's and the page's chunks", async () => {
+    const manifest = JSON.parse(readFileSync(path.join(webDist, '.vite/manifest.json'), 'utf8'));
+    const chunkOf = (module: string) => manifest[module].file as string;
+    for (const [url, pageModule] of [
+      ['/dashboard/proxies', 'src/features/proxies/components/proxies-page.tsx'],
+      ['/dashboard/overview', 'src/features/dashboard/components/overview-page.tsx'],
+    ] as const) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(200);
+      const root = rootOf(response.body);
+      for (const text of ['Nova &amp; &lt;Sons&gt;', 'Overview', 'Order History', 'Loading...'])
+        expect(root).toContain(text);
+      expect(root).not.toContain('Sign Out');
+      expect(root).not.toContain('Admin');
+      for (const module of ['src/features/dashboard/components/dashboard-layout.tsx', pageModule]) {
+        expect(response.body).toContain(`<link rel="modulepreload" crossorigin href="/${chunkOf(module)}">`);
+      }
+    }
+  });
+
   it('leaves the pages that depend on the session to the browser', async () => {
-    for (const url of ['/login', '/dashboard/proxies', '/sandbox/checkout/abc']) {
+    for (const url of ['/login', '/dashboard', '/sandbox/checkout/abc']) {
       const response = await t.app.inject({ method: 'GET', url });
       expect(response.statusCode).toBe(200);
       expect(response.body).toContain('<div id="root"></div>');

@@ -67,6 +67,12 @@ export function inlineScriptHashes(html: string): string[] {
   return hashes;
 }
 
+/**
+ * The server renderer as built from apps/web/src/entry-server.tsx: the contract's, and the split-off modules a page
+ * preloads beside its own (a signed-in page: its page's chunk beside the layout's). Optional, for an older build.
+ */
+type WebRenderer = PageRenderer & { preloadModules?: (pathname: string) => string[] };
+
 /** Vite's build manifest: source module → chunk, its styles and the chunks it imports. */
 type BuildManifest = Record<string, { file: string; css?: string[]; imports?: string[]; isEntry?: boolean }>;
 
@@ -75,7 +81,7 @@ export interface WebAppBuild {
   indexHtml: string | undefined;
   scriptHashes: string[];
   /** Renders the public pages; undefined when the server renderer is not built (the browser then renders alone). */
-  renderer: PageRenderer | undefined;
+  renderer: WebRenderer | undefined;
   /** The styles and scripts a split-off module needs beyond what index.html loads. */
   chunkAssets(module: string): { styles: string[]; scripts: string[] };
 }
@@ -121,7 +127,7 @@ export async function loadWebAppBuild(distDir: string, site: SiteConfig): Promis
   const manifest: BuildManifest = existsSync(manifestFile) ? JSON.parse(readFileSync(manifestFile, 'utf8')) : {};
   const rendererFile = path.join(path.dirname(distDir), 'dist-ssr', 'entry-server.js');
   const renderer = existsSync(rendererFile)
-    ? ((await import(pathToFileURL(rendererFile).href)) as PageRenderer)
+    ? ((await import(pathToFileURL(rendererFile).href)) as WebRenderer)
     : undefined;
   return {
     indexHtml,
@@ -151,8 +157,8 @@ export interface WebAppOptions {
 
 /**
  * Serves the built app: hashed assets cached for a year, pages never cached. The public pages (landing with live
- * prices, privacy, terms, 404) are rendered here and hydrated by the browser; the others are the app's shell, which
- * the browser renders. Unknown page paths answer 404 with the 404 page; API paths answer JSON.
+ * prices, privacy, terms, 404) and the signed-in pages' frame (header, navigation, a skeleton; the same for every
+ * visitor) are rendered here and hydrated by the browser; the others are the app's shell, which the browser renders. Unknown page paths answer 404 with the 404 page; API paths answer JSON.
  */
 export async function registerWebApp(app: FastifyInstance, options: WebAppOptions) {
   const { indexHtml, renderer } = options.build;
@@ -180,6 +186,18 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
   // page is rendered once for a stand-in path and the asked path written into it, so unknown paths cost no rendering.
   const rendered = new Map<string, { key: string; html: string }>();
 
+  /** The styles and scripts of these split-off modules, each once, in order. */
+  const assetsOf = (modules: string[]) => {
+    const styles = new Set<string>();
+    const scripts = new Set<string>();
+    for (const module of modules) {
+      const assets = options.build.chunkAssets(module);
+      for (const style of assets.styles) styles.add(style);
+      for (const script of assets.scripts) scripts.add(script);
+    }
+    return { styles: [...styles], scripts: [...scripts] };
+  };
+
   const renderPage = async (request: FastifyRequest, pathname: string, template: string): Promise<string> => {
     const page = renderer?.serverPage(pathname);
     if (!renderer || !page) return renderPageHtml(template, { appHtml: '' });
@@ -191,11 +209,12 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       let html = kept?.key === cacheKey ? kept.html : undefined;
       if (html === undefined) {
         const result = renderer.renderPage(renderedPath, options.site, pricing);
+        const modules = [...(page.module ? [page.module] : []), ...(renderer.preloadModules?.(pathname) ?? [])];
         html = renderPageHtml(template, {
           appHtml: result.html,
           title: result.title,
           state: result.state,
-          ...(page.module ? options.build.chunkAssets(page.module) : {}),
+          ...assetsOf(modules),
         });
         rendered.set(renderedPath, { key: cacheKey, html });
       }

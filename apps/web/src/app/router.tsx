@@ -52,7 +52,10 @@ const SettingsPage = page(dashboardLoaders[paths.settings], 'SettingsPage');
 const PurchasePage = page(dashboardLoaders[paths.purchase], 'PurchasePage');
 const OrderHistoryPage = page(dashboardLoaders[paths.orderHistory], 'OrderHistoryPage');
 
-/** Starts fetching the chunks a dashboard URL needs (the layout and its page) before React asks for them. */
+/**
+ * Starts fetching the chunks a dashboard URL needs (the layout and its page) before React asks for them (the server
+ * also links them as module preloads; this covers a page the browser renders alone).
+ */
 export function preloadRoute(pathname: string): void {
   if (!pathname.startsWith(paths.dashboard)) return;
   void dashboardLoaders.layout();
@@ -74,8 +77,17 @@ function Waiting({ text }: { text: string }) {
   return <output style={{ display: 'block', textAlign: 'center', padding: '4rem 1rem' }}>{text}</output>;
 }
 
-/** Every page of the app; the server renders the public ones itself (../entry-server.tsx) and the browser hydrates them. */
-export function AppRoutes({ publicPages = lazyPublicPages }: { publicPages?: PublicPages }) {
+/**
+ * Every page of the app; the server renders the public ones and the signed-in pages' frame itself
+ * (../entry-server.tsx, which passes them imported directly) and the browser hydrates them.
+ */
+export function AppRoutes({
+  publicPages = lazyPublicPages,
+  dashboardLayout: Layout = DashboardLayout,
+}: {
+  publicPages?: PublicPages;
+  dashboardLayout?: ComponentType;
+}) {
   const { PrivacyPage, TermsPage, NotFoundPage } = publicPages;
   return (
     <Suspense fallback={null}>
@@ -99,7 +111,7 @@ export function AppRoutes({ publicPages = lazyPublicPages }: { publicPages?: Pub
           path={paths.dashboard}
           element={
             <Suspense fallback={<Waiting text="Loading..." />}>
-              <DashboardLayout />
+              <Layout />
             </Suspense>
           }
         >

@@ -1,5 +1,5 @@
 import '../../../styles/full-mantine.ts';
-import { AppShell, Box, Burger, Button, Center, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
+import { AppShell, Box, Burger, Button, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { useDisclosure, useTimeout, useWindowEvent } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { authMessages, paths } from '@storefront/contract';
@@ -23,6 +23,7 @@ import { site } from '../../../config/site.ts';
 import { authClient } from '../../../lib/auth-client.ts';
 import { useAuth, useRefreshAfterAuthChange } from '../../../lib/use-auth.ts';
 import classes from './dashboard.module.css';
+import { AccountSkeleton, PageSkeleton, useHydrating } from './dashboard-skeleton.tsx';
 
 /** Spec section 9: the auth loading state is forced off after 2000 ms. */
 export const AUTH_LOADING_TIMEOUT_MS = 2000;
@@ -37,8 +38,14 @@ const NAV_ITEMS = [
   { to: paths.orderHistory, label: 'Order History', Icon: IconHistory },
 ];
 
+/**
+ * The signed-in pages' frame: header, navigation and the page. The server renders it while the session is unknown
+ * (entry-server.tsx), with the page area a skeleton, so it is drawn before the JavaScript arrives; the browser hydrates
+ * that same frame and then fills in the user and the page.
+ */
 export function DashboardLayout() {
   const { user, isAdmin, isLoading } = useAuth();
+  const hydrating = useHydrating();
   const [loadingTimedOut, setLoadingTimedOut] = useState(false);
   const { start } = useTimeout(() => setLoadingTimedOut(true), AUTH_LOADING_TIMEOUT_MS);
   const [opened, { toggle, close }] = useDisclosure(false);
@@ -59,14 +66,9 @@ export function DashboardLayout() {
     burgerRef.current?.focus();
   });
 
-  if (isLoading && !loadingTimedOut) {
-    return (
-      <Center mih="100vh" role="status">
-        <Text>Loading...</Text>
-      </Center>
-    );
-  }
-  if (!user) return <Navigate to={paths.login} replace />;
+  // Spec section 9: 'Loading...' while the session loads, at most 2000 ms; then without a user, the sign-in page.
+  const waiting = hydrating || (isLoading && !loadingTimedOut);
+  if (!waiting && !user) return <Navigate to={paths.login} replace />;
 
   const signOut = async () => {
     setSigningOut(true);
@@ -128,7 +130,7 @@ export function DashboardLayout() {
               leftSection={<IconMessageCircle size={18} aria-hidden />}
               rightSection={<IconExternalLink size={14} aria-label="opens in a new tab" />}
             />
-            {isAdmin && (
+            {!waiting && isAdmin && (
               <NavLink
                 component={RouterNavLink}
                 to={paths.admin}
@@ -140,35 +142,39 @@ export function DashboardLayout() {
           </Stack>
         </AppShell.Section>
         <AppShell.Section pt="sm" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
-          <Text size="xs" c="dimmed">
-            Signed in as
-          </Text>
-          <Text size="sm" fw={500} truncate title={user.email} mb="xs" data-testid="sidebar-email">
-            {user.email}
-          </Text>
-          <Button
-            variant="default"
-            fullWidth
-            leftSection={<IconLogout size={16} aria-hidden />}
-            loading={signingOut}
-            onClick={() => void signOut()}
-          >
-            Sign Out
-          </Button>
+          {waiting || !user ? (
+            <AccountSkeleton />
+          ) : (
+            <>
+              <Text size="xs" c="dimmed">
+                Signed in as
+              </Text>
+              <Text size="sm" fw={500} truncate title={user.email} mb="xs" data-testid="sidebar-email">
+                {user.email}
+              </Text>
+              <Button
+                variant="default"
+                fullWidth
+                leftSection={<IconLogout size={16} aria-hidden />}
+                loading={signingOut}
+                onClick={() => void signOut()}
+              >
+                Sign Out
+              </Button>
+            </>
+          )}
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1}>
         <Box maw={1200} mx="auto">
           {/* A page whose code is still loading waits here, inside the layout: the navigation and its menu stay put. */}
-          <Suspense
-            fallback={
-              <Text c="dimmed" role="status">
-                Loading...
-              </Text>
-            }
-          >
-            <Outlet />
-          </Suspense>
+          {waiting ? (
+            <PageSkeleton />
+          ) : (
+            <Suspense fallback={<PageSkeleton />}>
+              <Outlet />
+            </Suspense>
+          )}
         </Box>
       </AppShell.Main>
     </AppShell>
