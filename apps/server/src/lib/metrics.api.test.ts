@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../test/test-app.ts';
+import { callApi, createTestApp, signUpCustomer, type TestApp } from '../test/test-app.ts';
 import { type MetricsListener, startMetricsListener } from './metrics-listener.ts';
 
 const quiet = { info: () => {}, error: () => {} };
@@ -64,13 +64,7 @@ describe('Prometheus metrics', () => {
 
   it('counts checkouts by product and result', async () => {
     const ann = await signUpCustomer(t, 'metrics-ann@example.com');
-    const checkout = (body: object) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/api/checkout',
-        headers: { ...jsonHeaders, cookie: ann.cookie },
-        payload: body,
-      });
+    const checkout = (body: object) => callApi(t, 'POST', '/api/checkout', { cookie: ann.cookie, payload: body });
     expect((await checkout({ productId: 'isp_proxies', quantity: 5 })).statusCode).toBe(200);
     expect((await checkout({ productId: 'isp_proxies', quantity: 20_000 })).statusCode).toBe(400);
     expect((await checkout({ productId: 'made-up', quantity: 1 })).statusCode).toBe(400);

@@ -1,20 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { callApi, createTestApp, type TestApp } from '../test/test-app.ts';
 
 // Against the machine's Redis (CI sets TEST_REDIS_URL=redis://127.0.0.1:6379); each run counts under its own prefix.
 const redisUrl = process.env.TEST_REDIS_URL;
-const headers = { 'content-type': 'application/json', origin: 'http://localhost:3000' };
 
 const signIn = (t: TestApp, email: string, ip: string) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/auth/sign-in/email',
-    headers,
-    remoteAddress: ip,
-    payload: { email, password: 'whatever' },
-  });
+  callApi(t, 'POST', '/api/auth/sign-in/email', { remoteAddress: ip, payload: { email, password: 'whatever' } });
 
 describe.runIf(redisUrl)('rate limits shared through Redis', () => {
   const prefix = `storefront-test-${randomBytes(6).toString('hex')}:`;

@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../db/client.ts';
 import { enqueueEmail } from '../modules/notifications/outbox.ts';
 import { type FakeStripe, startFakeStripe } from '../test/fake-stripe.ts';
@@ -89,14 +88,15 @@ async function startServer(env: Record<string, string>) {
 }
 
 /** Waits until `found` says what the receiver holds is enough (spans leave in batches, every 100 ms here). */
-async function eventually<T>(look: () => T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = look();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms`);
-    await sleep(100);
-  }
+function eventually<T>(look: () => T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
+  return vi.waitFor(
+    () => {
+      const found = look();
+      if (found === undefined) throw new Error(`no ${what} within ${timeoutMs} ms`);
+      return found;
+    },
+    { timeout: timeoutMs, interval: 50 },
+  );
 }
 
 /** The status of `GET http://example.com/` asked of the proxy at `port`, with these credentials or none. */

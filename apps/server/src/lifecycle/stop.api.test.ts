@@ -1,8 +1,7 @@
 import { cpSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { BYTES_PER_KB, KB_PER_GB } from '@storefront/contract';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/client.ts';
 import { seedDatabase } from '../db/seed.ts';
@@ -128,20 +127,27 @@ async function started(service: Service) {
 
 const signInBody = JSON.stringify({ email: 'nobody@example.com', password: 'not-the-password' });
 
-/** A request whose body is half sent: in flight until `finish`. */
+const CONTINUE = 'HTTP/1.1 100 Continue\r\n\r\n';
+
+/**
+ * A request whose body is half sent: in flight until `finish`. It asks `Expect: 100-continue`, so the server's
+ * "100 Continue" says it has read the headers and holds the request (no guess of how long that takes).
+ */
 async function requestInFlight(port: number) {
   const connection = await rawConnection(port);
   connection.write(
     `POST /api/auth/sign-in/email HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
-      `Origin: http://localhost:${port}\r\nContent-Length: ${Buffer.byteLength(signInBody)}\r\n\r\n` +
-      signInBody.slice(0, 10),
+      `Origin: http://localhost:${port}\r\nContent-Length: ${Buffer.byteLength(signInBody)}\r\n` +
+      'Expect: 100-continue\r\n\r\n',
   );
-  await sleep(100);
+  await waitUntil(() => connection.received().startsWith(CONTINUE), 10_000);
+  connection.write(signInBody.slice(0, 10));
+  const final = () => completeAnswer(connection.received().slice(CONTINUE.length));
   return {
     finish: () => connection.write(signInBody.slice(10)),
     answer: async () => {
-      await waitUntil(() => completeAnswer(connection.received()) !== undefined, 10_000);
-      return completeAnswer(connection.received());
+      await waitUntil(() => final() !== undefined, 10_000);
+      return final();
     },
     closed: connection.closed,
   };
@@ -155,12 +161,8 @@ async function idleKeepAlive(port: number) {
   return connection;
 }
 
-async function waitUntil(condition: () => boolean, timeoutMs: number) {
-  const until = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error('timed out');
-    await sleep(20);
-  }
+function waitUntil(condition: () => boolean, timeoutMs: number) {
+  return vi.waitFor(() => expect(condition()).toBe(true), { timeout: timeoutMs, interval: 20 });
 }
 
 describe('stopping the server', () => {
@@ -190,7 +192,8 @@ describe('stopping the server', () => {
       },
     );
     await waitUntil(() => signalled, 20_000);
-    await sleep(300);
+    // The server has begun to stop (listener closed, idle connections ended) before the slow request's body ends.
+    await npm.waitFor(/stopping: finishing what is in flight/);
     slow.finish();
     const answer = await slow.answer();
     expect(answer?.status).toBeGreaterThanOrEqual(200);

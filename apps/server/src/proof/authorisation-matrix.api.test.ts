@@ -5,7 +5,15 @@ import { payments } from '../db/schema.ts';
 import { changedTables, databaseFingerprint } from '../test/fingerprint.ts';
 import { recordProof } from '../test/proof-results.ts';
 import { authEndpoints } from '../test/route-table.ts';
-import { cookieOf, createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../test/test-app.ts';
+import {
+  callApi,
+  cookieOf,
+  createTestApp,
+  jsonHeaders,
+  type Method,
+  signUpCustomer,
+  type TestApp,
+} from '../test/test-app.ts';
 import { type Access, AUTH_MATRIX, type MatrixFixture, ROUTE_MATRIX } from './route-matrix.ts';
 
 type Role = 'visitor' | 'customer' | 'other' | 'admin';
@@ -62,16 +70,7 @@ describe('authorisation matrix: every route × visitor, customer, another custom
   const oidc = new OAuth2Server();
 
   const call = (role: Role, method: string, request: { url: string; payload?: unknown }, app = t) =>
-    app.app.inject({
-      method: method as 'GET',
-      url: request.url,
-      headers: {
-        origin: jsonHeaders.origin,
-        ...(request.payload !== undefined && { 'content-type': 'application/json' }),
-        ...(cookies[role] && { cookie: cookies[role] }),
-      },
-      ...(request.payload !== undefined && { payload: request.payload as object }),
-    });
+    callApi(app, method as Method, request.url, { cookie: cookies[role], payload: request.payload });
 
   /** An allowed call may end the role's session (sign-out, a new password): the role signs in again, as a person would. */
   async function keepSignedIn(role: Role) {

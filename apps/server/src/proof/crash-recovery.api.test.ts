@@ -1,10 +1,10 @@
 import { BYTES_PER_KB, KB_PER_GB } from '@storefront/contract';
-import { eq, isNotNull, sql } from 'drizzle-orm';
+import { eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, payments, proxyIps, webhookEvents } from '../db/schema.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { emailOutbox, orders, payments, proxyIps, webhookEvents } from '../db/schema.ts';
 import { createMailer } from '../lib/mailer.ts';
 import { sandboxWebhookSecret } from '../payments/sandbox-provider.ts';
 import { sandboxPaidPayload } from '../test/payments.ts';
@@ -168,6 +168,7 @@ describe.runIf(process.env.TEST_DB === 'postgres')('crash recovery: kill -9 in t
     let answered = 0;
     const statuses = await Promise.all(
       orderIds.map(async (orderId, i) => {
+        // Spread over 180 ms, so that the kill (after a third are answered) lands while others are still arriving.
         await new Promise((resolve) => setTimeout(resolve, i * 3));
         const status = await sendEvent(first.url, paidEvent(orderId).payload);
         if (status === 200 && ++answered === ORDERS / 3) crashed = first.server.crash();
@@ -222,10 +223,10 @@ describe.runIf(process.env.TEST_DB === 'postgres')('crash recovery: kill -9 in t
     const first = await startServer();
     // The run renews one order per transaction; the kill comes once some are done and others not.
     const moving = moveClock(first.url);
-    for (let wait = 0; wait < 200; wait++) {
-      if ((await db.$count(payments)) > paymentsBefore) break;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    await vi.waitFor(async () => expect(await db.$count(payments)).toBeGreaterThan(paymentsBefore), {
+      timeout: 20_000,
+      interval: 5,
+    });
     await first.server.crash();
     await moving;
     figures.renewalsDoneBeforeKill = (await db.$count(payments)) - paymentsBefore;
@@ -243,13 +244,10 @@ describe.runIf(process.env.TEST_DB === 'postgres')('crash recovery: kill -9 in t
       expect((await db.$count(payments)) - paymentsBefore).toBe(delivered);
       figures.renewals = delivered;
       // Every e-mail the work queued is sent, by this run's job (every second), once.
-      for (let wait = 0; wait < 100; wait++) {
-        const [left] = await db
-          .execute<{ n: number }>(sql`select count(*)::int as n from email_outbox where sent_at is null`)
-          .then((result) => (result as unknown as { rows: { n: number }[] }).rows);
-        if ((left?.n ?? 1) === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+      await vi.waitFor(async () => expect(await db.$count(emailOutbox, isNull(emailOutbox.sentAt))).toBe(0), {
+        timeout: 30_000,
+        interval: 100,
+      });
     } finally {
       await second.server.stop();
     }

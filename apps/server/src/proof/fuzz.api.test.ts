@@ -8,7 +8,7 @@ import { fuzzedValue, hostileString, type JsonSchema, jsonSchemaOf } from '../te
 import { changedTables, databaseFingerprint } from '../test/fingerprint.ts';
 import { recordProof } from '../test/proof-results.ts';
 import { authEndpoints } from '../test/route-table.ts';
-import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../test/test-app.ts';
+import { callApi, createTestApp, type Method, signUpCustomer, type TestApp } from '../test/test-app.ts';
 
 /** Runs per route: a handful in the everyday suite, more with PROOF_FUZZ_RUNS (npm run proof uses 100). */
 const RUNS = Number(process.env.PROOF_FUZZ_RUNS ?? 12);
@@ -111,15 +111,10 @@ describe('fuzzing: every route with bodies, queries and path parameters from its
   /** One call; every answer is checked the same way. */
   async function check(role: Role, method: string, url: string, payload: string | undefined, contentType?: string) {
     const before = await databaseFingerprint(t.database.db);
-    const answer = await t.app.inject({
-      method: method as 'GET',
-      url,
-      headers: {
-        origin: jsonHeaders.origin,
-        ...(payload !== undefined && { 'content-type': contentType ?? 'application/json' }),
-        ...(cookies[role] && { cookie: cookies[role] }),
-      },
-      ...(payload !== undefined && { payload }),
+    const answer = await callApi(t, method as Method, url, {
+      cookie: cookies[role],
+      payload,
+      ...(contentType && { headers: { 'content-type': contentType } }),
     });
     figures.requests++;
     const where = `${method} ${url.slice(0, 200)} as ${role} (${payload?.slice(0, 200) ?? 'no body'})`;

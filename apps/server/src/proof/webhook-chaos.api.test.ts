@@ -3,13 +3,12 @@ import { shortId } from '@storefront/contract';
 import { eq, isNotNull, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { couponRedemptions, emailOutbox, orders, payments, proxyIps, webhookEvents } from '../db/schema.ts';
-import { dispatchOutbox } from '../modules/notifications/outbox.ts';
+import { couponRedemptions, orders, payments, proxyIps, webhookEvents } from '../db/schema.ts';
 import { sandboxWebhookSecret } from '../payments/sandbox-provider.ts';
 import { type FakeStripe, startFakeStripe } from '../test/fake-stripe.ts';
 import { sandboxPaidPayload } from '../test/payments.ts';
 import { recordProof } from '../test/proof-results.ts';
-import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../test/test-app.ts';
+import { callApi, createTestApp, signUpCustomer, type TestApp } from '../test/test-app.ts';
 
 const WEBHOOK_SECRET = 'whsec_chaos';
 const PERIOD_END = 1_797_900_000;
@@ -140,10 +139,8 @@ async function placeScenario(provider: 'stripe' | 'sandbox', stripeUrl: string) 
     bob: await signUpCustomer(t, 'bob@example.com'),
     boss: await signUpCustomer(t, 'boss@example.com'),
   };
-  const coupon = await t.app.inject({
-    method: 'POST',
-    url: '/api/admin/coupons',
-    headers: { ...jsonHeaders, cookie: people.boss.cookie },
+  const coupon = await callApi(t, 'POST', '/api/admin/coupons', {
+    cookie: people.boss.cookie,
     payload: {
       code: 'CHAOS10',
       name: 'Chaos ten',
@@ -156,10 +153,8 @@ async function placeScenario(provider: 'stripe' | 'sandbox', stripeUrl: string) 
   expect(coupon.statusCode).toBeLessThan(300);
   const ids = {} as Record<Label, string>;
   for (const order of SCENARIO) {
-    const answer = await t.app.inject({
-      method: 'POST',
-      url: '/api/checkout',
-      headers: { ...jsonHeaders, cookie: people[order.customer].cookie },
+    const answer = await callApi(t, 'POST', '/api/checkout', {
+      cookie: people[order.customer].cookie,
       payload: {
         productId: order.productId,
         quantity: order.quantity,
@@ -212,25 +207,10 @@ async function deliver(t: TestApp, delivery: Delivery): Promise<boolean> {
   return true;
 }
 
-/** Sends whatever the app queued, until nothing is left (background sends of the app included). */
-async function drainMail(t: TestApp) {
-  for (let round = 0; round < 50; round++) {
-    await dispatchOutbox(t.database.db, t.mailer, t.app.log);
-    const [left] = await t.database.db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(emailOutbox)
-      .where(sql`sent_at is null`);
-    if ((left?.n ?? 0) === 0) return;
-    await sleep(20);
-  }
-  throw new Error('e-mails are still queued');
-}
-
 /** The shop's state by scenario label: ids, which differ between shops, are replaced by labels. */
 async function stateOf(t: TestApp, ids: Record<Label, string>) {
   const db = t.database.db;
-  await sleep(50);
-  await drainMail(t);
+  await t.mailsSettled();
   // Ids, and the short order numbers e-mails show (#1A2B3C4D), become the scenario's labels.
   const label = (text: string) =>
     Object.entries(ids).reduce(
@@ -320,6 +300,7 @@ describe.each(['stripe', 'sandbox'] as const)('webhook chaos through the %s prov
     const wave = (part: Delivery[]) =>
       Promise.all(
         part.map(async (delivery, index) => {
+          // The storm's spread in time (0 to 24 ms, from the seed) is part of the scenario, not a wait for anything.
           await sleep((index * 7 + seed) % 25);
           if (!(await deliver(chaos.t, delivery))) later.push(delivery);
         }),

@@ -143,6 +143,8 @@ export interface CallOptions {
   payload?: unknown;
   /** More headers, or ones that replace the defaults. */
   headers?: Record<string, string>;
+  /** The caller's IP address (rate limits count by it); else inject's 127.0.0.1. */
+  remoteAddress?: string;
 }
 
 /**
@@ -150,10 +152,11 @@ export interface CallOptions {
  * session cookie or API key. Every test calls the app through this (or through t.app.inject for a request no page makes).
  */
 export function callApi(t: TestApp, method: Method, url: string, options: CallOptions = {}) {
-  const { cookie, key, payload, headers } = options;
+  const { cookie, key, payload, headers, remoteAddress } = options;
   return t.app.inject({
     method,
     url,
+    ...(remoteAddress && { remoteAddress }),
     headers: {
       origin: new URL(t.config.appUrl).origin,
       ...(payload !== undefined && { 'content-type': 'application/json' }),

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminAuditLog, alerts, emailOutbox, jobState, orders, proxyIps, users } from '../../db/schema.ts';
 import type { Mail } from '../../lib/mailer.ts';
 import { testBrand } from '../../test/payments.ts';
-import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../../test/test-app.ts';
+import { callApi, createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../../test/test-app.ts';
 import { PERIODIC_JOB, recordJobRun } from '../jobs/job-state.ts';
 import { enqueueEmail } from '../notifications/outbox.ts';
 import { createAlertService } from './alert-service.ts';
@@ -286,12 +286,7 @@ describe('alerts', () => {
   it('the residential pool below LOW_STOCK_ALERT_GB opens its own alert', async () => {
     const t0 = new Date(Date.now() + 96 * HOUR);
     const residential = (mb: number) =>
-      t.app.inject({
-        method: 'PUT',
-        url: '/api/admin/stocks/residential',
-        headers: { ...jsonHeaders, cookie: boss.cookie },
-        payload: { bandwidthLimit: mb },
-      });
+      callApi(t, 'PUT', '/api/admin/stocks/residential', { cookie: boss.cookie, payload: { bandwidthLimit: mb } });
     expect((await residential(49_999)).statusCode).toBe(200);
     await check(t0);
     expect(await open('low_stock')).toEqual([

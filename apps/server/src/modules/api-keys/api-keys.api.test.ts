@@ -366,16 +366,9 @@ describe('the rate limit of a key', () => {
   it('answers 429 with Retry-After past the limit, for that key only', async () => {
     const dee = await signUpCustomer(t, 'dee@example.com');
     const create = async () =>
-      (
-        await t.app.inject({
-          method: 'POST',
-          url: '/api/api-keys',
-          headers: { ...jsonHeaders, cookie: dee.cookie },
-          payload: { name: 'k' },
-        })
-      ).json<CreatedApiKey>();
+      (await callApi(t, 'POST', '/api/api-keys', { cookie: dee.cookie, payload: { name: 'k' } })).json<CreatedApiKey>();
     const [first, second] = [await create(), await create()];
-    const read = (key: string) => t.app.inject({ url: '/api/orders', headers: { authorization: `Bearer ${key}` } });
+    const read = (key: string) => callApi(t, 'GET', '/api/orders', { key });
     for (let i = 0; i < 3; i++) expect((await read(first.key)).statusCode).toBe(200);
     const limited = await read(first.key);
     expect(limited.statusCode).toBe(429);

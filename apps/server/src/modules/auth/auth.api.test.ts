@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users, verifications } from '../../db/schema.ts';
 import { crossSiteMessage } from '../../lib/own-site.ts';
 import {
+  callApi,
   confirmationLinkOf,
   confirmEmail,
   cookieOf,
@@ -29,19 +30,11 @@ describe('accounts', () => {
   afterAll(() => t.close());
 
   const signUp = (email: string, password = 'Str0ng!pass') =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/auth/sign-up/email',
-      headers: json,
+    callApi(t, 'POST', '/api/auth/sign-up/email', {
       payload: { email, password, name: email, callbackURL: '/auth/callback' },
     });
   const signIn = (email: string, password: string, headers: Record<string, string> = {}) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/auth/sign-in/email',
-      headers: { ...json, ...headers },
-      payload: { email, password },
-    });
+    callApi(t, 'POST', '/api/auth/sign-in/email', { headers, payload: { email, password } });
 
   it('signs up without a session, mails a confirmation link to /auth/callback, and refuses sign-in until confirmed', async () => {
     const response = await signUp('ann@example.com');
@@ -467,13 +460,7 @@ describe('auth rate limits', () => {
   afterAll(() => t.close());
 
   const attempt = (email: string, ip: string, password = 'whatever', cookie?: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/auth/sign-in/email',
-      headers: cookie ? { ...json, cookie } : json,
-      remoteAddress: ip,
-      payload: { email, password },
-    });
+    callApi(t, 'POST', '/api/auth/sign-in/email', { cookie, remoteAddress: ip, payload: { email, password } });
 
   it('limits sign-in per e-mail address and IP, with a message and Retry-After', async () => {
     for (let i = 0; i < 3; i++) expect((await attempt('target@example.com', '10.0.0.1')).statusCode).toBe(401);
@@ -521,7 +508,7 @@ describe('auth rate limits', () => {
   it('limits password checks behind a session: change-password and the two-factor set-up', async () => {
     const { cookie } = await signUpCustomer(t, 'session-guess@example.com');
     const call = (url: string, payload: object, remoteAddress: string) =>
-      t.app.inject({ method: 'POST', url, headers: { ...json, cookie }, remoteAddress, payload });
+      callApi(t, 'POST', url, { cookie, remoteAddress, payload });
     for (let i = 0; i < 3; i++) {
       const wrong = await call(
         '/api/auth/change-password',
@@ -551,10 +538,7 @@ describe('auth rate limits', () => {
 
   it('limits password-reset requests too', async () => {
     const reset = () =>
-      t.app.inject({
-        method: 'POST',
-        url: '/api/auth/request-password-reset',
-        headers: json,
+      callApi(t, 'POST', '/api/auth/request-password-reset', {
         remoteAddress: '10.5.5.5',
         payload: { email: 'spam@example.com', redirectTo: '/reset-password' },
       });
@@ -572,7 +556,7 @@ describe('a ban with an end, on a session', () => {
 
   it('refuses the session while the ban runs and lets it through once the ban has ended, as API keys and the gateway do', async () => {
     const dan = await signUpCustomer(t, 'dan@example.com');
-    const orders = () => t.app.inject({ url: '/api/orders', headers: { cookie: dan.cookie } });
+    const orders = () => callApi(t, 'GET', '/api/orders', { cookie: dan.cookie });
     const ban = (banExpires: Date | null) =>
       t.database.db.update(users).set({ banned: true, banExpires }).where(eq(users.id, dan.id));
     expect((await orders()).statusCode).toBe(200);

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, proxyIps } from '../../db/schema.ts';
-import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../../test/test-app.ts';
+import { callApi, createTestApp, signUpCustomer, type TestApp } from '../../test/test-app.ts';
 
 const lines = (from: number, count: number, port = 9000) =>
   Array.from(
@@ -14,12 +14,7 @@ describe('PK1 upload', () => {
   let boss: { cookie: string; id: string };
   let ann: { cookie: string; id: string };
   const upload = (cookie: string | undefined, ips: unknown) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/admin/stocks/pk1/upload',
-      headers: { ...jsonHeaders, ...(cookie && { cookie }) },
-      payload: { ips },
-    });
+    callApi(t, 'POST', '/api/admin/stocks/pk1/upload', { cookie, payload: { ips } });
 
   beforeAll(async () => {
     t = await createTestApp({ SEED_DEMO: 'false', ADMIN_EMAILS: 'boss@example.com', AUTH_RATE_LIMIT_PER_IP: '1000' });
