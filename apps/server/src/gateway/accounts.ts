@@ -62,58 +62,69 @@ const ACCOUNT_COLUMNS = `
   join users u on u.id = ra.user_id
   left join customer_preferences p on p.user_id = ra.user_id`;
 
-type Missing = { missing: true; fetchedAt: number };
+/** What the cache keeps for a username that has no account, so that bad credentials do not each cost a query. */
+const MISSING = Object.freeze({ missing: true as const });
+type Missing = typeof MISSING;
 
 /**
  * Credentials and remaining data, read once per `cacheMs` per username (a request costs no database round trip), so a
- * purchase, a block or another gateway's use takes effect within that time. Unknown usernames are remembered too, so a
- * stream of bad credentials does not become a stream of queries. Concurrent requests for one username share one read.
- * The accounts of open connections are read again by `refresh` (in batches), so that a ban, a block, a new password,
- * a changed list of authorised IPs or data used up elsewhere reaches connections that make no new request (issue 34,
- * item 3). The cache holds at most MAX_CACHED usernames; an account an open connection holds stays valid when the cache
- * lets it go, and `refresh` reads it again all the same.
+ * purchase, a block or another gateway's use takes effect within that time (0: read on every request). Unknown
+ * usernames are remembered too, so a stream of bad credentials does not become a stream of queries. Concurrent requests
+ * for one username share one read (lru-cache's fetch). The accounts of open connections are read again by `refresh` (in
+ * batches), so that a ban, a block, a new password, a changed list of authorised IPs or data used up elsewhere reaches
+ * connections that make no new request (issue 34, item 3). The cache holds at most MAX_CACHED usernames; an account an
+ * open connection holds stays valid when the cache lets it go, and `refresh` reads it again all the same.
  */
 export class AccountCache {
   readonly #sql: SqlClient;
   readonly #cacheMs: number;
   /** Bytes metered but not yet written, per user id (the meter's), to carry over into a fresh read. */
   readonly #unwritten: (userId: string) => number;
-  readonly #accounts = new LRUCache<string, GatewayAccount | Missing>({ max: MAX_CACHED });
-  readonly #reading = new Map<string, Promise<GatewayAccount | undefined>>();
-  /** Authorised IP → the username of the account it belongs to (or undefined), read once per `cacheMs`. */
-  readonly #ips = new LRUCache<string, { username: string | undefined; fetchedAt: number }>({ max: MAX_CACHED });
-  readonly #readingIps = new Map<string, Promise<string | undefined>>();
+  readonly #accounts: LRUCache<string, GatewayAccount | Missing>;
+  /** Authorised IP → the username of the account it belongs to (or none). */
+  readonly #ips: LRUCache<string, { username: string | undefined }>;
 
   constructor(options: { sql: SqlClient; cacheMs: number; unwritten: (userId: string) => number }) {
     this.#sql = options.sql;
     this.#cacheMs = options.cacheMs;
     this.#unwritten = options.unwritten;
+    this.#accounts = new LRUCache({
+      max: MAX_CACHED,
+      ttl: options.cacheMs,
+      // A refresh that sets the username while it is being read does not fail that read's waiters.
+      ignoreFetchAbort: true,
+      // The account read before is updated in place: the connections holding it see the new read.
+      fetchMethod: async (username, before) => {
+        const { rows } = await this.#sql.query(`select ${ACCOUNT_COLUMNS} where ra.username = $1`, [username]);
+        return this.#apply(username, rows[0], Date.now(), before && !('missing' in before) ? before : undefined);
+      },
+    });
+    this.#ips = new LRUCache({
+      max: MAX_CACHED,
+      ttl: options.cacheMs,
+      fetchMethod: async (ip) => {
+        const { rows } = await this.#sql.query(
+          `select ra.username from authorized_ips a join residential_accounts ra on ra.user_id = a.user_id where a.ip = $1`,
+          [ip],
+        );
+        return { username: rows[0] === undefined ? undefined : String(rows[0].username) };
+      },
+    });
+  }
+
+  /** With a cache time of 0 every request reads (concurrent ones still share the read). */
+  get #fetchOptions() {
+    return { forceRefresh: this.#cacheMs === 0 };
   }
 
   async get(username: string): Promise<GatewayAccount | undefined> {
-    const cached = this.#accounts.get(username);
-    if (cached && Date.now() - cached.fetchedAt < this.#cacheMs) return 'missing' in cached ? undefined : cached;
-    const reading = this.#reading.get(username);
-    if (reading) return reading;
-    const read = this.#read(username).finally(() => this.#reading.delete(username));
-    this.#reading.set(username, read);
-    return read;
+    const found = await this.#accounts.fetch(username, this.#fetchOptions);
+    return found === undefined || 'missing' in found ? undefined : found;
   }
 
   /** The account that authorised `ip` (canonical spelling), if any. */
   async byAuthorizedIp(ip: string): Promise<GatewayAccount | undefined> {
-    const cached = this.#ips.get(ip);
-    let username: string | undefined;
-    if (cached && Date.now() - cached.fetchedAt < this.#cacheMs) {
-      username = cached.username;
-    } else {
-      let reading = this.#readingIps.get(ip);
-      if (!reading) {
-        reading = this.#readIp(ip).finally(() => this.#readingIps.delete(ip));
-        this.#readingIps.set(ip, reading);
-      }
-      username = await reading;
-    }
+    const username = (await this.#ips.fetch(ip, this.#fetchOptions))?.username;
     if (username === undefined) return undefined;
     const account = await this.get(username);
     // The list is read with the account too: an address taken off it meanwhile no longer lets anyone in.
@@ -136,33 +147,24 @@ export class AccountCache {
       const { rows } = await this.#sql.query(`select ${ACCOUNT_COLUMNS} where ra.username = any($1::text[])`, [batch]);
       const now = Date.now();
       const found = new Map(rows.map((row) => [String(row.username), row]));
-      for (const username of batch) this.#apply(username, found.get(username), now, stale.get(username));
+      for (const username of batch) {
+        const cached = this.#accounts.peek(username, { allowStale: true });
+        const known = stale.get(username) ?? (cached && !('missing' in cached) ? cached : undefined);
+        this.#accounts.set(username, this.#apply(username, found.get(username), now, known));
+      }
     }
   }
 
-  async #read(username: string): Promise<GatewayAccount | undefined> {
-    const { rows } = await this.#sql.query(`select ${ACCOUNT_COLUMNS} where ra.username = $1`, [username]);
-    return this.#apply(username, rows[0], Date.now());
-  }
-
-  async #readIp(ip: string): Promise<string | undefined> {
-    const { rows } = await this.#sql.query(
-      `select ra.username from authorized_ips a join residential_accounts ra on ra.user_id = a.user_id where a.ip = $1`,
-      [ip],
-    );
-    const username = rows[0] === undefined ? undefined : String(rows[0].username);
-    this.#ips.set(ip, { username, fetchedAt: Date.now() });
-    return username;
-  }
-
-  /** Puts what a read found into the cache, updating `known` (or the cached object) in place. */
-  #apply(username: string, row: Record<string, unknown> | undefined, now: number, known?: GatewayAccount) {
-    const cached = this.#accounts.get(username);
-    const existing = known ?? (cached && !('missing' in cached) ? cached : undefined);
+  /** What a read found, for the cache to keep: `existing` (the account read before) updated in place if still the same. */
+  #apply(
+    username: string,
+    row: Record<string, unknown> | undefined,
+    now: number,
+    existing: GatewayAccount | undefined,
+  ): GatewayAccount | Missing {
     if (!row) {
       if (existing) existing.gone = true;
-      this.#accounts.set(username, { missing: true, fetchedAt: now });
-      return undefined;
+      return MISSING;
     }
     const userId = String(row.user_id);
     const password = String(row.password);
@@ -199,7 +201,6 @@ export class AccountCache {
     account.authorizedIpsOnly = row.authorized_ips_only === true;
     account.fetchedAt = now;
     if (existing && account !== existing) existing.gone = true;
-    this.#accounts.set(username, account);
     return account;
   }
 }
