@@ -9,9 +9,8 @@ import { createMailer, type Mailer } from './lib/mailer.ts';
 import { createMetrics, type Metrics, observeRequestDurations, registerShopGauges } from './lib/metrics.ts';
 import { createRateLimitStore } from './lib/rate-limit-store.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from './lib/request-id.ts';
-import { lazyRequestLogger } from './lib/request-logger.ts';
 import type { Lifecycle } from './lifecycle/shutdown.ts';
-import { adminRoutes } from './modules/admin/routes.ts';
+import { adminApi } from './modules/admin/admin-api.ts';
 import { type AlertService, createAlertService } from './modules/alerts/alert-service.ts';
 import { authenticateApiKey } from './modules/api-keys/authenticate-key.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
@@ -27,7 +26,7 @@ import { healthRoutes } from './modules/health/routes.ts';
 import { createJobRunner, type JobRunner } from './modules/jobs/runner.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { createUsageCache } from './modules/orders/usage-cache.ts';
-import { sandboxRoutes } from './modules/sandbox/routes.ts';
+import { sandboxAdminRoutes, sandboxRoutes } from './modules/sandbox/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { createPaymentProvider } from './payments/create-provider.ts';
 import { registerApiDocs, registerApiDocsPage } from './plugins/api-docs.ts';
@@ -69,7 +68,7 @@ export interface BuildAppOptions {
   lifecycle?: Lifecycle;
 }
 
-/** Every route under it is for administrators only (checked once, below). */
+/** Every route under it is for administrators only (modules/admin/admin-api.ts). */
 export const ADMIN_PREFIX = '/api/admin/';
 
 /** Builds the whole app without listening: external plugins, then app services, then routes. */
@@ -98,8 +97,6 @@ export async function buildApp({
     logger: logger === false ? false : { ...loggerOptions, ...(typeof logger === 'object' ? logger : {}) },
     trustProxy: config.trustProxy,
     bodyLimit: 1_048_576,
-    // Each request's logger is made when it first logs a line its level lets through (request-logger.ts).
-    childLoggerFactory: lazyRequestLogger,
     // A caller's valid X-Request-Id, else a new UUID; bound to every log line of the request as `reqId`.
     genReqId: requestIdOf,
     requestIdHeader: false,
@@ -210,13 +207,6 @@ export async function buildApp({
         if (addressHasNul(request.url)) return done(new AppError('BAD_REQUEST', nulMessage));
         done();
       });
-      // The whole /api/admin subtree, whichever module declares a route there: 401 for a visitor, 403 for a customer.
-      // Chosen when each route is declared, so only those routes run it, first among their own onRequest hooks (no
-      // module under /api/admin adds a hook of its own to its whole context).
-      const requireAdmin = guards.requireAdmin;
-      api.addHook('onRoute', (route) => {
-        if (route.url.startsWith(ADMIN_PREFIX)) route.onRequest = [requireAdmin, ...[route.onRequest ?? []].flat()];
-      });
       await api.register(healthRoutes, { database, lifecycle, readiness });
       await api.register(catalogueRoutes, { db: database.db, pricing });
       await api.register(authRoutes, { auth, config, rateLimit, secret: authSecret, guards });
@@ -252,13 +242,22 @@ export async function buildApp({
         flushEmails: () => jobs.flushEmails(),
         events: metrics.webhookEvents,
       });
-      await api.register(adminRoutes, {
+      await api.register(adminApi, {
         db: database.db,
+        guards,
         brand,
         provider,
         currency: config.payments.currency,
         flushEmails: () => jobs.flushEmails(),
         checkAlerts: () => alertService.checkSoon(),
+        more:
+          provider.name === 'sandbox'
+            ? [
+                async (admin) => {
+                  await admin.register(sandboxAdminRoutes, { db: database.db, jobs });
+                },
+              ]
+            : [],
       });
       if (provider.name === 'sandbox') {
         await api.register(sandboxRoutes, { db: database.db, guards, provider, brand, jobs });
