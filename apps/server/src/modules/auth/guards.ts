@@ -86,6 +86,12 @@ export function signedInOf(request: FastifyRequest): SignedIn {
 }
 
 /** The customer whose data a read is for: the signed-in user, or the owner of the API key. */
+/** Who made a change, as the audit log records it: the signed-in administrator. */
+export function actorOf(request: FastifyRequest): { id: string; email: string } {
+  const { user } = signedInOf(request);
+  return { id: user.id, email: user.email };
+}
+
 export function readerOf(request: FastifyRequest): string {
   if (request.keyHolder) return request.keyHolder.userId;
   return signedInOf(request).user.id;

@@ -14,7 +14,7 @@ import type { Db } from '../../db/client.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import { privateNoStore } from '../../lib/no-store.ts';
 import { SANDBOX_ID_FORMAT, type SandboxProvider } from '../../payments/sandbox-provider.ts';
-import { type Guards, signedInOf } from '../auth/guards.ts';
+import { actorOf, type Guards, signedInOf } from '../auth/guards.ts';
 import type { JobRunner } from '../jobs/runner.ts';
 import { getSandboxBilling, setSandboxCard } from './billing.ts';
 import { getSandboxCheckout } from './checkout-page.ts';
@@ -151,11 +151,17 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (
       return billing;
     },
   );
+};
 
+/** The sandbox's clock, for administrators: registered in the admin context (modules/admin/admin-api.ts). */
+export const sandboxAdminRoutes: FastifyPluginAsync<Pick<SandboxRoutesOptions, 'db' | 'jobs'>> = async (
+  app,
+  { db, jobs },
+) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
   api.post(
     '/admin/sandbox/clock',
     {
-      // Administrators only: checked for the whole /api/admin subtree in app.ts.
       schema: {
         tags: ['sandbox'],
         summary: "Move the sandbox's test clock forward and run the periodic job at that time (administrators)",
@@ -164,8 +170,7 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (
       },
     },
     async (request) => {
-      const { user } = signedInOf(request);
-      return moveSandboxClock({ db, jobs, actor: { id: user.id, email: user.email }, to: new Date(request.body.now) });
+      return moveSandboxClock({ db, jobs, actor: actorOf(request), to: new Date(request.body.now) });
     },
   );
 };

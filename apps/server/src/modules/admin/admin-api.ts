@@ -1,0 +1,66 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import type { Branding } from '../../lib/branded-email.ts';
+import { privateNoStore } from '../../lib/no-store.ts';
+import type { PaymentProvider } from '../../payments/provider.ts';
+import { alertAdminRoutes } from '../alerts/routes.ts';
+import { auditAdminRoutes } from '../audit/routes.ts';
+import type { Guards } from '../auth/guards.ts';
+import { featureAdminRoutes } from '../catalogue/admin-routes.ts';
+import { couponAdminRoutes } from '../coupons/admin-routes.ts';
+import { customOrderAdminRoutes } from '../custom-orders/routes.ts';
+import { inventoryAdminRoutes } from '../inventory/routes.ts';
+
+/** The changes that can end an alert (stock arrives, a pool is switched off, an order is fulfilled). */
+const CHANGES_ALERTS = new Set([
+  '/api/admin/features',
+  '/api/admin/stocks/residential',
+  '/api/admin/stocks/:pool/upload',
+  '/api/admin/ips/:pool/subnets/swap',
+  '/api/admin/orders/fulfill',
+]);
+
+export interface AdminApiOptions {
+  db: Db;
+  guards: Guards;
+  brand: Branding;
+  provider: PaymentProvider;
+  currency: string;
+  /** Sends the e-mails a change queued (orders delivered from new stock, fulfilments), in the background. */
+  flushEmails: () => void;
+  /** Checks the alerts in the background: new stock resolves the waiting orders' and the low-stock alerts at once. */
+  checkAlerts?: () => void;
+  /** Routes of other modules for administrators only (the sandbox's clock). */
+  more?: FastifyPluginAsync[];
+}
+
+/**
+ * The administrator's console API, /api/admin (spec section 7, ARCHITECTURE section 4): one encapsulated context whose
+ * onRequest hook lets only administrators through (401 for a visitor, 403 for a customer) before anything else of the
+ * request runs. Every route declared in it must live under /api/admin, and every route under /api/admin is declared
+ * in it (the authorisation matrix in proof/ checks each one as a visitor and as a customer).
+ */
+export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (
+  admin,
+  { db, guards, brand, provider, currency, flushEmails, checkAlerts, more = [] },
+) => {
+  admin.addHook('onRequest', guards.requireAdmin);
+  admin.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/admin/')) throw new Error(`${route.url} is declared for administrators only`);
+  });
+  admin.addHook('onSend', privateNoStore);
+  // A write that delivered orders has queued their e-mails: they go out now rather than at the next periodic run.
+  admin.addHook('onResponse', async (request, reply) => {
+    if (request.method !== 'GET' && reply.statusCode === 200) {
+      flushEmails();
+      if (CHANGES_ALERTS.has(request.routeOptions.url ?? '')) checkAlerts?.();
+    }
+  });
+  await admin.register(alertAdminRoutes, { db });
+  await admin.register(featureAdminRoutes, { db });
+  await admin.register(inventoryAdminRoutes, { db, brand });
+  await admin.register(customOrderAdminRoutes, { db, brand, provider, currency });
+  await admin.register(couponAdminRoutes, { db, provider });
+  await admin.register(auditAdminRoutes, { db });
+  for (const routes of more) await admin.register(routes);
+};

@@ -1,0 +1,26 @@
+import { auditLogQuerySchema, auditLogSchema } from '@storefront/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Db } from '../../db/client.ts';
+import { listAuditLog } from './list-audit-log.ts';
+
+/**
+ * The administrators' audit log: the administrator's console API (spec section 7). Registered in the admin context (modules/admin/admin-api.ts),
+ * whose own hook lets only administrators through (401 for a visitor, 403 for a customer).
+ */
+export const auditAdminRoutes: FastifyPluginAsync<{ db: Db }> = async (app, { db }) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    '/admin/audit-log',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Every administrator change, newest first (who, when, what, the figures)',
+        querystring: auditLogQuerySchema,
+        response: { 200: auditLogSchema },
+      },
+    },
+    async (request) => listAuditLog({ db, page: request.query.page }),
+  );
+};

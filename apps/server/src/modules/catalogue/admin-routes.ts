@@ -1,0 +1,34 @@
+import { featureListSchema, updateFeaturesRequestSchema } from '@storefront/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Db } from '../../db/client.ts';
+import { actorOf } from '../auth/guards.ts';
+import { listFeatures } from './list-features.ts';
+import { updateFeatures } from './update-features.ts';
+
+/**
+ * The feature flags: the administrator's console API (spec section 7). Registered in the admin context (modules/admin/admin-api.ts),
+ * whose own hook lets only administrators through (401 for a visitor, 403 for a customer).
+ */
+export const featureAdminRoutes: FastifyPluginAsync<{ db: Db }> = async (app, { db }) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    '/admin/features',
+    { schema: { tags: ['admin'], summary: 'The feature flags', response: { 200: featureListSchema } } },
+    async () => listFeatures({ db }),
+  );
+
+  api.post(
+    '/admin/features',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Switch products on or off: the whole feature list in, the whole list out',
+        body: updateFeaturesRequestSchema,
+        response: { 200: featureListSchema },
+      },
+    },
+    async (request) => updateFeatures({ db, actor: actorOf(request), features: request.body }),
+  );
+};
