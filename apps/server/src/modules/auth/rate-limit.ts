@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
-import { counted } from '@storefront/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthConfig } from '../../config.ts';
+import { enforceLimit } from '../../lib/rate-limits.ts';
 import type { DeviceCookies } from './device-cookie.ts';
 import { credentialKey } from './guards.ts';
 
@@ -27,11 +27,6 @@ const LIMITED_PATHS: Record<string, { by: 'email' | 'session' | 'ip' }> = {
   '/delete-user': { by: 'session' },
 };
 
-export function tooManyAttemptsMessage(ttlSeconds: number): string {
-  const minutes = Math.max(1, Math.ceil(ttlSeconds / 60));
-  return `Too many attempts. Please wait ${counted(minutes, 'minute', 'minutes')} and try again.`;
-}
-
 const emailOf = (request: FastifyRequest): string | undefined => {
   const email = (request.body as { email?: unknown } | undefined)?.email;
   return typeof email === 'string' && email.trim() !== '' ? email.trim().toLowerCase() : undefined;
@@ -50,7 +45,7 @@ const sessionKeyOf = (request: FastifyRequest): string =>
  * - a browser holding a device cookie of this address (it signed in with it before) is counted on its own
  *   (`perEmail` per device) instead of by address, so that nobody can lock a customer out of their own browser;
  * - password checks behind a session are counted per session (`perEmail`).
- * Returns a check that answers 429 `{ message }` with Retry-After, or lets the request through.
+ * Returns a check that throws 429 with Retry-After (lib/rate-limits.ts), or lets the request through.
  */
 export function authRateLimiter(
   app: FastifyInstance,
@@ -73,9 +68,9 @@ export function authRateLimiter(
   const perDevice = keyed(limits.perEmail, (request) => `auth-device:${devices.read(request, emailOf(request))}`);
   const perSession = keyed(limits.perEmail, (request) => `auth-session:${sessionKeyOf(request)}`);
 
-  return async function checkAuthRateLimit(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  return async function checkAuthRateLimit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const rule = LIMITED_PATHS[authPath(request)];
-    if (!rule || request.method !== 'POST') return true;
+    if (!rule || request.method !== 'POST') return;
     const checks = [perIp];
     const email = emailOf(request);
     if (rule.by === 'email' && email) {
@@ -84,17 +79,8 @@ export function authRateLimiter(
     }
     if (rule.by === 'session') checks.push(perSession);
     for (const check of checks) {
-      const result = await check(request);
-      if (!result.isAllowed && result.isExceeded) {
-        request.log.warn({ path: authPath(request) }, 'auth rate limit reached');
-        await reply
-          .status(429)
-          .header('retry-after', String(result.ttlInSeconds))
-          .send({ message: tooManyAttemptsMessage(result.ttlInSeconds) });
-        return false;
-      }
+      await enforceLimit(check, request, reply, { msg: 'auth rate limit reached', path: authPath(request) });
     }
-    return true;
   };
 }
 

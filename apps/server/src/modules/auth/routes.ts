@@ -151,7 +151,7 @@ export const authRoutes: FastifyPluginAsync<{
           return reply.redirect(`${paths.authCallback}?${new URLSearchParams({ token })}`, 303);
         }
       }
-      if (!(await checkRateLimit(request, reply))) return reply;
+      await checkRateLimit(request, reply);
       if (request.method === 'POST' && path === CONFIRM_EMAIL_PATH) return confirmEmail(request, reply);
       const requester = request.method === 'POST' ? guards.rememberedUserId(request) : undefined;
       const response = await auth.handler(toWebRequest(request, config.appUrl));

@@ -6,10 +6,9 @@ import type { Counter } from 'prom-client';
 import { z } from 'zod';
 import type { PaymentsConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import { AppError } from '../../errors.ts';
+import { enforceLimit } from '../../lib/rate-limits.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
 import { type Guards, signedInOf } from '../auth/guards.ts';
-import { tooManyAttemptsMessage } from '../auth/rate-limit.ts';
 import { createCheckout } from './create-checkout.ts';
 
 export interface CheckoutRoutesOptions {
@@ -58,13 +57,7 @@ export const checkoutRoutes: FastifyPluginAsync<CheckoutRoutesOptions> = async (
         options.checkouts.inc({ product: productLabel(request.body), result });
         done();
       },
-      preHandler: async (request, reply) => {
-        const limit = await perUser(request);
-        if (!limit.isAllowed && limit.isExceeded) {
-          reply.header('retry-after', String(limit.ttlInSeconds));
-          throw new AppError('TOO_MANY_REQUESTS', tooManyAttemptsMessage(limit.ttlInSeconds));
-        }
-      },
+      preHandler: (request, reply) => enforceLimit(perUser, request, reply, { msg: 'checkout rate limit reached' }),
       schema: {
         tags: ['checkout'],
         summary: 'Start a checkout: creates the order awaiting payment and answers the payment page URL',

@@ -13,12 +13,11 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { AppError } from '../../errors.ts';
 import { privateNoStore } from '../../lib/no-store.ts';
 import { preparedJson, sendJson } from '../../lib/prepared-json.ts';
+import { enforceLimit } from '../../lib/rate-limits.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
 import { type Guards, readerOf, signedInOf } from '../auth/guards.ts';
-import { tooManyAttemptsMessage } from '../auth/rate-limit.ts';
 import { cancelOrder } from './cancel-order.ts';
 import { listDailyUsage } from './daily-usage.ts';
 import {
@@ -71,12 +70,7 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
   const readerGuard = (keyInQuery: boolean) => async (request: FastifyRequest, reply: FastifyReply) => {
     await guards.requireReader(request, reply, { keyInQuery });
     if (!request.keyHolder) return;
-    const limit = await perKey(request);
-    if (!limit.isAllowed && limit.isExceeded) {
-      request.log.warn({ keyId: request.keyHolder.keyId }, 'API key rate limit reached');
-      reply.header('retry-after', String(limit.ttlInSeconds));
-      throw new AppError('TOO_MANY_REQUESTS', tooManyAttemptsMessage(limit.ttlInSeconds));
-    }
+    await enforceLimit(perKey, request, reply, { msg: 'API key rate limit reached', keyId: request.keyHolder.keyId });
   };
   const requireReader = readerGuard(false);
   const ordersAnswers = createOrdersAnswers();
