@@ -1,4 +1,4 @@
-// A customer holding 10,000 proxies: GET /api/orders latency (p50, p99) on PostgreSQL, from the instance's endpoint cache
+// A customer holding 10,000 proxies: GET /api/orders latency (p50, p99) on PostgreSQL, with the customer's answer kept under its version
 // and right after a change, then, in Chromium, the time to expand the order on the Proxies page and to build the
 // 10,000-line download.
 import autocannon from 'autocannon';
