@@ -1,5 +1,6 @@
 import http from 'node:http';
 import net, { type Socket } from 'node:net';
+import { counted } from '@storefront/contract/plurals';
 import { parseTargetedUsername, type ResidentialTargeting } from '@storefront/contract/residential';
 import type { FastifyBaseLogger } from 'fastify';
 import type { GatewayConfig } from '../config.ts';
@@ -85,7 +86,7 @@ export const gatewayMessages = {
   blocked: 'This account is blocked. Please contact support.',
   usedUp: (purchaseUrl: string) => `Your residential data is used up. Buy more at ${purchaseUrl}`,
   tooManyFailures: (minutes: number) =>
-    `Too many wrong proxy usernames or passwords from your address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    `Too many wrong proxy usernames or passwords from your address. Try again in ${counted(minutes, 'minute', 'minutes')}.`,
   notThisIp: (ip: string) =>
     `This account takes connections only from its authorised IPs, and ${ip} is not one of them (Settings, Authorised IPs).`,
   notAProxyRequest:
