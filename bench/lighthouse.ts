@@ -92,7 +92,8 @@ try {
       if (!result) throw new Error('Lighthouse returned nothing');
       printRun(`run ${run}`, result.lhr);
       if (process.env.LH_DETAILS) printDetails(result.lhr);
-      results.push(result.lhr);
+      // A failed run (Lighthouse's trace broken on a busy machine) is left out of the median.
+      if (!result.lhr.runtimeError) results.push(result.lhr);
     }
     const sorted = [...results].sort((a, b) => score(a, 'performance') - score(b, 'performance'));
     const median = sorted[Math.floor((sorted.length - 1) / 2)];
