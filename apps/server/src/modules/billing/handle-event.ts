@@ -48,12 +48,10 @@ export async function handlePaymentEventIn({
   brand,
   now = new Date(),
 }: HandleEventOptions & { tx: Tx }): Promise<EventOutcome> {
-  // A paid checkout records its event in the statement that locks its order (the hot path of a launch day).
-  if (event.kind === 'checkout.paid')
-    return applyCheckoutPaid({ tx, event, brand, recordEvent: eventInsert(tx, provider, event) });
   const recorded = await eventInsert(tx, provider, event);
   if (recorded.length === 0) return 'duplicate';
   if (event.kind === 'ignored') return 'ignored';
+  if (event.kind === 'checkout.paid') return applyCheckoutPaid({ tx, event, brand });
 
   const order = await findOrder(tx, event.orderId, event.subscriptionId);
   if (!order) return 'unknown_order';
@@ -87,14 +85,13 @@ export async function handlePaymentEventIn({
 }
 
 /** The event's row, inserted unless it is there already: `returning` answers a row only for an event not seen before. */
-export function eventInsert(tx: Tx, provider: ProviderName, event: PaymentEvent) {
+function eventInsert(tx: Tx, provider: ProviderName, event: PaymentEvent) {
   return tx
     .insert(webhookEvents)
     .values({ provider, eventId: event.eventId, type: event.type })
     .onConflictDoNothing()
     .returning({ eventId: webhookEvents.eventId });
 }
-export type EventInsert = ReturnType<typeof eventInsert>;
 
 /** An event about an order whose first payment has not arrived yet; the webhook answers 503 so it comes again. */
 export class EventTooEarlyError extends Error {

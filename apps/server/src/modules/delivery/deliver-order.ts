@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { KB_PER_GB, PRODUCTS, type ProductId } from '@storefront/contract';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { orders, proxyIps, residentialAccounts, residentialPool, users } from '../../db/schema.ts';
 import type { Branding } from '../../lib/branded-email.ts';
@@ -32,40 +32,32 @@ export async function deliverOrder({
   return PRODUCTS[order.productId].unit === 'gb' ? deliverResidential(tx, order) : deliverIps(tx, order);
 }
 
-async function deliverIps(tx: Tx, order: DeliverableOrder): Promise<'delivered' | 'processing'> {
-  const claim = ipClaim(tx, order);
-  const [answer] = await tx
-    .with(...claim.ctes)
-    .select({ claimed: claim.claimed })
-    .from(sql`(select 1) as one`);
-  return answer?.claimed ? 'delivered' : 'processing';
-}
-
 /**
- * The WITH clauses that claim an IP order's addresses, to run as part of one statement: they read the oldest available
- * IPs of the product in the available index's order, skipping the ones another delivery holds (FOR UPDATE SKIP LOCKED,
- * so parallel deliveries never take the same IP), and assign them only if there are `quantity` of them: all or nothing.
- * `claimed` is the boolean expression that says whether the order got its IPs. PostgreSQL runs a data-modifying WITH
- * clause once, to completion, whether or not the statement reads it; `picked` and `enough` are each read twice, so
- * each is computed once (materialised), and the locked rows are chosen once.
+ * An IP order's addresses, all or nothing: the oldest available IPs of the product in the available index's order,
+ * locked, skipping the ones another delivery holds (FOR UPDATE SKIP LOCKED, so parallel deliveries never take the same
+ * IP), then assigned to the order; with fewer than `quantity` available the order waits and none is taken.
  */
-export function ipClaim(tx: Tx, order: DeliverableOrder) {
-  const picked = tx.$with('picked', { id: proxyIps.id }).as(sql`
-    select ${proxyIps.id} from ${proxyIps}
-    where ${proxyIps.productId} = ${order.productId}
-      and ${proxyIps.assignedOrderId} is null
-      and ${proxyIps.needRotated} = false
-    order by ${proxyIps.createdAt}, ${proxyIps.id}
-    limit ${order.quantity}
-    for update skip locked`);
-  const enough = tx
-    .$with('enough', { ok: sql<boolean>`ok` })
-    .as(sql`select count(*) = ${order.quantity} as ok from ${picked}`);
-  const claimedRows = tx.$with('claimed_ips', { id: proxyIps.id }).as(sql`
-    update ${proxyIps} set assigned_order_id = ${order.id}
-    from ${picked} where ${proxyIps.id} = ${picked.id} and (select ok from ${enough})
-    returning ${proxyIps.id}`);
-  return { ctes: [picked, enough, claimedRows] as const, claimed: sql<boolean>`(select ok from ${enough})` };
+async function deliverIps(tx: Tx, order: DeliverableOrder): Promise<'delivered' | 'processing'> {
+  const picked = await tx
+    .select({ id: proxyIps.id })
+    .from(proxyIps)
+    .where(
+      and(eq(proxyIps.productId, order.productId), isNull(proxyIps.assignedOrderId), eq(proxyIps.needRotated, false)),
+    )
+    .orderBy(asc(proxyIps.createdAt), asc(proxyIps.id))
+    .limit(order.quantity)
+    .for('update', { skipLocked: true });
+  if (picked.length < order.quantity) return 'processing';
+  await tx
+    .update(proxyIps)
+    .set({ assignedOrderId: order.id })
+    .where(
+      inArray(
+        proxyIps.id,
+        picked.map(({ id }) => id),
+      ),
+    );
+  return 'delivered';
 }
 
 async function deliverResidential(tx: Tx, order: DeliverableOrder): Promise<'delivered' | 'processing'> {

@@ -22,16 +22,10 @@ export function retryDelaySeconds(attempts: number): number {
 
 /** Writes an e-mail in the caller's transaction; a key already used means it was written before, so nothing happens. */
 export async function enqueueEmail(tx: Tx | Db, dedupeKey: string, mail: Mail): Promise<void> {
-  await emailInsert(tx, dedupeKey, mail);
-}
-
-/** The statement enqueueEmail runs, not yet run: to be sent as part of another statement (a WITH clause). */
-export function emailInsert(tx: Tx | Db, dedupeKey: string, mail: Mail) {
-  return tx
+  await tx
     .insert(emailOutbox)
     .values({ dedupeKey, toAddress: mail.to, subject: mail.subject, text: mail.text, html: mail.html })
-    .onConflictDoNothing({ target: emailOutbox.dedupeKey })
-    .returning({ id: emailOutbox.id });
+    .onConflictDoNothing({ target: emailOutbox.dedupeKey });
 }
 
 /**
