@@ -23,22 +23,10 @@ describe('loadConfig', () => {
     ).toEqual({
       kind: 'postgres',
       connectionString: 'postgres://u@h/db',
-      preparedStatements: 200,
       poolSize: 10,
       connectTimeoutMs: 10_000,
       statementTimeoutMs: 30_000,
     });
-    const pooled = {
-      DATABASE_URL: 'postgres://u@h/db',
-      AUTH_SECRET: secret,
-      SMTP_URL: 'smtp://m',
-      PAYMENTS_SANDBOX: 'true',
-      DATABASE_PREPARED_STATEMENTS: '0',
-    };
-    expect(loadConfig(pooled).database).toMatchObject({ preparedStatements: 0 });
-    expect(() => loadConfig({ ...pooled, DATABASE_PREPARED_STATEMENTS: 'many' })).toThrow(
-      /DATABASE_PREPARED_STATEMENTS/,
-    );
     expect(loadConfig({ DATABASE_URL: 'memory://' }).database).toMatchObject({ kind: 'pglite', dataDir: undefined });
     expect(loadConfig({ DATABASE_URL: 'pglite:/tmp/x' }).database).toEqual({
       kind: 'pglite',

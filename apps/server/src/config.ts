@@ -60,7 +60,6 @@ export const envSchema = z.object({
   LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: booleanString.default(false),
   DATABASE_URL: databaseUrl.optional(),
-  DATABASE_PREPARED_STATEMENTS: wholeNumber(0, 10_000).default(200),
   DATABASE_POOL_SIZE: wholeNumber(1, 1000).default(10),
   DATABASE_CONNECT_TIMEOUT_MS: wholeNumber(0, 600_000, ' milliseconds', ', 0 for no limit').default(10_000),
   DATABASE_STATEMENT_TIMEOUT_MS: wholeNumber(0, 3_600_000, ' milliseconds', ', 0 for no limit').default(30_000),
@@ -184,8 +183,6 @@ export type DatabaseTarget =
   | {
       kind: 'postgres';
       connectionString: string;
-      /** How many statements each connection keeps prepared (0 = none). */
-      preparedStatements: number;
       poolSize: number;
       connectTimeoutMs: number;
       /** PostgreSQL cancels a statement that runs longer (0 = no limit). */
@@ -333,7 +330,6 @@ function databaseTarget(e: z.infer<typeof envSchema>): DatabaseTarget {
   return {
     kind: 'postgres',
     connectionString: url,
-    preparedStatements: e.DATABASE_PREPARED_STATEMENTS,
     poolSize: e.DATABASE_POOL_SIZE,
     connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
     statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
@@ -359,7 +355,6 @@ const GATEWAY_VARIABLES = [
   'PORT',
   'APP_URL',
   'DATABASE_URL',
-  'DATABASE_PREPARED_STATEMENTS',
   'DATABASE_POOL_SIZE',
   'DATABASE_CONNECT_TIMEOUT_MS',
   'DATABASE_STATEMENT_TIMEOUT_MS',

@@ -77,13 +77,11 @@ export async function openDatabase(target: DatabaseTarget, options: { log?: Pool
     };
   }
 
-  const [{ default: pgModule }, { drizzle: drizzlePg }, { migrate: migratePg }, { statementKeepingClient }] =
-    await Promise.all([
-      import('pg'),
-      import('drizzle-orm/node-postgres'),
-      import('drizzle-orm/node-postgres/migrator'),
-      import('./prepared-statements.ts'),
-    ]);
+  const [{ default: pgModule }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
+    import('pg'),
+    import('drizzle-orm/node-postgres'),
+    import('drizzle-orm/node-postgres/migrator'),
+  ]);
   // With traces on, each query is a span of the request or job run that made it (a no-op otherwise).
   instrumentModule('pg', pgModule);
   const pool = new pgModule.Pool({
@@ -92,7 +90,6 @@ export async function openDatabase(target: DatabaseTarget, options: { log?: Pool
     connectionTimeoutMillis: target.connectTimeoutMs,
     // Sent at connection start: PostgreSQL itself cancels a statement that runs longer (0 = no limit).
     statement_timeout: target.statementTimeoutMs,
-    Client: statementKeepingClient(target.preparedStatements),
   });
   // An idle client that errors (database restart) must not crash the process; the next query reconnects. Said in the
   // log, since a run of these is how a failing database first shows.

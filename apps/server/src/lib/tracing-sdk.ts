@@ -69,14 +69,6 @@ export async function startSdk(defaultServiceName: string): Promise<Tracing> {
   const pg = new PgInstrumentation({
     // Queries outside any request or job run (the metrics gauges every 15 s, LISTEN) would each be a trace of one span.
     requireParentSpan: true,
-    requestHook(span, { query }) {
-      // A statement kept prepared on its connection (db/prepared-statements.ts) is sent under a name such as kept_3;
-      // the span says what it does instead.
-      if (typeof query.name === 'string' && query.name.startsWith('kept_')) {
-        const operation = query.text.trim().split(/\s/, 1)[0]?.toUpperCase() ?? 'query';
-        span.updateName(`pg.query:${operation}`);
-      }
-    },
   });
   const instrumentations = [
     http,

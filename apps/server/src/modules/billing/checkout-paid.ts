@@ -1,5 +1,5 @@
 import { orderIdSchema, PRODUCTS } from '@storefront/contract';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { orders, payments, users } from '../../db/schema.ts';
 import type { Branding } from '../../lib/branded-email.ts';
@@ -28,8 +28,10 @@ export async function applyCheckoutPaid({
     .select({ order: orders, email: users.email })
     .from(orders)
     .innerJoin(users, eq(users.id, orders.userId))
-    .where(eq(orders.id, event.orderId))
-    .for('update', { of: orders });
+    .where(eq(orders.id, sql.placeholder('orderId')))
+    .for('update', { of: orders })
+    .prepare('paid_order')
+    .execute({ orderId: event.orderId });
   if (!found) return 'unknown_order';
   const { order, email } = found;
 

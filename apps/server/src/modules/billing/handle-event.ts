@@ -1,5 +1,5 @@
 import { orderIdSchema, paths } from '@storefront/contract';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { orders, payments, webhookEvents } from '../../db/schema.ts';
 import type { Branding } from '../../lib/branded-email.ts';
@@ -88,9 +88,15 @@ export async function handlePaymentEventIn({
 function eventInsert(tx: Tx, provider: ProviderName, event: PaymentEvent) {
   return tx
     .insert(webhookEvents)
-    .values({ provider, eventId: event.eventId, type: event.type })
+    .values({
+      provider: sql.placeholder('provider'),
+      eventId: sql.placeholder('eventId'),
+      type: sql.placeholder('type'),
+    })
     .onConflictDoNothing()
-    .returning({ eventId: webhookEvents.eventId });
+    .returning({ eventId: webhookEvents.eventId })
+    .prepare('record_event')
+    .execute({ provider, eventId: event.eventId, type: event.type });
 }
 
 /** An event about an order whose first payment has not arrived yet; the webhook answers 503 so it comes again. */

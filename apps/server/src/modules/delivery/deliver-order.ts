@@ -42,11 +42,17 @@ async function deliverIps(tx: Tx, order: DeliverableOrder): Promise<'delivered' 
     .select({ id: proxyIps.id })
     .from(proxyIps)
     .where(
-      and(eq(proxyIps.productId, order.productId), isNull(proxyIps.assignedOrderId), eq(proxyIps.needRotated, false)),
+      and(
+        eq(proxyIps.productId, sql.placeholder('productId')),
+        isNull(proxyIps.assignedOrderId),
+        eq(proxyIps.needRotated, false),
+      ),
     )
     .orderBy(asc(proxyIps.createdAt), asc(proxyIps.id))
-    .limit(order.quantity)
-    .for('update', { skipLocked: true });
+    .limit(sql.placeholder('quantity'))
+    .for('update', { skipLocked: true })
+    .prepare('available_ips')
+    .execute({ productId: order.productId, quantity: order.quantity });
   if (picked.length < order.quantity) return 'processing';
   await tx
     .update(proxyIps)

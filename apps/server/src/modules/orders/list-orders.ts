@@ -9,11 +9,14 @@ export type OrderRow = typeof orders.$inferSelect;
 
 /** The customer's paid orders, newest first, without their proxies. */
 export function listOrderRows({ db, userId }: { db: Db; userId: string }): Promise<OrderRow[]> {
+  // Read on every GET /api/orders: prepared, so PostgreSQL parses and plans it once per connection.
   return db
     .select()
     .from(orders)
-    .where(and(eq(orders.userId, userId), ne(orders.status, 'awaiting_payment')))
-    .orderBy(desc(orders.purchasedAt), desc(orders.createdAt));
+    .where(and(eq(orders.userId, sql.placeholder('userId')), ne(orders.status, 'awaiting_payment')))
+    .orderBy(desc(orders.purchasedAt), desc(orders.createdAt))
+    .prepare('orders_of_customer')
+    .execute({ userId });
 }
 
 /**
