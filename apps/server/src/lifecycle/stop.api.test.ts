@@ -234,17 +234,23 @@ describe('stopping the server', () => {
     expect(groupAlive(node.child.pid ?? 0)).toBe(false);
   }, 120_000);
 
-  it('gives up after SHUTDOWN_TIMEOUT_S, names what is still open and exits 1', async () => {
-    const { env } = serverEnv({ SHUTDOWN_TIMEOUT_S: '1', SHUTDOWN_DRAIN_MS: '0' });
-    const node = startService(process.execPath, [serverMain], { cwd: repoRoot, env });
-    const { port } = await started(node);
-    await requestInFlight(port); // never finished
-    const stoppedAt = Date.now();
-    node.signal('SIGTERM');
-    expect(await node.exited).toBe(1);
-    expect(Date.now() - stoppedAt).toBeLessThan(5000);
-    expect(node.output()).toMatch(
-      /not stopped within SHUTDOWN_TIMEOUT_S \(1 s\), still open: HTTP server \(1 connections open\)/,
-    );
-  }, 120_000);
+  // The database plays no part in giving up (the open HTTP connection holds the stop), so this runs once: on
+  // PostgreSQL when the suite has it, else on the embedded database.
+  it.runIf(onPostgres || !process.env.TEST_DATABASE_URL)(
+    'gives up after SHUTDOWN_TIMEOUT_S, names what is still open and exits 1',
+    async () => {
+      const { env } = serverEnv({ SHUTDOWN_TIMEOUT_S: '1', SHUTDOWN_DRAIN_MS: '0' });
+      const node = startService(process.execPath, [serverMain], { cwd: repoRoot, env });
+      const { port } = await started(node);
+      await requestInFlight(port); // never finished
+      const stoppedAt = Date.now();
+      node.signal('SIGTERM');
+      expect(await node.exited).toBe(1);
+      expect(Date.now() - stoppedAt).toBeLessThan(5000);
+      expect(node.output()).toMatch(
+        /not stopped within SHUTDOWN_TIMEOUT_S \(1 s\), still open: HTTP server \(1 connections open\)/,
+      );
+    },
+    120_000,
+  );
 });
