@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN_TABS, paths } from '@storefront/contract';
+import { paths } from '@storefront/contract';
+import { ADMIN_TABS } from '../apps/web/src/features/admin/admin-tabs.ts';
 import { Audit, PAIR_A, PAIR_B } from './support/axe.ts';
 import { signUp } from './support/helpers.ts';
 import { E2E } from './support/ports.ts';

@@ -4,16 +4,19 @@ import { formatMoney } from './money.ts';
 import { counted, plural } from './plurals.ts';
 import { PRODUCT_IDS } from './products.ts';
 
-/** The admin page's tabs (spec section 2 'Admin'), kept in `?tab=`; aliases lead to the same tab. */
-export const ADMIN_TABS = [
-  { value: 'inventory', label: 'Inventory & Features' },
-  { value: 'custom_ordering', label: 'Custom Ordering' },
-  { value: 'active_coupons', label: 'Active Coupons' },
-  { value: 'coupon_redemptions', label: 'Coupon Redemptions' },
-  { value: 'pk1_inventory_list', label: 'PK1 IP Inventory' },
-  { value: 'audit_log', label: 'Audit Log' },
+/**
+ * The admin page's tabs (spec section 2 'Admin') as kept in `?tab=` and named by alerts; aliases lead to the same tab.
+ * Their labels are the web app's (features/admin/admin-tabs.ts).
+ */
+export const ADMIN_TAB_VALUES = [
+  'inventory',
+  'custom_ordering',
+  'active_coupons',
+  'coupon_redemptions',
+  'pk1_inventory_list',
+  'audit_log',
 ] as const;
-export type AdminTab = (typeof ADMIN_TABS)[number]['value'];
+export type AdminTab = (typeof ADMIN_TAB_VALUES)[number];
 const TAB_ALIASES: Record<string, AdminTab> = { custom: 'custom_ordering', coupons: 'active_coupons' };
 
 /** The tab a `?tab=` value names: its own value, an alias, or the default (inventory). */
@@ -21,23 +24,13 @@ export function adminTabOf(value: string | null | undefined): AdminTab {
   if (!value) return 'inventory';
   const aliased = TAB_ALIASES[value];
   if (aliased) return aliased;
-  return ADMIN_TABS.find((tab) => tab.value === value)?.value ?? 'inventory';
+  return ADMIN_TAB_VALUES.find((tab) => tab === value) ?? 'inventory';
 }
 
 /** The two static pools an administrator manages: PK1 (the spec's) and Elite ISP (the same calls under `isp`). */
 export const IP_POOLS = { pk1: 'pk1_isp_proxies', isp: 'isp_proxies' } as const;
 export type IpPool = keyof typeof IP_POOLS;
 export const ipPoolSchema = z.enum(['pk1', 'isp'], { error: 'The pool is pk1 or isp.' });
-
-/** Spec section 4 'Usage health': above 80 percent Critical (red), above 60 Warning (yellow), otherwise Healthy. */
-export function usageHealth(percent: number): {
-  label: 'Critical' | 'Warning' | 'Healthy';
-  color: 'red' | 'yellow' | 'green';
-} {
-  if (percent > 80) return { label: 'Critical', color: 'red' };
-  if (percent > 60) return { label: 'Warning', color: 'yellow' };
-  return { label: 'Healthy', color: 'green' };
-}
 
 export const adminMessages = {
   fetchFeaturesFailed: 'Failed to fetch features',

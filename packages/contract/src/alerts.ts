@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ADMIN_TABS } from './admin.ts';
+import { ADMIN_TAB_VALUES } from './admin.ts';
 
 /**
  * What the shop tells its administrators about (issue 36 item 5): a paid order waiting for stock (or for its custom
@@ -16,7 +16,7 @@ export const ALERT_KIND_TITLES: Record<AlertKind, string> = {
   outbox_failing: 'E-mails not sent',
 };
 
-const adminTabSchema = z.enum(ADMIN_TABS.map((tab) => tab.value) as [string, ...string[]]);
+const adminTabSchema = z.enum(ADMIN_TAB_VALUES);
 
 /** One open alert: what it is, in one sentence with its figures, and where in the console it is acted on. */
 export const adminAlertSchema = z.object({

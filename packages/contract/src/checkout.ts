@@ -69,16 +69,6 @@ export const orderHistoryMessages = {
 
 export const ORDER_HISTORY_PAGE_SIZE = 10;
 
-/** Spec section 4 'Order history status badge colours'. */
-export function historyStatusColor(status: string): 'green' | 'yellow' | 'red' | 'orange' | 'gray' {
-  const value = status.toLowerCase();
-  if (value === 'paid' || value === 'succeeded') return 'green';
-  if (value === 'processing') return 'yellow';
-  if (value === 'canceled' || value === 'cancelled') return 'red';
-  if (value === 'refunded') return 'orange';
-  return 'gray';
-}
-
 /** The last `length` characters of an identifier, upper case (order history and proxies list). */
 export function shortId(id: string, length: number): string {
   return id.slice(-length).toUpperCase();

@@ -1,7 +1,6 @@
 import { Alert, Anchor, Group, List, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import {
-  ADMIN_TABS,
   type AdminAlert,
   ALERT_KIND_TITLES,
   ALERT_KINDS,
@@ -12,6 +11,7 @@ import {
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { ADMIN_TABS } from '../admin-tabs.ts';
 import { useOpenAlerts } from '../api/alerts-api.ts';
 
 /**

@@ -1,10 +1,11 @@
 import { Alert, SimpleGrid, Stack, Tabs, Title } from '@mantine/core';
-import { ADMIN_TABS, adminTabOf } from '@storefront/contract';
+import { adminTabOf } from '@storefront/contract';
 import { IconLock } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { site } from '../../../config/site.ts';
 import { useAuth } from '../../../lib/use-auth.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { ADMIN_TABS } from '../admin-tabs.ts';
 import { AdminAlerts } from './admin-alerts.tsx';
 import { AuditLogView } from './audit-log.tsx';
 import { ActiveCoupons, CouponRedemptions } from './coupons.tsx';

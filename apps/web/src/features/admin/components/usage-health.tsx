@@ -1,5 +1,14 @@
 import { Badge, Group, Progress, Text } from '@mantine/core';
-import { usageHealth } from '@storefront/contract';
+
+/** Spec section 4 'Usage health': above 80 percent Critical (red), above 60 Warning (yellow), otherwise Healthy. */
+export function usageHealth(percent: number): {
+  label: 'Critical' | 'Warning' | 'Healthy';
+  color: 'red' | 'yellow' | 'green';
+} {
+  if (percent > 80) return { label: 'Critical', color: 'red' };
+  if (percent > 60) return { label: 'Warning', color: 'yellow' };
+  return { label: 'Healthy', color: 'green' };
+}
 
 /** Spec section 4 'Usage health': Critical above 80 percent (red), Warning above 60 (yellow), otherwise Healthy (green). */
 export function HealthBadge({ percent }: { percent: number }) {

@@ -17,7 +17,6 @@ import { useMediaQuery } from '@mantine/hooks';
 import {
   formatDate,
   formatMoney,
-  historyStatusColor,
   isProductId,
   ORDER_HISTORY_PAGE_SIZE,
   type OrderHistoryEntry,
@@ -58,6 +57,15 @@ function StatusBadge({ status }: { status: string }) {
   );
 }
 
+/** Spec section 4 'Order history status badge colours'. */
+export function historyStatusColor(status: string): 'green' | 'yellow' | 'red' | 'orange' | 'gray' {
+  const value = status.toLowerCase();
+  if (value === 'paid' || value === 'succeeded') return 'green';
+  if (value === 'processing') return 'yellow';
+  if (value === 'canceled' || value === 'cancelled') return 'red';
+  if (value === 'refunded') return 'orange';
+  return 'gray';
+}
 /** /dashboard/order-history (spec section 2 'Order history'): every payment with its invoice, 10 a page. */
 export function OrderHistoryPage() {
   usePageTitle('Order History');
