@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { callApi, createTestApp, type TestApp } from '../../test/test-app.ts';
 import { cachedProbe } from './readiness.ts';
 
 describe('GET /api/health/ready', () => {
@@ -10,7 +10,7 @@ describe('GET /api/health/ready', () => {
   afterAll(() => t.close());
 
   it('reports each dependency, and what this instance does not use as not configured', async () => {
-    const answer = await t.app.inject({ url: '/api/health/ready' });
+    const answer = await callApi(t, 'GET', '/api/health/ready');
     expect(answer.statusCode).toBe(200);
     expect(answer.headers['cache-control']).toBe('no-store');
     expect(answer.json()).toEqual({
@@ -30,7 +30,7 @@ describe('GET /api/health/ready', () => {
     const ping = t.database.ping;
     t.database.ping = async () => false;
     try {
-      const answer = await t.app.inject({ url: '/api/health/ready' });
+      const answer = await callApi(t, 'GET', '/api/health/ready');
       expect(answer.statusCode).toBe(503);
       expect(answer.json().status).toBe('unavailable');
       expect(answer.json().checks.database).toEqual({ status: 'down', reason: 'the database did not answer' });
@@ -40,43 +40,37 @@ describe('GET /api/health/ready', () => {
   });
 });
 
-describe('readiness of Redis', () => {
+describe('readiness of Redis and of the periodic job', () => {
+  // One app for both: an unreachable Redis and a job running every hour.
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:1' });
+    t = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:1', JOBS_INTERVAL_S: '3600' });
+    await t.app.ready();
   });
   afterAll(() => t.close());
 
   it('says down with a reason for an unreachable Redis, and still 200: the shop serves without it', async () => {
-    const answer = await t.app.inject({ url: '/api/health/ready' });
+    const answer = await callApi(t, 'GET', '/api/health/ready');
     expect(answer.statusCode).toBe(200);
     expect(answer.json().checks.redis).toEqual({ status: 'down', reason: expect.stringMatching(/^connection /) });
   });
-});
 
-describe('readiness of the periodic job', () => {
   it('is down once the job has failed three times in a row, and ok again after a success', async () => {
-    const t = await createTestApp({ JOBS_INTERVAL_S: '3600' });
-    try {
-      await t.app.ready();
-      const job = async () => (await t.app.inject({ url: '/api/health/ready' })).json().checks.job;
-      expect(await job()).toEqual({ status: 'ok' });
-      const execute = t.database.db.execute;
-      // The job's first statement fails as if the database refused it.
-      t.database.db.execute = (() => Promise.reject(new Error('relation is locked'))) as unknown as typeof execute;
-      const select = t.database.db.select;
-      t.database.db.select = (() => {
-        throw new Error('relation is locked');
-      }) as unknown as typeof select;
-      for (let i = 0; i < 3; i++) await expect(t.app.jobs.runOnce()).rejects.toThrow();
-      t.database.db.select = select;
-      t.database.db.execute = execute;
-      expect(await job()).toEqual({ status: 'down', reason: expect.stringMatching(/^failed 3 times in a row/) });
-      await t.app.jobs.runOnce();
-      expect(await job()).toEqual({ status: 'ok' });
-    } finally {
-      await t.close();
-    }
+    const job = async () => (await callApi(t, 'GET', '/api/health/ready')).json().checks.job;
+    expect(await job()).toEqual({ status: 'ok' });
+    const execute = t.database.db.execute;
+    // The job's first statement fails as if the database refused it.
+    t.database.db.execute = (() => Promise.reject(new Error('relation is locked'))) as unknown as typeof execute;
+    const select = t.database.db.select;
+    t.database.db.select = (() => {
+      throw new Error('relation is locked');
+    }) as unknown as typeof select;
+    for (let i = 0; i < 3; i++) await expect(t.app.jobs.runOnce()).rejects.toThrow();
+    t.database.db.select = select;
+    t.database.db.execute = execute;
+    expect(await job()).toEqual({ status: 'down', reason: expect.stringMatching(/^failed 3 times in a row/) });
+    await t.app.jobs.runOnce();
+    expect(await job()).toEqual({ status: 'ok' });
   });
 });
 
