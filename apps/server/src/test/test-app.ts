@@ -194,12 +194,7 @@ export async function confirmEmail(t: TestApp, link: string) {
   if (landing.statusCode !== 303 || page.pathname !== '/auth/callback') {
     throw new Error(`the confirmation link did not lead to /auth/callback: ${landing.statusCode} ${page}`);
   }
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/auth/confirm-email',
-    headers: { 'content-type': 'application/json', origin: new URL(t.config.appUrl).origin },
-    payload: { token: page.searchParams.get('token') },
-  });
+  return callApi(t, 'POST', '/api/auth/confirm-email', { payload: { token: page.searchParams.get('token') } });
 }
 
 /**
@@ -207,17 +202,14 @@ export async function confirmEmail(t: TestApp, link: string) {
  * no session before the confirmation); answers their session cookie and id.
  */
 export async function signUpCustomer(t: TestApp, email: string): Promise<{ cookie: string; id: string }> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/auth/sign-up/email',
-    headers: { 'content-type': 'application/json', origin: new URL(t.config.appUrl).origin },
+  const response = await callApi(t, 'POST', '/api/auth/sign-up/email', {
     payload: { email, password: 'Str0ng!pass', name: email.split('@')[0], callbackURL: '/auth/callback' },
   });
   if (response.statusCode !== 200) throw new Error(`sign-up failed: ${response.body}`);
   const confirmed = await confirmEmail(t, await confirmationLinkOf(t, email));
   const cookie = cookieOf(confirmed.headers['set-cookie']);
   if (!cookie.includes('session_token=')) throw new Error(`confirmation did not sign in: ${confirmed.statusCode}`);
-  const me = await t.app.inject({ method: 'GET', url: '/api/user/auth', headers: { cookie } });
+  const me = await callApi(t, 'GET', '/api/user/auth', { cookie });
   const id = (me.json() as { user: { id: string } | null }).user?.id;
   if (!id) throw new Error('no user after the confirmation');
   return { cookie, id };

@@ -76,7 +76,7 @@ describe('accounts', () => {
     const setCookie = String(response.headers['set-cookie']);
     expect(setCookie).toMatch(/HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Lax/i);
-    const me = await t.app.inject({ method: 'GET', url: '/api/user/auth', headers: { cookie } });
+    const me = await callApi(t, 'GET', '/api/user/auth', { cookie });
     expect(me.json()).toMatchObject({
       authenticated: true,
       user: { email: 'ann@example.com', role: 'user', emailVerified: true },
@@ -181,10 +181,7 @@ describe('accounts', () => {
     const tooLong = await signUp(longEmail);
     expect(tooLong.statusCode).toBe(400);
     expect(tooLong.json().message).toBe('Email must be at most 254 characters');
-    const longName = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/sign-up/email',
-      headers: json,
+    const longName = await callApi(t, 'POST', '/api/auth/sign-up/email', {
       payload: { email: 'named@example.com', password: 'Str0ng!pass', name: 'n'.repeat(100_000) },
     });
     expect(longName.statusCode).toBe(400);
@@ -283,16 +280,10 @@ describe('accounts', () => {
   it('says the same thing for a reset of a known and of an unknown address, and mails only the known one', async () => {
     await t.mailsSettled();
     const before = t.mails.length;
-    const known = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/request-password-reset',
-      headers: json,
+    const known = await callApi(t, 'POST', '/api/auth/request-password-reset', {
       payload: { email: 'ann@example.com', redirectTo: '/reset-password' },
     });
-    const unknown = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/request-password-reset',
-      headers: json,
+    const unknown = await callApi(t, 'POST', '/api/auth/request-password-reset', {
       payload: { email: 'nobody@example.com', redirectTo: '/reset-password' },
     });
     expect(known.statusCode).toBe(200);
@@ -319,30 +310,17 @@ describe('accounts', () => {
     expect(JSON.stringify(stored)).not.toContain(String(token));
 
     const oldSession = cookieOf((await signIn('ann@example.com', 'Str0ng!pass')).headers['set-cookie']);
-    const reset = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/reset-password',
-      headers: json,
-      payload: { newPassword: 'newpass', token },
-    });
+    const reset = await callApi(t, 'POST', '/api/auth/reset-password', { payload: { newPassword: 'newpass', token } });
     // The one password rule holds for a reset too.
     expect(reset.statusCode).toBe(400);
     expect(reset.json().message).toBe(authMessages.passwordTooShort);
-    const weak = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/reset-password',
-      headers: json,
-      payload: { newPassword: 'abcdefgh', token },
-    });
+    const weak = await callApi(t, 'POST', '/api/auth/reset-password', { payload: { newPassword: 'abcdefgh', token } });
     expect(weak.json().message).toBe(authMessages.needsUppercase);
-    const strong = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/reset-password',
-      headers: json,
+    const strong = await callApi(t, 'POST', '/api/auth/reset-password', {
       payload: { newPassword: 'N3wpass!', token },
     });
     expect(strong.statusCode).toBe(200);
-    const me = await t.app.inject({ method: 'GET', url: '/api/user/auth', headers: { cookie: oldSession } });
+    const me = await callApi(t, 'GET', '/api/user/auth', { cookie: oldSession });
     expect(me.json().authenticated).toBe(false);
     expect((await signIn('ann@example.com', 'Str0ng!pass')).statusCode).toBe(401);
     expect((await signIn('ann@example.com', 'N3wpass!')).statusCode).toBe(200);
@@ -357,36 +335,23 @@ describe('accounts', () => {
   it('changes the password from Settings and signs out the other sessions, not this one', async () => {
     const first = cookieOf((await signIn('ann@example.com', 'N3wpass!')).headers['set-cookie']);
     const second = cookieOf((await signIn('ann@example.com', 'N3wpass!')).headers['set-cookie']);
-    const tooShort = await t.app.inject({
-      method: 'POST',
-      url: '/api/user/password',
-      headers: { ...json, cookie: second },
+    const tooShort = await callApi(t, 'POST', '/api/user/password', {
+      cookie: second,
       payload: { newPassword: '12345' },
     });
     expect(tooShort.statusCode).toBe(400);
     expect(tooShort.json().message).toContain(authMessages.passwordTooShort);
-    const weak = await t.app.inject({
-      method: 'POST',
-      url: '/api/user/password',
-      headers: { ...json, cookie: second },
-      payload: { newPassword: 'abcdef' },
-    });
+    const weak = await callApi(t, 'POST', '/api/user/password', { cookie: second, payload: { newPassword: 'abcdef' } });
     expect(weak.statusCode).toBe(400);
     expect(weak.json().message).toContain(authMessages.passwordTooShort);
 
-    const changed = await t.app.inject({
-      method: 'POST',
-      url: '/api/user/password',
-      headers: { ...json, cookie: second },
+    const changed = await callApi(t, 'POST', '/api/user/password', {
+      cookie: second,
       payload: { newPassword: 'An0ther!pass' },
     });
     expect(changed.statusCode).toBe(200);
-    expect((await t.app.inject({ url: '/api/user/auth', headers: { cookie: first } })).json().authenticated).toBe(
-      false,
-    );
-    expect((await t.app.inject({ url: '/api/user/auth', headers: { cookie: second } })).json().authenticated).toBe(
-      true,
-    );
+    expect((await callApi(t, 'GET', '/api/user/auth', { cookie: first })).json().authenticated).toBe(false);
+    expect((await callApi(t, 'GET', '/api/user/auth', { cookie: second })).json().authenticated).toBe(true);
     expect((await signIn('ann@example.com', 'An0ther!pass')).statusCode).toBe(200);
   });
 
@@ -402,12 +367,7 @@ describe('accounts', () => {
   });
 
   it('answers 401 with the spec message on a protected route without a session', async () => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/user/password',
-      headers: json,
-      payload: { newPassword: 'Whatever1!' },
-    });
+    const response = await callApi(t, 'POST', '/api/user/password', { payload: { newPassword: 'Whatever1!' } });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({ message: authMessages.authRequired });
   });
