@@ -6,10 +6,10 @@
 // per page; LH_PAGES=/,/dashboard/proxies picks pages; LH_DETAILS=1 also prints main-thread work, long tasks and
 // metric weights.
 import { loadavg } from 'node:os';
-import { ADMIN_TABS } from '@storefront/contract';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { recordProof } from '../apps/server/src/test/proof-results.ts';
+import { ADMIN_TABS } from '../apps/web/src/features/admin/admin-tabs.ts';
 import { createBenchDatabase } from './bench-database.ts';
 import { orderWithProxies, signedIn } from './shop.ts';
 import { startServer } from './start-server.ts';
