@@ -62,6 +62,9 @@ export const serverPage: PageRenderer['serverPage'] = (pathname: string): Server
   return undefined;
 };
 
+/** The API reads a server-rendered page starts with, preloaded with its HTML: a signed-in page's session check. */
+export const preloadData = (pathname: string): string[] => (pathname in dashboardPageModules ? ['/api/user/auth'] : []);
+
 /** Further split-off modules a server-rendered page preloads beside its own: a signed-in page's chunk. */
 export const preloadModules = (pathname: string): string[] => {
   const module = dashboardPageModules[pathname];

@@ -97,6 +97,8 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
       for (const module of ['src/features/dashboard/components/dashboard-layout.tsx', pageModule]) {
         expect(response.body).toContain(`<link rel="modulepreload" crossorigin href="/${chunkOf(module)}">`);
       }
+      // The session check the frame starts with is asked for with the HTML, not after the scripts.
+      expect(response.body).toContain('<link rel="preload" as="fetch" crossorigin href="/api/user/auth">');
     }
   });
 

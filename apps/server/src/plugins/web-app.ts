@@ -39,12 +39,15 @@ export interface PageParts {
   /** Stylesheets and module scripts of the page's split-off chunk. */
   styles?: string[];
   scripts?: string[];
+  /** API addresses the page reads first, fetched beside its scripts (`fetch()` of the same address takes the answer). */
+  data?: string[];
 }
 
 export function renderPageHtml(indexHtml: string, parts: PageParts): string {
   const head = [
     ...(parts.styles ?? []).map((href) => `<link rel="stylesheet" crossorigin href="/${href}">`),
     ...(parts.scripts ?? []).map((href) => `<link rel="modulepreload" crossorigin href="/${href}">`),
+    ...(parts.data ?? []).map((href) => `<link rel="preload" as="fetch" crossorigin href="${escapeHtml(href)}">`),
     ...(parts.state ? [jsonBlock(SERVER_STATE_ELEMENT_ID, parts.state)] : []),
   ].join('');
   // After the entry's own tags (Vite puts them last in <head>), so the page's styles come after the landing's.
@@ -71,7 +74,10 @@ export function inlineScriptHashes(html: string): string[] {
  * The server renderer as built from apps/web/src/entry-server.tsx: the contract's, and the split-off modules a page
  * preloads beside its own (a signed-in page: its page's chunk beside the layout's). Optional, for an older build.
  */
-type WebRenderer = PageRenderer & { preloadModules?: (pathname: string) => string[] };
+type WebRenderer = PageRenderer & {
+  preloadModules?: (pathname: string) => string[];
+  preloadData?: (pathname: string) => string[];
+};
 
 /** Vite's build manifest: source module → chunk, its styles and the chunks it imports. */
 type BuildManifest = Record<string, { file: string; css?: string[]; imports?: string[]; isEntry?: boolean }>;
@@ -215,6 +221,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
           title: result.title,
           state: result.state,
           ...assetsOf(modules),
+          data: renderer.preloadData?.(pathname),
         });
         rendered.set(renderedPath, { key: cacheKey, html });
       }
