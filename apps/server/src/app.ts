@@ -10,7 +10,7 @@ import { createMetrics, type Metrics, observeRequestDurations, registerShopGauge
 import { createRateLimitStore } from './lib/rate-limit-store.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from './lib/request-id.ts';
 import type { Lifecycle } from './lifecycle/shutdown.ts';
-import { adminApi } from './modules/admin/admin-api.ts';
+import { ADMIN_PREFIX, adminApi } from './modules/admin/admin-api.ts';
 import { type AlertService, createAlertService } from './modules/alerts/alert-service.ts';
 import { authenticateApiKey } from './modules/api-keys/authenticate-key.ts';
 import { apiKeyRoutes } from './modules/api-keys/routes.ts';
@@ -26,7 +26,7 @@ import { healthRoutes } from './modules/health/routes.ts';
 import { createJobRunner, type JobRunner } from './modules/jobs/runner.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { createUsageCache } from './modules/orders/usage-cache.ts';
-import { sandboxAdminRoutes, sandboxRoutes } from './modules/sandbox/routes.ts';
+import { sandboxRoutes } from './modules/sandbox/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { createPaymentProvider } from './payments/create-provider.ts';
 import { registerApiDocs, registerApiDocsPage } from './plugins/api-docs.ts';
@@ -67,9 +67,6 @@ export interface BuildAppOptions {
   /** Whether the process is stopping (readiness answers 503 then); main.ts passes its own. */
   lifecycle?: Lifecycle;
 }
-
-/** Every route under it is for administrators only (modules/admin/admin-api.ts). */
-export const ADMIN_PREFIX = '/api/admin/';
 
 /** Builds the whole app without listening: external plugins, then app services, then routes. */
 export async function buildApp({
@@ -196,6 +193,17 @@ export async function buildApp({
     provider.prepare().catch((error: unknown) => app.log.error({ err: error }, 'payment provider is not ready'));
   });
 
+  // Every route under /api/admin must be declared in the admin context, whose hook admits administrators only: one
+  // declared anywhere else would be open to anyone, so the app refuses to start.
+  const adminDeclared = new Set<string>();
+  app.addHook('onReady', async () => {
+    const open = routeTable.filter(
+      ({ method, url }) => url.startsWith(ADMIN_PREFIX) && !adminDeclared.has(`${method} ${url}`),
+    );
+    if (open.length > 0) {
+      throw new Error(`routes under ${ADMIN_PREFIX} declared outside the admin context: ${open.map((r) => r.url)}`);
+    }
+  });
   await app.register(
     async (api) => {
       // JSON answers carry an API's headers, not a page's (security.ts): one fixed map, set by this context's only
@@ -250,14 +258,8 @@ export async function buildApp({
         currency: config.payments.currency,
         flushEmails: () => jobs.flushEmails(),
         checkAlerts: () => alertService.checkSoon(),
-        more:
-          provider.name === 'sandbox'
-            ? [
-                async (admin) => {
-                  await admin.register(sandboxAdminRoutes, { db: database.db, jobs });
-                },
-              ]
-            : [],
+        sandbox: provider.name === 'sandbox' ? { jobs } : undefined,
+        declared: adminDeclared,
       });
       if (provider.name === 'sandbox') {
         await api.register(sandboxRoutes, { db: database.db, guards, provider, brand, jobs });

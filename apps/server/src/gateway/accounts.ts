@@ -93,6 +93,9 @@ export class AccountCache {
       ttl: options.cacheMs,
       // A refresh that sets the username while it is being read does not fail that read's waiters.
       ignoreFetchAbort: true,
+      // A read that fails (the database away) keeps the account read before: the connections holding it keep the one
+      // object, and the next request reads again.
+      noDeleteOnFetchRejection: true,
       // The account read before is updated in place: the connections holding it see the new read.
       fetchMethod: async (username, before) => {
         const { rows } = await this.#sql.query(`select ${ACCOUNT_COLUMNS} where ra.username = $1`, [username]);
@@ -102,6 +105,7 @@ export class AccountCache {
     this.#ips = new LRUCache({
       max: MAX_CACHED,
       ttl: options.cacheMs,
+      noDeleteOnFetchRejection: true,
       fetchMethod: async (ip) => {
         const { rows } = await this.#sql.query(
           `select ra.username from authorized_ips a join residential_accounts ra on ra.user_id = a.user_id where a.ip = $1`,

@@ -10,6 +10,11 @@ import { featureAdminRoutes } from '../catalogue/admin-routes.ts';
 import { couponAdminRoutes } from '../coupons/admin-routes.ts';
 import { customOrderAdminRoutes } from '../custom-orders/routes.ts';
 import { inventoryAdminRoutes } from '../inventory/routes.ts';
+import type { JobRunner } from '../jobs/runner.ts';
+import { sandboxAdminRoutes } from '../sandbox/routes.ts';
+
+/** Every route under it is for administrators only, and declared in the admin context below. */
+export const ADMIN_PREFIX = '/api/admin/';
 
 /** The changes that can end an alert (stock arrives, a pool is switched off, an order is fulfilled). */
 const CHANGES_ALERTS = new Set([
@@ -30,8 +35,10 @@ export interface AdminApiOptions {
   flushEmails: () => void;
   /** Checks the alerts in the background: new stock resolves the waiting orders' and the low-stock alerts at once. */
   checkAlerts?: () => void;
-  /** Routes of other modules for administrators only (the sandbox's clock). */
-  more?: FastifyPluginAsync[];
+  /** With the sandbox: its clock, for administrators. */
+  sandbox?: { jobs: JobRunner };
+  /** Filled with `<method> <url>` of every route declared here (app.ts checks that no admin route is declared elsewhere). */
+  declared: Set<string>;
 }
 
 /**
@@ -42,11 +49,12 @@ export interface AdminApiOptions {
  */
 export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (
   admin,
-  { db, guards, brand, provider, currency, flushEmails, checkAlerts, more = [] },
+  { db, guards, brand, provider, currency, flushEmails, checkAlerts, sandbox, declared },
 ) => {
   admin.addHook('onRequest', guards.requireAdmin);
   admin.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/api/admin/')) throw new Error(`${route.url} is declared for administrators only`);
+    if (!route.url.startsWith(ADMIN_PREFIX)) throw new Error(`${route.url} is declared for administrators only`);
+    for (const method of [route.method].flat()) declared.add(`${method} ${route.url}`);
   });
   admin.addHook('onSend', privateNoStore);
   // A write that delivered orders has queued their e-mails: they go out now rather than at the next periodic run.
@@ -62,5 +70,5 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (
   await admin.register(customOrderAdminRoutes, { db, brand, provider, currency });
   await admin.register(couponAdminRoutes, { db, provider });
   await admin.register(auditAdminRoutes, { db });
-  for (const routes of more) await admin.register(routes);
+  if (sandbox) await admin.register(sandboxAdminRoutes, { db, jobs: sandbox.jobs });
 };

@@ -1,10 +1,10 @@
 import { adminMessages, type SubnetsData } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PREFIX } from '../../app.ts';
 import { adminAuditLog, orders, proxyIps, residentialAccounts, residentialUsageDaily } from '../../db/schema.ts';
 import { callApi, createTestApp, type Method, signUpCustomer, type TestApp } from '../../test/test-app.ts';
 import { ALERT_ACTOR } from '../alerts/check-alerts.ts';
+import { ADMIN_PREFIX } from './admin-api.ts';
 
 const DAY = 86_400_000;
 const lines = (third: number, from: number, count: number, port = 9000) =>
@@ -321,5 +321,17 @@ describe('the admin console API', () => {
     });
     expect((await get('/api/admin/audit-log?page=2')).json().entries).toEqual([]);
     expect((await get('/api/admin/audit-log?page=0')).statusCode).toBe(400);
+  });
+});
+
+describe('the admin context', () => {
+  it('refuses to start with a route under /api/admin declared outside it (it would be open to anyone)', async () => {
+    const stray = await createTestApp({ SEED_DEMO: 'false' });
+    try {
+      stray.app.get(`${ADMIN_PREFIX}stray`, async () => ({ open: true }));
+      await expect(stray.app.ready()).rejects.toThrow(/declared outside the admin context: \/api\/admin\/stray/);
+    } finally {
+      await stray.close().catch(() => {});
+    }
   });
 });

@@ -67,8 +67,13 @@ export function createOrdersAnswers(maxBytes = 64 * 1024 * 1024) {
           ? (negotiate(acceptEncoding, ['br', 'gzip']) ?? undefined)
           : undefined;
       if (encoding === undefined) return { bytes: answer.json, encoding };
-      answer.compressed[encoding] ??= compressors[encoding](answer.json);
-      return { bytes: await answer.compressed[encoding], encoding };
+      const current = answer;
+      current.compressed[encoding] ??= compressors[encoding](current.json).catch((error: unknown) => {
+        // Not kept: the next read compresses again.
+        delete current.compressed[encoding];
+        throw error;
+      });
+      return { bytes: await current.compressed[encoding], encoding };
     },
   };
 }

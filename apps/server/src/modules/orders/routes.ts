@@ -86,7 +86,7 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
         security: KEY_SECURITY,
         summary: "The signed-in customer's orders, newest first",
         description: 'Carries an ETag: sent back in If-None-Match, it is answered 304 while the orders are unchanged.',
-        response: { 200: orderListSchema, 304: z.null().describe('The orders are as in the version sent') },
+        response: { 200: orderListSchema, 304: z.void().describe('The orders are as in the version sent') },
       },
     },
     async (request, reply) => {
@@ -94,9 +94,10 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
       const rows = await listOrderRows({ db, userId });
       // The answer's version: a client that sends it back (If-None-Match) gets 304 without the proxies being read.
       const version = ordersVersion(rows);
-      reply.header('etag', `"${version}"`);
+      // Weak: the same version is sent plain, br or gzip.
+      reply.header('etag', `W/"${version}"`);
       reply.header('vary', 'accept-encoding');
-      if (sentBack(request.headers['if-none-match'], `"${version}"`)) return reply.code(304).send(null);
+      if (sentBack(request.headers['if-none-match'], `"${version}"`)) return reply.code(304).send();
       const { bytes, encoding } = await ordersAnswers.answer(
         userId,
         version,
