@@ -1,5 +1,5 @@
 import { orderIdSchema, PRODUCTS } from '@storefront/contract';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { orders, payments, users } from '../../db/schema.ts';
 import type { Branding } from '../../lib/branded-email.ts';
@@ -68,18 +68,29 @@ export async function applyCheckoutPaid({
         order: { id: order.id, userId: order.userId, productId: order.productId, quantity: order.quantity },
       });
   const paidAt = event.invoice.paidAt;
-  await tx.insert(payments).values(payment).onConflictDoNothing({ target: payments.invoiceId });
+  // The payment and the order's new state: prepared, as every paid checkout runs them.
+  await tx
+    .insert(payments)
+    .values(placeholders(payment))
+    .onConflictDoNothing({ target: payments.invoiceId })
+    .prepare('record_checkout_payment')
+    .execute(payment);
+  const paid = {
+    id: order.id,
+    status: outcome,
+    purchasedAt: paidAt,
+    expiresAt: PRODUCTS[order.productId].unit === 'ip_month' ? (event.periodEnd ?? addMonths(paidAt, 1)) : null,
+    providerSubscriptionId: event.subscriptionId ?? order.providerSubscriptionId,
+    providerCustomerId: event.customerId ?? order.providerCustomerId,
+    updatedAt: new Date(),
+  };
+  const { id: _id, ...changed } = placeholders(paid);
   await tx
     .update(orders)
-    .set({
-      status: outcome,
-      purchasedAt: paidAt,
-      expiresAt: PRODUCTS[order.productId].unit === 'ip_month' ? (event.periodEnd ?? addMonths(paidAt, 1)) : null,
-      providerSubscriptionId: event.subscriptionId ?? order.providerSubscriptionId,
-      providerCustomerId: event.customerId ?? order.providerCustomerId,
-      updatedAt: new Date(),
-    })
-    .where(eq(orders.id, order.id));
+    .set(changed as Record<keyof typeof changed, SQL>)
+    .where(eq(orders.id, sql.placeholder('id')))
+    .prepare('mark_order_paid')
+    .execute(paid);
   await enqueueEmail(
     tx,
     `receipt:${event.invoice.id}`,
@@ -100,4 +111,11 @@ export async function applyCheckoutPaid({
     await recordRedemption({ tx, promoCodeId: order.promoCodeId, orderId: order.id, email: redeemer });
   }
   return outcome;
+}
+
+/** Each field as a placeholder of its own name, for a prepared statement run with the object itself. */
+function placeholders<T extends object>(values: T): { [K in keyof T]: SQL } {
+  return Object.fromEntries(Object.keys(values).map((key) => [key, sql`${sql.placeholder(key)}`])) as {
+    [K in keyof T]: SQL;
+  };
 }

@@ -33,12 +33,13 @@ export async function deliverOrder({
 }
 
 /**
- * An IP order's addresses, all or nothing: the oldest available IPs of the product in the available index's order,
- * locked, skipping the ones another delivery holds (FOR UPDATE SKIP LOCKED, so parallel deliveries never take the same
- * IP), then assigned to the order; with fewer than `quantity` available the order waits and none is taken.
+ * An IP order's addresses, all or nothing, in one statement: the oldest available IPs of the product in the available
+ * index's order, locked, skipping the ones another delivery holds (FOR UPDATE SKIP LOCKED, so parallel deliveries never
+ * take the same IP), are assigned to the order. With fewer than `quantity` available the order waits and the few it got
+ * are given back in the same transaction.
  */
 async function deliverIps(tx: Tx, order: DeliverableOrder): Promise<'delivered' | 'processing'> {
-  const picked = await tx
+  const available = tx
     .select({ id: proxyIps.id })
     .from(proxyIps)
     .where(
@@ -50,20 +51,27 @@ async function deliverIps(tx: Tx, order: DeliverableOrder): Promise<'delivered' 
     )
     .orderBy(asc(proxyIps.createdAt), asc(proxyIps.id))
     .limit(sql.placeholder('quantity'))
-    .for('update', { skipLocked: true })
-    .prepare('available_ips')
-    .execute({ productId: order.productId, quantity: order.quantity });
-  if (picked.length < order.quantity) return 'processing';
-  await tx
+    .for('update', { skipLocked: true });
+  const claimed = await tx
     .update(proxyIps)
-    .set({ assignedOrderId: order.id })
-    .where(
-      inArray(
-        proxyIps.id,
-        picked.map(({ id }) => id),
-      ),
-    );
-  return 'delivered';
+    .set({ assignedOrderId: sql<string>`${sql.placeholder('orderId')}` })
+    .where(inArray(proxyIps.id, available))
+    .returning({ id: proxyIps.id })
+    .prepare('claim_ips')
+    .execute({ productId: order.productId, quantity: order.quantity, orderId: order.id });
+  if (claimed.length === order.quantity) return 'delivered';
+  if (claimed.length > 0) {
+    await tx
+      .update(proxyIps)
+      .set({ assignedOrderId: null })
+      .where(
+        inArray(
+          proxyIps.id,
+          claimed.map(({ id }) => id),
+        ),
+      );
+  }
+  return 'processing';
 }
 
 async function deliverResidential(tx: Tx, order: DeliverableOrder): Promise<'delivered' | 'processing'> {

@@ -24,8 +24,16 @@ export function retryDelaySeconds(attempts: number): number {
 export async function enqueueEmail(tx: Tx | Db, dedupeKey: string, mail: Mail): Promise<void> {
   await tx
     .insert(emailOutbox)
-    .values({ dedupeKey, toAddress: mail.to, subject: mail.subject, text: mail.text, html: mail.html })
-    .onConflictDoNothing({ target: emailOutbox.dedupeKey });
+    .values({
+      dedupeKey: sql.placeholder('dedupeKey'),
+      toAddress: sql.placeholder('to'),
+      subject: sql.placeholder('subject'),
+      text: sql.placeholder('text'),
+      html: sql.placeholder('html'),
+    })
+    .onConflictDoNothing({ target: emailOutbox.dedupeKey })
+    .prepare('enqueue_email')
+    .execute({ dedupeKey, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
 }
 
 /**
