@@ -61,18 +61,25 @@ export async function openOwnedDatabase(config: Config, options: OpenOptions): P
 }
 
 /**
- * Opens the database (locked when embedded), applies migrations unless MIGRATE_ON_START=false, seeds a new database
- * and builds the app.
+ * What every start does to its database before the app is built (the test app too): the migrations unless
+ * MIGRATE_ON_START=false, the catalogue and feature flags of a new database (and the demo stock when SEED_DEMO), and
+ * ADMIN_EMAILS' roles.
  */
+export async function prepareDatabase(database: Database, config: Config) {
+  if (config.migrateOnStart) await database.migrate();
+  const seed = await seedDatabase(database.db, config);
+  const admins = await applyAdminEmails(database.db, config.auth.adminEmails);
+  return { seed, admins };
+}
+
+/** Opens the database (locked when embedded), prepares it (prepareDatabase) and builds the app. */
 export async function prepareApp(
   config: Config,
   options: { logger?: boolean | object; lifecycle?: Lifecycle } & OpenOptions,
 ): Promise<StartedApp> {
   const database = await openOwnedDatabase(config, options);
   try {
-    if (config.migrateOnStart) await database.migrate();
-    const seed = await seedDatabase(database.db, config);
-    const admins = await applyAdminEmails(database.db, config.auth.adminEmails);
+    const { seed, admins } = await prepareDatabase(database, config);
     const app = await buildApp({ config, database, logger: options.logger, lifecycle: options.lifecycle });
     if (config.payments.provider === 'sandbox') {
       const log = config.env === 'production' ? app.log.warn.bind(app.log) : app.log.info.bind(app.log);

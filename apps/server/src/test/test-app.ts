@@ -9,10 +9,9 @@ import { buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/client.ts';
 import { emailOutbox } from '../db/schema.ts';
-import { seedDatabase } from '../db/seed.ts';
 import type { Mail, Mailer } from '../lib/mailer.ts';
-import { applyAdminEmails } from '../modules/auth/admin-emails.ts';
 import { dispatchOutbox } from '../modules/notifications/outbox.ts';
+import { prepareDatabase } from '../start.ts';
 
 let proofLogStream: Writable | undefined;
 function proofLog(file: string): Writable {
@@ -82,9 +81,8 @@ export async function createTestApp(
     ...env,
   });
   const database = await openDatabase(config.database);
-  await database.migrate();
-  await seedDatabase(database.db, config);
-  await applyAdminEmails(database.db, config.auth.adminEmails);
+  // As a start does (start.ts), then the same buildApp below.
+  await prepareDatabase(database, config);
   const mails: Mail[] = [];
   const other = options.mailer;
   const mailer: Mailer = {
