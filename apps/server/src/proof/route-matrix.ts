@@ -1,8 +1,21 @@
+import {
+  addressOf,
+  type CallInput,
+  type Access as EndpointAccess,
+  type EndpointName,
+  endpoints,
+  routeKeyOf,
+} from '@storefront/contract';
+
 /**
  * Who may call what: one entry for every route the server answers (Fastify's route table, with better-auth's endpoints
  * in place of its `/api/auth/*` catch-all), for both payment providers. `authorisation-matrix.api.test.ts` fails when a
  * route has no entry here or an entry names a route that no longer exists, and calls every entry as a visitor, a
  * customer, another customer and an administrator.
+ *
+ * The calls of the contract (packages/contract/src/api) take their address and access from it: here they only have a
+ * realistic request (SAMPLES, one for every endpoint, or the server does not typecheck). The routes that are not calls
+ * of ours (pages, the API reference, the providers' webhooks, better-auth) are listed by hand.
  */
 
 /**
@@ -20,6 +33,7 @@
  *   step: nobody gets past it without one, and it never answers 5xx.
  */
 export type Access =
+  | EndpointAccess
   | 'disabled'
   | 'page'
   | 'public'
@@ -64,8 +78,41 @@ const get = (url: string) => () => ({ url });
 const post = (url: string, payload: unknown) => () => ({ url, payload });
 const strongPassword = 'N3w!passphrase';
 
-/** Routes registered in Fastify, keyed `METHOD url-pattern`. */
-export const ROUTE_MATRIX: Record<string, MatrixEntry> = {
+type Endpoints = typeof endpoints;
+
+/**
+ * A realistic call of every endpoint of the contract, typed by it (the test sends it as each role): the parameters,
+ * query and body an allowed caller would send.
+ */
+const SAMPLES: { [N in EndpointName]: (f: MatrixFixture) => CallInput<Endpoints[N]> } = {
+  listApiKeys: () => ({}),
+  createApiKey: () => ({ body: { name: 'matrix' } }),
+  revokeApiKey: (f) => ({ params: { id: f.apiKeyId } }),
+};
+
+/** The contract's endpoints, keyed `METHOD url-pattern` like Fastify's route table, with the contract's access. */
+const CONTRACT_MATRIX: Record<string, MatrixEntry> = Object.fromEntries(
+  Object.entries(endpoints).map(([name, endpoint]) => [
+    routeKeyOf(endpoint),
+    {
+      access: endpoint.access,
+      request: (f: MatrixFixture) => {
+        const { params, query, body } = SAMPLES[name as EndpointName](f) as {
+          params?: Record<string, string>;
+          query?: object;
+          body?: unknown;
+        };
+        return { url: `/api${addressOf(endpoint.path, params, query)}`, payload: body };
+      },
+    },
+  ]),
+);
+
+/**
+ * Routes registered in Fastify that are not calls of the contract, keyed `METHOD url-pattern` (the calls still listed
+ * here move to the contract one module at a time).
+ */
+const HAND_LISTED: Record<string, MatrixEntry> = {
   // Public reads and the API reference.
   'GET /': { access: 'page', request: get('/') },
   'GET /api/docs': { access: 'public', request: get('/api/docs') },
@@ -105,9 +152,6 @@ export const ROUTE_MATRIX: Record<string, MatrixEntry> = {
     access: 'owner',
     request: (f) => ({ url: '/api/orders/cancel', payload: { id: f.orderId } }),
   },
-  'GET /api/api-keys': { access: 'customer', request: get('/api/api-keys') },
-  'POST /api/api-keys': { access: 'customer', request: post('/api/api-keys', { name: 'matrix' }) },
-  'DELETE /api/api-keys/:id': { access: 'owner', request: (f) => ({ url: `/api/api-keys/${f.apiKeyId}` }) },
   'POST /api/checkout': {
     access: 'customer',
     request: post('/api/checkout', { productId: 'isp_proxies', quantity: 5 }),
@@ -202,6 +246,9 @@ export const ROUTE_MATRIX: Record<string, MatrixEntry> = {
   'GET /api/admin/audit-log': { access: 'admin', request: get('/api/admin/audit-log') },
   'GET /api/admin/alerts': { access: 'admin', request: get('/api/admin/alerts') },
 };
+
+/** Every route registered in Fastify, keyed `METHOD url-pattern`. */
+export const ROUTE_MATRIX: Record<string, MatrixEntry> = { ...HAND_LISTED, ...CONTRACT_MATRIX };
 
 /** better-auth's endpoints under /api/auth, keyed `METHOD /api/auth<path>` (see auth.ts for the plugins). */
 export const AUTH_MATRIX: Record<string, MatrixEntry> = {

@@ -1,3 +1,5 @@
+import { type AnswerOf, addressOf, type CallInput, type Endpoint } from '@storefront/contract';
+
 /** An API answer that was not 2xx; `message` is the server's `{ message }` when it sent one. */
 export class ApiError extends Error {
   readonly status: number;
@@ -19,6 +21,44 @@ async function messageOf(response: Response, fallback: string): Promise<string> 
   return fallback;
 }
 
+/** What a call sends (the endpoint's parameters, query and body, each required where the endpoint has one). */
+export type CallOptions<E extends Endpoint> = CallInput<E> & {
+  /** The spec's message for this call, used when the server gives none. */
+  fallbackMessage: string;
+  signal?: AbortSignal;
+};
+
+/**
+ * Calls one endpoint of the contract (packages/contract/src/api) and answers its parsed JSON, throwing ApiError with
+ * a readable message: `callApi(endpoints.revokeApiKey, { params: { id }, fallbackMessage })`.
+ */
+export async function callApi<const E extends Endpoint>(endpoint: E, options: CallOptions<E>): Promise<AnswerOf<E>> {
+  const { params, query, body, fallbackMessage, signal } = options as {
+    params?: Record<string, string | number>;
+    query?: object;
+    body?: unknown;
+    fallbackMessage: string;
+    signal?: AbortSignal;
+  };
+  let response: Response;
+  try {
+    response = await fetch(`/api${addressOf(endpoint.path, params, query)}`, {
+      method: endpoint.method,
+      signal,
+      credentials: 'same-origin',
+      headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, fallbackMessage);
+  }
+  if (!response.ok) throw new ApiError(response.status, await messageOf(response, fallbackMessage));
+  // 204 No Content (a deletion): nothing to parse. Otherwise the body is what the endpoint's response schema says:
+  // the server serialises every answer through that schema.
+  if (response.status === 204) return undefined as AnswerOf<E>;
+  return (await response.json()) as AnswerOf<E>;
+}
 export interface ApiRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;

@@ -1,0 +1,56 @@
+import type { Endpoint } from '@storefront/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Guards } from '../modules/auth/guards.ts';
+
+type SchemaPart<E, K extends 'params' | 'query' | 'body'> = E extends { [P in K]: infer S } ? S : undefined;
+type ResponsePart<E> = E extends { response: infer S; status: infer C extends number } ? { [P in C]: S } : undefined;
+
+type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/** The guard an endpoint's `access` asks for; none where the context (admin) or nobody (public) guards it. */
+function guardOf(endpoint: Endpoint, guards: Guards | undefined): Guard | undefined {
+  const needs = (name: string) => {
+    if (!guards)
+      throw new Error(`${endpoint.method} ${endpoint.path} is for ${endpoint.access}s: declare it with guards`);
+    return name;
+  };
+  switch (endpoint.access) {
+    case 'public':
+    case 'capability':
+    case 'admin':
+      return undefined;
+    case 'customer':
+    case 'owner':
+      needs('requireUser');
+      return (request, reply) => (guards as Guards).requireUser(request, reply);
+    case 'reader': {
+      needs('requireReader');
+      const keyInQuery = endpoint.keyInQuery === true;
+      return (request, reply) => (guards as Guards).requireReader(request, reply, { keyInQuery });
+    }
+  }
+}
+
+/**
+ * The Fastify route options of an endpoint of the contract: method, address, validation and reference schemas, and
+ * the guard its access asks for. The module adds its handler (and any limit of its own):
+ * `api.route({ ...routeOf(endpoints.createApiKey, guards), handler })`. Administrators' endpoints are guarded by the
+ * admin context's hook (modules/admin/admin-api.ts), which refuses any route declared in it outside /api/admin.
+ */
+export function routeOf<const E extends Endpoint>(endpoint: E, guards?: Guards) {
+  const guard = guardOf(endpoint, guards);
+  return {
+    method: endpoint.method,
+    url: endpoint.path,
+    ...(guard ? { onRequest: guard } : {}),
+    schema: {
+      tags: [...endpoint.tags],
+      summary: endpoint.summary,
+      ...(endpoint.description ? { description: endpoint.description } : {}),
+      params: endpoint.params as SchemaPart<E, 'params'>,
+      querystring: endpoint.query as SchemaPart<E, 'query'>,
+      body: endpoint.body as SchemaPart<E, 'body'>,
+      response: (endpoint.response ? { [endpoint.status]: endpoint.response } : undefined) as ResponsePart<E>,
+    },
+  };
+}

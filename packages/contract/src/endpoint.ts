@@ -1,0 +1,84 @@
+import type { z } from 'zod';
+
+/**
+ * One call of the product's API, defined once: the server declares its route from it (apps/server/src/lib/route.ts),
+ * the web app calls it through it (apps/web/src/lib/api-client.ts) and the proof suite's authorisation matrix takes
+ * who may call it from it (apps/server/src/proof/route-matrix.ts). See docs/decisions/2026-11-25-api-defined-once.md.
+ */
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call it; the server's guard follows from it.
+ * - `public`: anyone, signed in or not.
+ * - `customer`: a signed-in session of any role (a visitor gets 401).
+ * - `reader`: a session or a personal API key (a visitor gets 401); `keyInQuery` also takes the key as `?key=`.
+ * - `owner`: a session, and only the customer's own object: everyone else gets 404, administrators included.
+ * - `admin`: administrators only (a visitor gets 401, a customer 403); declared under /api/admin.
+ * - `capability`: anyone who holds the unguessable id in the address (a printable invoice); an unknown id is a 404.
+ */
+export type Access = 'public' | 'customer' | 'reader' | 'owner' | 'admin' | 'capability';
+
+export interface Endpoint {
+  method: Method;
+  /** The address under /api, with `:name` for each parameter: `/api-keys/:id`. */
+  path: string;
+  access: Access;
+  /** With `reader`: the key may also come as `?key=` (links a tool loads by address). */
+  keyInQuery?: true;
+  /** For the API reference (/api/docs). */
+  tags: readonly string[];
+  summary: string;
+  description?: string;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** The status of a successful answer; 204 has no body. */
+  status: 200 | 201 | 204;
+  /** The successful answer's body (absent with 204 and for answers that are not JSON). */
+  response?: z.ZodType;
+}
+
+/** Defines an endpoint, keeping its literal types (the method, path and schemas) for the server and the client. */
+export function endpoint<const E extends Endpoint>(definition: E): E {
+  return definition;
+}
+
+type InputOf<E, K extends 'params' | 'query' | 'body'> = E extends { [P in K]: infer S extends z.ZodType }
+  ? z.input<S>
+  : undefined;
+
+/** What a caller sends: the path's parameters, the query and the body, each only where the endpoint has one. */
+export type ParamsOf<E extends Endpoint> = InputOf<E, 'params'>;
+export type QueryOf<E extends Endpoint> = InputOf<E, 'query'>;
+export type BodyOf<E extends Endpoint> = InputOf<E, 'body'>;
+
+type Part<Name extends string, T> = undefined extends T ? { [K in Name]?: T } : { [K in Name]: T };
+
+/** What a call sends: each of params, query and body is required where the endpoint has one and absent otherwise. */
+export type CallInput<E extends Endpoint> = Part<'params', ParamsOf<E>> &
+  Part<'query', QueryOf<E>> &
+  Part<'body', BodyOf<E>>;
+
+/** What a successful call answers (nothing for 204). */
+export type AnswerOf<E extends Endpoint> = E extends { response: infer S extends z.ZodType } ? z.output<S> : undefined;
+
+/** The endpoint's address under /api with its parameters filled in: `/api-keys/ak_1`. */
+export function addressOf(path: string, params?: Record<string, string | number>, query?: object): string {
+  const filled = path.replace(/:(\w+)/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined || value === '') throw new Error(`${path} needs its parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) search.append(name, String(value));
+  }
+  const text = search.toString();
+  return text ? `${filled}?${text}` : filled;
+}
+
+/** `GET /api/api-keys/:id`: how Fastify's route table and the authorisation matrix name a route. */
+export function routeKeyOf({ method, path }: Pick<Endpoint, 'method' | 'path'>): string {
+  return `${method} /api${path}`;
+}
