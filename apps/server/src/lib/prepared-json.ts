@@ -2,11 +2,14 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 
-/** An answer's JSON, checked against its schema when it was made, and an ETag of those bytes (made when first asked). */
+/**
+ * An answer's JSON as UTF-8 bytes, checked against its schema when it was made, and an ETag of those bytes (made when
+ * first asked). Bytes rather than a string: a string would be encoded again on every send.
+ */
 export class PreparedJson {
-  readonly body: string;
+  readonly body: Buffer;
   #etag: string | undefined;
-  constructor(body: string) {
+  constructor(body: Buffer) {
     this.body = body;
   }
   get etag(): string {
@@ -29,14 +32,14 @@ export function preparedJson<Source extends object, Answer>(
   return (source) => {
     let prepared = made.get(source);
     if (prepared === undefined) {
-      prepared = new PreparedJson(JSON.stringify(z.encode(schema, answerOf(source))));
+      prepared = new PreparedJson(Buffer.from(JSON.stringify(z.encode(schema, answerOf(source)))));
       made.set(source, prepared);
     }
     return prepared;
   };
 }
 
-/** Sends JSON made beforehand as it is (the route's serializer does not run again for a string with its type set). */
+/** Sends JSON made beforehand as it is (the route's serializer does not run again for bytes). */
 export function sendJson(reply: FastifyReply, json: PreparedJson | Buffer): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(json instanceof PreparedJson ? json.body : json);
 }

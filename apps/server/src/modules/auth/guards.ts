@@ -85,13 +85,13 @@ export function signedInOf(request: FastifyRequest): SignedIn {
   return request.signedIn;
 }
 
-/** The customer whose data a read is for: the signed-in user, or the owner of the API key. */
 /** Who made a change, as the audit log records it: the signed-in administrator. */
 export function actorOf(request: FastifyRequest): { id: string; email: string } {
   const { user } = signedInOf(request);
   return { id: user.id, email: user.email };
 }
 
+/** The customer whose data a read is for: the signed-in user, or the owner of the API key. */
 export function readerOf(request: FastifyRequest): string {
   if (request.keyHolder) return request.keyHolder.userId;
   return signedInOf(request).user.id;
