@@ -32,5 +32,25 @@ export const healthResponseSchema = z.object({
   database: z.enum(['up', 'down']),
 });
 
+/** A dependency's check in the readiness answer. */
+const readinessCheckSchema = z.union([
+  z.object({ status: z.literal('ok') }),
+  z.object({ status: z.literal('down'), reason: z.string() }),
+  z.object({ status: z.literal('not configured') }),
+]);
+
+/** GET /api/health/ready: the instance's state and each dependency's. */
+export const readinessResponseSchema = z.object({
+  status: z.enum(['ready', 'draining', 'unavailable']),
+  version: z.string(),
+  checks: z.object({
+    database: readinessCheckSchema,
+    redis: readinessCheckSchema,
+    smtp: readinessCheckSchema,
+    job: readinessCheckSchema,
+    gateway: readinessCheckSchema,
+  }),
+});
+
 /** Every error the API answers has this shape: a message a person can read. */
 export const errorResponseSchema = z.object({ message: z.string() });

@@ -1,9 +1,10 @@
-import { featureListSchema, type PricingResponse, pricingResponseSchema } from '@storefront/contract';
+import { endpoints, type PricingResponse, pricingResponseSchema } from '@storefront/contract';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.ts';
 import { preparedJson, sendJson } from '../../lib/prepared-json.ts';
+import { routeOf } from '../../lib/route.ts';
 import { getPricing } from './get-pricing.ts';
 import { listFeatures } from './list-features.ts';
 
@@ -31,18 +32,11 @@ export const catalogueRoutes: FastifyPluginAsyncZod<{ db: Db; pricing: () => Pro
   app,
   { db, pricing },
 ) => {
-  app.get(
-    '/pricing',
-    {
-      // About 300 bytes, below the compression threshold: the compression hook is left off this route.
-      compress: false,
-      schema: {
-        tags: ['catalogue'],
-        summary: 'Plans with unit price (US dollars) and live stock; no sign-in needed',
-        response: { 200: pricingResponseSchema },
-      },
-    },
-    async (request, reply: FastifyReply) => {
+  app.route({
+    ...routeOf(endpoints.getPricing),
+    // About 300 bytes, below the compression threshold: the compression hook is left off this route.
+    compress: false,
+    handler: async (request, reply: FastifyReply) => {
       // The answer changes only with prices or stock: it is serialised once per change, with an ETag, and a client that
       // already holds it gets 304 without a body. (The bytes were checked against the schema when they were made.)
       const prepared = preparedPricing(await pricing());
@@ -50,20 +44,13 @@ export const catalogueRoutes: FastifyPluginAsyncZod<{ db: Db; pricing: () => Pro
       if (request.headers['if-none-match'] === prepared.etag) return reply.code(304).send();
       return sendJson(reply, prepared);
     },
-  );
+  });
 
-  app.get(
-    '/features',
-    {
-      schema: {
-        tags: ['catalogue'],
-        summary: 'Which products can be bought (one flag per product id)',
-        response: { 200: featureListSchema },
-      },
-    },
-    async (_request, reply) => {
+  app.route({
+    ...routeOf(endpoints.listFeatures),
+    handler: async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       return listFeatures({ db });
     },
-  );
+  });
 };
