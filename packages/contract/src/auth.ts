@@ -97,3 +97,22 @@ export const changePasswordRequestSchema = z.object({
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   }),
 });
+
+/** POST /api/user/password's answer. */
+export const passwordChangedSchema = z.object({ message: z.string() });
+
+/**
+ * POST /api/auth/confirm-email: the confirmation page posts the mailed token back. A missing, empty or overlong token
+ * is an incomplete link, in the page's own words.
+ */
+export const confirmEmailRequestSchema = z.object(
+  {
+    token: z
+      .string({ error: confirmationMessages.incomplete })
+      .min(1, confirmationMessages.incomplete)
+      .max(4000, confirmationMessages.incomplete),
+  },
+  { error: confirmationMessages.incomplete },
+);
+/** What it answers once the address is confirmed (with the new session's cookie). */
+export const confirmEmailResponseSchema = z.object({ status: z.literal(true) });

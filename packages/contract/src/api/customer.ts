@@ -1,10 +1,18 @@
 import { apiKeyIdParamsSchema, apiKeyListSchema, createApiKeyRequestSchema, createdApiKeySchema } from '../api-keys.ts';
 import {
+  authCheckResponseSchema,
+  changePasswordRequestSchema,
+  confirmEmailRequestSchema,
+  confirmEmailResponseSchema,
+  passwordChangedSchema,
+} from '../auth.ts';
+import {
   featureListSchema,
   healthResponseSchema,
   pricingResponseSchema,
   readinessResponseSchema,
 } from '../catalogue.ts';
+import { authorizedIpsRequestSchema, authorizedIpsSchema, preferencesSchema } from '../customer-settings.ts';
 import { endpoint } from '../endpoint.ts';
 
 /** The calls of the public site, the sign-in screens and the customer's dashboard (and their tools, with an API key). */
@@ -50,6 +58,86 @@ export const customerEndpoints = {
     summary: 'Which products can be bought (one flag per product id)',
     status: 200,
     response: featureListSchema,
+  }),
+
+  // The signed-in account.
+  checkSession: endpoint({
+    method: 'GET',
+    path: '/user/auth',
+    access: 'public',
+    tags: ['account'],
+    summary: 'Who is signed in, and their role',
+    description:
+      'Accepts the session cookie or `Authorization: Bearer <token>`. Without a session: authenticated false.',
+    status: 200,
+    response: authCheckResponseSchema,
+  }),
+  changePassword: endpoint({
+    method: 'POST',
+    path: '/user/password',
+    access: 'customer',
+    tags: ['account'],
+    summary: 'Set a new password and sign out every other session',
+    description:
+      'For a session signed in within the last 24 hours (an older one must sign in again). Also gives a password to an account made with a social sign-in.',
+    body: changePasswordRequestSchema,
+    status: 200,
+    response: passwordChangedSchema,
+  }),
+  // Our own call beside better-auth's under /api/auth: the mailed link leads to a page whose button posts the token here.
+  confirmEmail: endpoint({
+    method: 'POST',
+    path: '/auth/confirm-email',
+    access: 'public',
+    tags: ['account'],
+    summary: "Confirm an e-mail address with the mailed link's token; a first confirmation signs the customer in",
+    description:
+      '400 for a missing, bad or expired token; 403 for a post from another site. Counted by the sign-in rate limit.',
+    body: confirmEmailRequestSchema,
+    status: 200,
+    response: confirmEmailResponseSchema,
+  }),
+
+  // The residential gateway's settings: with a signed-in session only, never an API key.
+  getAuthorizedIps: endpoint({
+    method: 'GET',
+    path: '/user/authorized-ips',
+    access: 'customer',
+    tags: ['account'],
+    summary: 'Addresses whose connections to the residential gateway need no credentials',
+    status: 200,
+    response: authorizedIpsSchema,
+  }),
+  saveAuthorizedIps: endpoint({
+    method: 'PUT',
+    path: '/user/authorized-ips',
+    access: 'customer',
+    tags: ['account'],
+    summary: 'Replace the authorised IPs (at most 10 single addresses) and, when given, "only from these IPs"',
+    description:
+      '400 for anything but a single public IPv4 or IPv6 address (loopback, private and reserved ranges are refused), 409 for an address another customer authorised. The gateway uses the change within GATEWAY_CACHE_MS.',
+    body: authorizedIpsRequestSchema,
+    status: 200,
+    response: authorizedIpsSchema,
+  }),
+  getPreferences: endpoint({
+    method: 'GET',
+    path: '/user/preferences',
+    access: 'customer',
+    tags: ['account'],
+    summary: "The customer's e-mail switches",
+    status: 200,
+    response: preferencesSchema,
+  }),
+  savePreferences: endpoint({
+    method: 'PUT',
+    path: '/user/preferences',
+    access: 'customer',
+    tags: ['account'],
+    summary: 'Turn the usage e-mails (80 % and 100 % of the residential data) on or off',
+    body: preferencesSchema,
+    status: 200,
+    response: preferencesSchema,
   }),
 
   // Personal API keys: managed with a signed-in session only; a key cannot manage keys.

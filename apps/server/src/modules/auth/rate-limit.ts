@@ -85,6 +85,8 @@ export function authRateLimiter(
 }
 
 export function authPath(request: FastifyRequest): string {
-  const wildcard = (request.params as { '*'?: string } | undefined)?.['*'] ?? '';
+  const wildcard = (request.params as { '*'?: string } | undefined)?.['*'];
+  // A call of ours declared beside better-auth's catch-all (POST /api/auth/confirm-email) has no wildcard: its address.
+  if (wildcard === undefined) return request.routeOptions.url?.replace(/^\/api\/auth(?=\/)/, '') ?? '/';
   return `/${wildcard.split('?')[0]?.replace(/\/+$/, '') ?? ''}`;
 }

@@ -1,8 +1,10 @@
 import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
-import { confirmationMessages, paths } from '@storefront/contract';
+import { confirmationMessages, endpoints, paths } from '@storefront/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.ts';
 import { crossSiteMessage, isRefusedCrossSite, ownOrigins } from '../../lib/own-site.ts';
+import { routeOf } from '../../lib/route.ts';
 import { AUTH_BASE_PATH, type Auth } from './auth.ts';
 import { createDeviceCookies } from './device-cookie.ts';
 import { type Guards, headersOf } from './guards.ts';
@@ -30,9 +32,6 @@ async function sendWebResponse(reply: FastifyReply, response: Response, extraCoo
   if (cookies.length > 0) reply.header('set-cookie', cookies);
   return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
 }
-
-/** Our own call beside better-auth's: the confirmation page posts the mailed token here (see isSignInConfirmation). */
-export const CONFIRM_EMAIL_PATH = '/confirm-email';
 
 export const returnAddressMessage = 'The page to return to is not a page of this site.';
 
@@ -108,11 +107,7 @@ export const authRoutes: FastifyPluginAsync<{
   const origins = ownOrigins(config.appUrl);
 
   /** The confirmation page's button: confirms the address with better-auth's own call, which signs the customer in. */
-  async function confirmEmail(request: FastifyRequest, reply: FastifyReply) {
-    const token = (request.body as { token?: unknown } | undefined)?.token;
-    if (typeof token !== 'string' || token === '' || token.length > 4000) {
-      return reply.status(400).send({ message: confirmationMessages.incomplete });
-    }
+  async function confirmEmail(token: string, request: FastifyRequest, reply: FastifyReply) {
     const url = new URL(`${AUTH_BASE_PATH}/verify-email`, config.appUrl);
     url.searchParams.set('token', token);
     const headers = headersOf(request);
@@ -130,6 +125,23 @@ export const authRoutes: FastifyPluginAsync<{
       .status(response.status === 401 || known ? 400 : response.status)
       .send({ code, message: known ?? confirmationMessages.failed });
   }
+
+  /**
+   * Our own call beside better-auth's (POST /api/auth/confirm-email, see isSignInConfirmation): a static route, which
+   * Fastify prefers to the catch-all below, with the catch-all's checks once its body is read and before the token is
+   * checked (a missing or overlong one is 400 in the contract's words).
+   */
+  const confirmEmailChecks = async (request: FastifyRequest, reply: FastifyReply) => {
+    // Only our own confirmation page may post the token: another site could send an account of its own (login CSRF).
+    if (isRefusedCrossSite(request, origins)) return reply.status(403).send({ message: crossSiteMessage });
+    if (!returnAddressesAreOwn(request, appOrigin)) return reply.status(400).send({ message: returnAddressMessage });
+    await checkRateLimit(request, reply);
+  };
+  app.withTypeProvider<ZodTypeProvider>().route({
+    ...routeOf(endpoints.confirmEmail),
+    preValidation: confirmEmailChecks,
+    handler: async (request, reply) => confirmEmail(request.body.token, request, reply),
+  });
 
   app.route({
     method: ['GET', 'POST'],
@@ -152,7 +164,6 @@ export const authRoutes: FastifyPluginAsync<{
         }
       }
       await checkRateLimit(request, reply);
-      if (request.method === 'POST' && path === CONFIRM_EMAIL_PATH) return confirmEmail(request, reply);
       const requester = request.method === 'POST' ? guards.rememberedUserId(request) : undefined;
       const response = await auth.handler(toWebRequest(request, config.appUrl));
       if (path === '/sign-up/email' && response.status === 200) {

@@ -1,9 +1,9 @@
-import { authCheckResponseSchema, changePasswordRequestSchema } from '@storefront/contract';
+import { authCheckResponseSchema, endpoints } from '@storefront/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { preparedJson, sendJson } from '../../lib/prepared-json.ts';
+import { routeOf } from '../../lib/route.ts';
 import type { Auth } from '../auth/auth.ts';
 import { type Guards, type SignedIn, signedInOf } from '../auth/guards.ts';
 import { changePassword } from './change-password.ts';
@@ -20,20 +20,11 @@ export const userRoutes: FastifyPluginAsync<{ auth: Auth; db: Db; guards: Guards
 ) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.get(
-    '/user/auth',
-    {
-      // A few hundred bytes at most, below the compression threshold: the compression hooks are left off this route.
-      compress: false,
-      schema: {
-        tags: ['account'],
-        summary: 'Who is signed in, and their role',
-        description:
-          'Accepts the session cookie or `Authorization: Bearer <token>`. Without a session: authenticated false.',
-        response: { 200: authCheckResponseSchema },
-      },
-    },
-    async (request, reply) => {
+  api.route({
+    ...routeOf(endpoints.checkSession, guards),
+    // A few hundred bytes at most, below the compression threshold: the compression hooks are left off this route.
+    compress: false,
+    handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
       // From this instance's session cache when it remembers the session (guards.ts); a session better-auth extends
       // when it is read sends its new cookie.
@@ -42,22 +33,11 @@ export const userRoutes: FastifyPluginAsync<{ auth: Auth; db: Db; guards: Guards
       // The same object while the session cache remembers the session: its answer is serialised once.
       return sendJson(reply, preparedAuthCheck(signedIn));
     },
-  );
+  });
 
-  api.post(
-    '/user/password',
-    {
-      onRequest: guards.requireUser,
-      schema: {
-        tags: ['account'],
-        summary: 'Set a new password and sign out every other session',
-        description:
-          'For a session signed in within the last 24 hours (an older one must sign in again). Also gives a password to an account made with a social sign-in.',
-        body: changePasswordRequestSchema,
-        response: { 200: z.object({ message: z.string() }) },
-      },
-    },
-    async (request) => {
+  api.route({
+    ...routeOf(endpoints.changePassword, guards),
+    handler: async (request) => {
       const signedIn = signedInOf(request);
       const context = await auth.$context;
       const hash = await context.password.hash(request.body.newPassword);
@@ -65,5 +45,5 @@ export const userRoutes: FastifyPluginAsync<{ auth: Auth; db: Db; guards: Guards
       guards.forgetUser(signedIn.user.id);
       return { message: 'Password updated!' };
     },
-  );
+  });
 };

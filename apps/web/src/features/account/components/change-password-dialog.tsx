@@ -1,11 +1,11 @@
 import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { authMessages } from '@storefront/contract';
+import { authMessages, endpoints } from '@storefront/contract';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
 import { NewPasswordForm } from '../../../components/new-password-form.tsx';
-import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { ApiError, callApi } from '../../../lib/api-client.ts';
 
 /** Settings' Change Password dialog: new password and confirm, then a success view with 'Done' and 'Change Again'. */
 export function ChangePasswordDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -24,8 +24,7 @@ export function ChangePasswordDialog({ opened, onClose }: { opened: boolean; onC
   const submit = async (newPassword: string) => {
     setError(null);
     try {
-      await apiRequest('/user/password', {
-        method: 'POST',
+      await callApi(endpoints.changePassword, {
         body: { newPassword },
         fallbackMessage: 'The password could not be changed. Please try again.',
       });

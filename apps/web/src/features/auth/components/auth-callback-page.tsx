@@ -1,11 +1,11 @@
 import '../../../styles/full-mantine.ts';
 import { Alert, Button, Loader, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { authMessages, confirmationMessages, paths } from '@storefront/contract';
+import { authMessages, confirmationMessages, endpoints, paths } from '@storefront/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { ApiError, callApi } from '../../../lib/api-client.ts';
 import { authQueryKey, fetchAuthCheck, useRefreshAfterAuthChange } from '../../../lib/use-auth.ts';
 import { AuthLayout } from './auth-layout.tsx';
 
@@ -61,7 +61,7 @@ function ConfirmEmail({ token, onConfirmed }: { token: string; onConfirmed: () =
     setPending(true);
     setError(null);
     try {
-      await apiRequest('/auth/confirm-email', { method: 'POST', body: { token }, fallbackMessage: CONFIRM_FAILED });
+      await callApi(endpoints.confirmEmail, { body: { token }, fallbackMessage: CONFIRM_FAILED });
       onConfirmed();
     } catch (caught) {
       setError(caught instanceof ApiError ? caught.message : CONFIRM_FAILED);
