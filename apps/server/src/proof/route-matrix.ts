@@ -100,6 +100,13 @@ const SAMPLES: { [N in EndpointName]: (f: MatrixFixture) => CallInput<Endpoints[
   saveAuthorizedIps: () => ({ body: { ips: ['8.8.4.4'], onlyFromTheseIps: false } }),
   getPreferences: () => ({}),
   savePreferences: () => ({ body: { usageEmails: false } }),
+  listOrders: () => ({}),
+  listOrderUsage: () => ({}),
+  getDailyUsage: () => ({}),
+  listOrderHistory: () => ({}),
+  listProcessingOrders: () => ({}),
+  getProxyList: () => ({ query: { format: 'ip:port:user:pass' } }),
+  cancelOrder: (f) => ({ body: { id: f.orderId } }),
 };
 
 /** The contract's endpoints, keyed `METHOD url-pattern` like Fastify's route table, with the contract's access. */
@@ -137,17 +144,6 @@ const HAND_LISTED: Record<string, MatrixEntry> = {
     request: get('/api/docs/static/swagger-initializer.js'),
   },
 
-  // The customer's own reads (a session, or an API key for the five reads and the list link).
-  'GET /api/orders': { access: 'reader', request: get('/api/orders') },
-  'GET /api/orders/usage': { access: 'reader', request: get('/api/orders/usage') },
-  'GET /api/orders/usage/daily': { access: 'reader', request: get('/api/orders/usage/daily') },
-  'GET /api/orders/history': { access: 'reader', request: get('/api/orders/history') },
-  'GET /api/orders/processing': { access: 'reader', request: get('/api/orders/processing') },
-  'GET /api/proxy-list': { access: 'reader', request: get('/api/proxy-list?format=ip:port:user:pass') },
-  'POST /api/orders/cancel': {
-    access: 'owner',
-    request: (f) => ({ url: '/api/orders/cancel', payload: { id: f.orderId } }),
-  },
   'POST /api/checkout': {
     access: 'customer',
     request: post('/api/checkout', { productId: 'isp_proxies', quantity: 5 }),

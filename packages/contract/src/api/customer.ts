@@ -1,4 +1,10 @@
-import { apiKeyIdParamsSchema, apiKeyListSchema, createApiKeyRequestSchema, createdApiKeySchema } from '../api-keys.ts';
+import {
+  apiKeyIdParamsSchema,
+  apiKeyListSchema,
+  createApiKeyRequestSchema,
+  createdApiKeySchema,
+  proxyListQuerySchema,
+} from '../api-keys.ts';
 import {
   authCheckResponseSchema,
   changePasswordRequestSchema,
@@ -12,8 +18,16 @@ import {
   pricingResponseSchema,
   readinessResponseSchema,
 } from '../catalogue.ts';
+import { orderHistorySchema } from '../checkout.ts';
 import { authorizedIpsRequestSchema, authorizedIpsSchema, preferencesSchema } from '../customer-settings.ts';
 import { endpoint } from '../endpoint.ts';
+import {
+  cancelOrderRequestSchema,
+  dailyUsageSchema,
+  orderListSchema,
+  orderUsageListSchema,
+  processingOrderListSchema,
+} from '../orders.ts';
 
 /** The calls of the public site, the sign-in screens and the customer's dashboard (and their tools, with an API key). */
 export const customerEndpoints = {
@@ -138,6 +152,87 @@ export const customerEndpoints = {
     body: preferencesSchema,
     status: 200,
     response: preferencesSchema,
+  }),
+
+  // The customer's own reads: a session or an API key. GET /api/orders sends prepared bytes with an ETag.
+  listOrders: endpoint({
+    method: 'GET',
+    path: '/orders',
+    access: 'reader',
+    tags: ['orders', 'api keys'],
+    summary: "The signed-in customer's orders, newest first",
+    description: 'Carries an ETag: sent back in If-None-Match, it is answered 304 while the orders are unchanged.',
+    status: 200,
+    response: orderListSchema,
+  }),
+  listOrderUsage: endpoint({
+    method: 'GET',
+    path: '/orders/usage',
+    access: 'reader',
+    tags: ['orders', 'api keys'],
+    summary: "The signed-in customer's residential data and credentials",
+    status: 200,
+    response: orderUsageListSchema,
+  }),
+  getDailyUsage: endpoint({
+    method: 'GET',
+    path: '/orders/usage/daily',
+    access: 'reader',
+    tags: ['orders', 'api keys'],
+    summary: 'The residential data the gateway carried for the signed-in customer per day, last 30 days',
+    status: 200,
+    response: dailyUsageSchema,
+  }),
+  listOrderHistory: endpoint({
+    method: 'GET',
+    path: '/orders/history',
+    access: 'reader',
+    tags: ['orders', 'api keys'],
+    summary: "The signed-in customer's payments with their invoices, newest first",
+    description: 'total is in cents of currency; stripe_id is the invoice id of the payment provider.',
+    status: 200,
+    response: orderHistorySchema,
+  }),
+  listProcessingOrders: endpoint({
+    method: 'GET',
+    path: '/orders/processing',
+    access: 'reader',
+    tags: ['orders', 'api keys'],
+    summary: "The signed-in customer's paid residential orders waiting for data",
+    status: 200,
+    response: processingOrderListSchema,
+  }),
+  // Plain text, one proxy a line (no JSON response schema): a link a tool loads, not a call of the web app.
+  getProxyList: endpoint({
+    method: 'GET',
+    path: '/proxy-list',
+    access: 'reader',
+    keyInQuery: true,
+    tags: ['api keys'],
+    summary: "The customer's current proxies as text, one a line, for a tool that loads its list by URL",
+    description: [
+      'The IPs of the live orders (delivered or processing), newest order first, in `format`. Without `product`,',
+      'every Elite ISP and PK1 proxy. With `product=residential_proxies`, `count` generated lines with `country`',
+      'and `type`, each with a new session id. A swap or a renewal shows at the next load.',
+      '',
+      '```',
+      "curl 'https://example.com/api/proxy-list?key=psk_YOUR_KEY&product=pk1_isp_proxies&format=socks5://user:pass@ip:port'",
+      '```',
+    ].join('\n'),
+    query: proxyListQuerySchema,
+    status: 200,
+  }),
+  cancelOrder: endpoint({
+    method: 'POST',
+    path: '/orders/cancel',
+    access: 'owner',
+    tags: ['orders'],
+    summary: 'Cancel an order at the end of its billing cycle; answers the updated order list',
+    description:
+      "404 for an order that is not the customer's; 409 for an expired, already cancelled or residential order.",
+    body: cancelOrderRequestSchema,
+    status: 200,
+    response: orderListSchema,
   }),
 
   // Personal API keys: managed with a signed-in session only; a key cannot manage keys.

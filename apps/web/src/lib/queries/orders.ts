@@ -1,6 +1,6 @@
-import { type Order, type OrderUsage, ordersMessages } from '@storefront/contract';
+import { endpoints, ordersMessages } from '@storefront/contract';
 import { useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../api-client.ts';
+import { callApi } from '../api-client.ts';
 
 /**
  * The query keys of the customer's orders (TanStack Query's key factory): `ordersKeys.all` covers every one of them;
@@ -23,7 +23,7 @@ export function useOrders({ refreshWhileProcessing = false } = {}) {
   return useQuery({
     queryKey: ordersKeys.list(),
     queryFn: ({ signal }) =>
-      apiRequest<Order[]>('/orders', { fallbackMessage: ordersMessages.fetchOrdersFailed, signal }),
+      callApi(endpoints.listOrders, { fallbackMessage: ordersMessages.fetchOrdersFailed, signal }),
     refetchInterval: (query) =>
       refreshWhileProcessing && query.state.data?.some((order) => order.processing) ? PROCESSING_REFRESH_MS : false,
   });
@@ -34,6 +34,6 @@ export function useOrderUsage() {
   return useQuery({
     queryKey: ordersKeys.usage(),
     queryFn: ({ signal }) =>
-      apiRequest<OrderUsage[]>('/orders/usage', { fallbackMessage: ordersMessages.fetchUsageFailed, signal }),
+      callApi(endpoints.listOrderUsage, { fallbackMessage: ordersMessages.fetchUsageFailed, signal }),
   });
 }

@@ -1,13 +1,13 @@
-import { type OrderHistoryEntry, orderHistoryMessages } from '@storefront/contract';
+import { endpoints, type OrderHistoryEntry, orderHistoryMessages } from '@storefront/contract';
 import { useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { callApi } from '../../../lib/api-client.ts';
 import { ordersKeys } from '../../../lib/queries/orders.ts';
 
 export function useOrderHistory() {
   return useQuery({
     queryKey: ordersKeys.history(),
     queryFn: ({ signal }) =>
-      apiRequest<OrderHistoryEntry[]>('/orders/history', { fallbackMessage: orderHistoryMessages.fetchFailed, signal }),
+      callApi(endpoints.listOrderHistory, { fallbackMessage: orderHistoryMessages.fetchFailed, signal }),
   });
 }
 

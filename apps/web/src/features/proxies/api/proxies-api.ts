@@ -1,40 +1,33 @@
-import { type DailyUsage, type Order, ordersMessages, type ProcessingOrder } from '@storefront/contract';
+import { endpoints, ordersMessages } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { callApi } from '../../../lib/api-client.ts';
 import { ordersKeys, PROCESSING_REFRESH_MS } from '../../../lib/queries/orders.ts';
 
 export function useProcessingOrders() {
   return useQuery({
     queryKey: ordersKeys.processing(),
     queryFn: ({ signal }) =>
-      apiRequest<ProcessingOrder[]>('/orders/processing', {
-        fallbackMessage: ordersMessages.fetchProcessingFailed,
-        signal,
-      }),
+      callApi(endpoints.listProcessingOrders, { fallbackMessage: ordersMessages.fetchProcessingFailed, signal }),
     refetchInterval: (query) => ((query.state.data?.length ?? 0) > 0 ? PROCESSING_REFRESH_MS : false),
   });
 }
 
-/** POST /api/orders/cancel; the answer replaces the whole order list (spec section 4 'Order activity'). */
+/** The answer replaces the whole order list (spec section 4 'Order activity'). */
 export function useCancelOrder() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
-      apiRequest<Order[]>('/orders/cancel', {
-        method: 'POST',
-        body: { id },
-        fallbackMessage: ordersMessages.cancelFailed,
-      }),
+      callApi(endpoints.cancelOrder, { body: { id }, fallbackMessage: ordersMessages.cancelFailed }),
     onSuccess: (orders) => queryClient.setQueryData(ordersKeys.list(), orders),
   });
 }
 
-/** GET /api/orders/usage/daily: what the gateway carried per day, for the chart on the Residential tab. */
+/** What the gateway carried per day, for the chart on the Residential tab. */
 export function useDailyUsage(enabled: boolean) {
   return useQuery({
     queryKey: ordersKeys.dailyUsage(),
     enabled,
     queryFn: ({ signal }) =>
-      apiRequest<DailyUsage>('/orders/usage/daily', { fallbackMessage: ordersMessages.fetchUsageFailed, signal }),
+      callApi(endpoints.getDailyUsage, { fallbackMessage: ordersMessages.fetchUsageFailed, signal }),
   });
 }
