@@ -18,7 +18,7 @@ import {
   pricingResponseSchema,
   readinessResponseSchema,
 } from '../catalogue.ts';
-import { orderHistorySchema } from '../checkout.ts';
+import { checkoutRequestSchema, checkoutResponseSchema, orderHistorySchema } from '../checkout.ts';
 import { authorizedIpsRequestSchema, authorizedIpsSchema, preferencesSchema } from '../customer-settings.ts';
 import { endpoint } from '../endpoint.ts';
 import {
@@ -233,6 +233,20 @@ export const customerEndpoints = {
     body: cancelOrderRequestSchema,
     status: 200,
     response: orderListSchema,
+  }),
+
+  // Buying.
+  createCheckout: endpoint({
+    method: 'POST',
+    path: '/checkout',
+    access: 'customer',
+    tags: ['checkout'],
+    summary: 'Start a checkout: creates the order awaiting payment and answers the payment page URL',
+    description:
+      'quantity is one of the product bundles, or 1 to 10000 for a custom amount (not PK1); coupon is a promo code.',
+    body: checkoutRequestSchema,
+    status: 200,
+    response: checkoutResponseSchema,
   }),
 
   // Personal API keys: managed with a signed-in session only; a key cannot manage keys.

@@ -1,5 +1,5 @@
 import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
-import { checkoutMessages, checkoutRequestSchema, checkoutResponseSchema, PRODUCT_IDS } from '@storefront/contract';
+import { checkoutMessages, endpoints, PRODUCT_IDS } from '@storefront/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Counter } from 'prom-client';
@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { PaymentsConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { enforceLimit } from '../../lib/rate-limits.ts';
+import { routeOf } from '../../lib/route.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
 import { type Guards, signedInOf } from '../auth/guards.ts';
 import { createCheckout } from './create-checkout.ts';
@@ -41,33 +42,24 @@ export const checkoutRoutes: FastifyPluginAsync<CheckoutRoutesOptions> = async (
   });
 
   const api = app.withTypeProvider<ZodTypeProvider>();
-  api.post(
-    '/checkout',
-    {
-      // Every refusal of this route has the checkout's own shape, as the Purchase page reads it.
-      config: {
-        errorShape: {
-          body: (message) => ({ success: false, error: { message } }),
-          internalError: checkoutMessages.checkoutFallback,
-        },
-      },
-      onRequest: options.guards.requireUser,
-      onResponse: (request, reply, done) => {
-        const result = reply.statusCode < 400 ? 'started' : reply.statusCode < 500 ? 'refused' : 'failed';
-        options.checkouts.inc({ product: productLabel(request.body), result });
-        done();
-      },
-      preHandler: (request, reply) => enforceLimit(perUser, request, reply, { msg: 'checkout rate limit reached' }),
-      schema: {
-        tags: ['checkout'],
-        summary: 'Start a checkout: creates the order awaiting payment and answers the payment page URL',
-        description:
-          'quantity is one of the product bundles, or 1 to 10000 for a custom amount (not PK1); coupon is a promo code.',
-        body: checkoutRequestSchema,
-        response: { 200: checkoutResponseSchema, '4xx': failure, '5xx': failure },
+  const route = routeOf(endpoints.createCheckout, options.guards);
+  api.route({
+    ...route,
+    // Every refusal of this route has the checkout's own shape, as the Purchase page reads it.
+    config: {
+      errorShape: {
+        body: (message) => ({ success: false, error: { message } }),
+        internalError: checkoutMessages.checkoutFallback,
       },
     },
-    async (request) => {
+    onResponse: (request, reply, done) => {
+      const result = reply.statusCode < 400 ? 'started' : reply.statusCode < 500 ? 'refused' : 'failed';
+      options.checkouts.inc({ product: productLabel(request.body), result });
+      done();
+    },
+    preHandler: (request, reply) => enforceLimit(perUser, request, reply, { msg: 'checkout rate limit reached' }),
+    schema: { ...route.schema, response: { ...route.schema.response, '4xx': failure, '5xx': failure } },
+    handler: async (request) => {
       const { user } = signedInOf(request);
       const { checkoutUrl } = await createCheckout({
         db: options.db,
@@ -79,5 +71,5 @@ export const checkoutRoutes: FastifyPluginAsync<CheckoutRoutesOptions> = async (
       });
       return { success: true as const, checkoutUrl };
     },
-  );
+  });
 };

@@ -1,27 +1,19 @@
-import {
-  type CheckoutRequest,
-  type CheckoutResponse,
-  checkoutMessages,
-  type FeatureFlag,
-  messages,
-} from '@storefront/contract';
+import { type CheckoutRequest, checkoutMessages, endpoints, messages } from '@storefront/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { ApiError, callApi } from '../../../lib/api-client.ts';
 import { featuresKeys } from '../../../lib/queries/features.ts';
 
-/** GET /api/features: which products can be bought now. */
+/** Which products can be bought now. */
 export function useFeatures() {
   return useQuery({
     queryKey: featuresKeys.public(),
-    queryFn: ({ signal }) =>
-      apiRequest<FeatureFlag[]>('/features', { fallbackMessage: messages.internalError, signal }),
+    queryFn: ({ signal }) => callApi(endpoints.listFeatures, { fallbackMessage: messages.internalError, signal }),
   });
 }
 
-/** POST /api/checkout: the payment page URL, or an ApiError with the server's message. */
+/** The payment page URL, or an ApiError with the server's message. */
 export async function startCheckout(request: CheckoutRequest): Promise<string> {
-  const answer = await apiRequest<CheckoutResponse>('/checkout', {
-    method: 'POST',
+  const answer = await callApi(endpoints.createCheckout, {
     body: request,
     fallbackMessage: checkoutMessages.checkoutFallback,
   });
