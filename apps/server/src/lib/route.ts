@@ -39,18 +39,28 @@ function guardOf(endpoint: Endpoint, guards: Guards | undefined): Guard | undefi
  */
 export function routeOf<const E extends Endpoint>(endpoint: E, guards?: Guards) {
   const guard = guardOf(endpoint, guards);
+  // Only the parts the endpoint has: Fastify warns (FSTWRN001) about a schema key that is there but undefined.
+  const schema = {
+    tags: [...endpoint.tags],
+    summary: endpoint.summary,
+    ...(endpoint.description && { description: endpoint.description }),
+    ...(endpoint.params && { params: endpoint.params }),
+    ...(endpoint.query && { querystring: endpoint.query }),
+    ...(endpoint.body && { body: endpoint.body }),
+    ...(endpoint.response && { response: { [endpoint.status]: endpoint.response } }),
+  } as {
+    tags: string[];
+    summary: string;
+    description?: string;
+    params: SchemaPart<E, 'params'>;
+    querystring: SchemaPart<E, 'query'>;
+    body: SchemaPart<E, 'body'>;
+    response: ResponsePart<E>;
+  };
   return {
     method: endpoint.method,
     url: endpoint.path,
     ...(guard ? { onRequest: guard } : {}),
-    schema: {
-      tags: [...endpoint.tags],
-      summary: endpoint.summary,
-      ...(endpoint.description ? { description: endpoint.description } : {}),
-      params: endpoint.params as SchemaPart<E, 'params'>,
-      querystring: endpoint.query as SchemaPart<E, 'query'>,
-      body: endpoint.body as SchemaPart<E, 'body'>,
-      response: (endpoint.response ? { [endpoint.status]: endpoint.response } : undefined) as ResponsePart<E>,
-    },
+    schema,
   };
 }
