@@ -19,13 +19,18 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type Access = 'public' | 'customer' | 'reader' | 'owner' | 'admin' | 'capability';
 
-export interface Endpoint {
+/** Where a call is and who may call it (api/routes.ts: no schemas, so that a page can call without loading zod). */
+export interface Route {
   method: Method;
   /** The address under /api, with `:name` for each parameter: `/api-keys/:id`. */
   path: string;
   access: Access;
   /** With `reader`: the key may also come as `?key=` (links a tool loads by address). */
   keyInQuery?: true;
+}
+
+/** The rest of a call: its reference text, what it takes and what it answers. */
+export interface EndpointDetails {
   /** For the API reference (/api/docs). */
   tags: readonly string[];
   summary: string;
@@ -39,9 +44,14 @@ export interface Endpoint {
   response?: z.ZodType;
 }
 
-/** Defines an endpoint, keeping its literal types (the method, path and schemas) for the server and the client. */
-export function endpoint<const E extends Endpoint>(definition: E): E {
-  return definition;
+export type Endpoint = Route & EndpointDetails;
+
+/** Defines an endpoint from its route and details, keeping their literal types for the server and the client. */
+export function endpoint<const R extends Route, const D extends EndpointDetails>(route: R, details: D): R & D;
+/** The same in one object (while the admin and sandbox tables move to api/routes.ts). */
+export function endpoint<const E extends Endpoint>(definition: E): E;
+export function endpoint(route: Endpoint | Route, details?: EndpointDetails): Endpoint {
+  return details ? { ...route, ...details } : (route as Endpoint);
 }
 
 type InputOf<E, K extends 'params' | 'query' | 'body'> = E extends { [P in K]: infer S extends z.ZodType }

@@ -1,4 +1,13 @@
-import { type AnswerOf, addressOf, type CallInput, type Endpoint } from '@storefront/contract';
+import {
+  type AnswerOf,
+  addressOf,
+  type CallInput,
+  type Endpoint,
+  type EndpointName,
+  type Endpoints,
+  type Route,
+  routes,
+} from '@storefront/contract';
 
 /** An API answer that was not 2xx; `message` is the server's `{ message }` when it sent one. */
 export class ApiError extends Error {
@@ -29,10 +38,21 @@ export type CallOptions<E extends Endpoint> = CallInput<E> & {
 };
 
 /**
- * Calls one endpoint of the contract (packages/contract/src/api) and answers its parsed JSON, throwing ApiError with
- * a readable message: `callApi(endpoints.revokeApiKey, { params: { id }, fallbackMessage })`.
+ * Calls one endpoint of the contract by name (packages/contract/src/api) and answers its parsed JSON, throwing ApiError
+ * with a readable message: `callApi('revokeApiKey', { params: { id }, fallbackMessage })`. Only the endpoint's route
+ * (method and address) is loaded at run time; its schemas give the types.
  */
-export async function callApi<const E extends Endpoint>(endpoint: E, options: CallOptions<E>): Promise<AnswerOf<E>> {
+export async function callApi<N extends EndpointName>(
+  name: N,
+  options: CallOptions<Endpoints[N]>,
+): Promise<AnswerOf<Endpoints[N]>>;
+/** The same with the endpoint itself (while the admin and sandbox calls move to names). */
+export async function callApi<const E extends Endpoint>(endpoint: E, options: CallOptions<E>): Promise<AnswerOf<E>>;
+export async function callApi(
+  target: EndpointName | Endpoint,
+  options: { fallbackMessage: string; signal?: AbortSignal },
+): Promise<unknown> {
+  const endpoint: Route = typeof target === 'string' ? ((routes as Record<string, Route>)[target] as Route) : target;
   const { params, query, body, fallbackMessage, signal } = options as {
     params?: Record<string, string | number>;
     query?: object;
@@ -56,8 +76,8 @@ export async function callApi<const E extends Endpoint>(endpoint: E, options: Ca
   if (!response.ok) throw new ApiError(response.status, await messageOf(response, fallbackMessage));
   // 204 No Content (a deletion): nothing to parse. Otherwise the body is what the endpoint's response schema says:
   // the server serialises every answer through that schema.
-  if (response.status === 204) return undefined as AnswerOf<E>;
-  return (await response.json()) as AnswerOf<E>;
+  if (response.status === 204) return undefined;
+  return await response.json();
 }
 export interface ApiRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -1,7 +1,6 @@
-import type { AuthCheckResponse } from '@storefront/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { apiRequest } from './api-client.ts';
+import { callApi } from './api-client.ts';
 
 export const authQueryKey = ['auth', 'me'] as const;
 
@@ -10,7 +9,7 @@ export const authQueryKey = ['auth', 'me'] as const;
  * a day old, so refetching every ten minutes and on focus keeps an open tab signed in.
  */
 export const fetchAuthCheck = ({ signal }: { signal?: AbortSignal }) =>
-  apiRequest<AuthCheckResponse>('/user/auth', { fallbackMessage: 'Could not check your session', signal });
+  callApi('checkSession', { fallbackMessage: 'Could not check your session', signal });
 
 export function useAuth() {
   const query = useQuery({

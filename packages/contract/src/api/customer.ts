@@ -28,23 +28,18 @@ import {
   orderUsageListSchema,
   processingOrderListSchema,
 } from '../orders.ts';
+import { routes } from './routes.ts';
 
 /** The calls of the public site, the sign-in screens and the customer's dashboard (and their tools, with an API key). */
 export const customerEndpoints = {
   // Operations: for load balancers and monitors.
-  getHealth: endpoint({
-    method: 'GET',
-    path: '/health',
-    access: 'public',
+  getHealth: endpoint(routes.getHealth, {
     tags: ['operations'],
     summary: 'Liveness and database reachability, for load balancers and monitors',
     status: 200,
     response: healthResponseSchema,
   }),
-  getReadiness: endpoint({
-    method: 'GET',
-    path: '/health/ready',
-    access: 'public',
+  getReadiness: endpoint(routes.getReadiness, {
     tags: ['operations'],
     summary:
       'Readiness: each dependency ok, down (with a reason) or not configured; 503 while the instance is stopping ' +
@@ -55,19 +50,13 @@ export const customerEndpoints = {
   }),
 
   // The public catalogue. GET /api/pricing sends prepared bytes (checked against the schema when they were made).
-  getPricing: endpoint({
-    method: 'GET',
-    path: '/pricing',
-    access: 'public',
+  getPricing: endpoint(routes.getPricing, {
     tags: ['catalogue'],
     summary: 'Plans with unit price (US dollars) and live stock; no sign-in needed',
     status: 200,
     response: pricingResponseSchema,
   }),
-  listFeatures: endpoint({
-    method: 'GET',
-    path: '/features',
-    access: 'public',
+  listFeatures: endpoint(routes.listFeatures, {
     tags: ['catalogue'],
     summary: 'Which products can be bought (one flag per product id)',
     status: 200,
@@ -75,10 +64,7 @@ export const customerEndpoints = {
   }),
 
   // The signed-in account.
-  checkSession: endpoint({
-    method: 'GET',
-    path: '/user/auth',
-    access: 'public',
+  checkSession: endpoint(routes.checkSession, {
     tags: ['account'],
     summary: 'Who is signed in, and their role',
     description:
@@ -86,10 +72,7 @@ export const customerEndpoints = {
     status: 200,
     response: authCheckResponseSchema,
   }),
-  changePassword: endpoint({
-    method: 'POST',
-    path: '/user/password',
-    access: 'customer',
+  changePassword: endpoint(routes.changePassword, {
     tags: ['account'],
     summary: 'Set a new password and sign out every other session',
     description:
@@ -99,10 +82,7 @@ export const customerEndpoints = {
     response: passwordChangedSchema,
   }),
   // Our own call beside better-auth's under /api/auth: the mailed link leads to a page whose button posts the token here.
-  confirmEmail: endpoint({
-    method: 'POST',
-    path: '/auth/confirm-email',
-    access: 'public',
+  confirmEmail: endpoint(routes.confirmEmail, {
     tags: ['account'],
     summary: "Confirm an e-mail address with the mailed link's token; a first confirmation signs the customer in",
     description:
@@ -113,19 +93,13 @@ export const customerEndpoints = {
   }),
 
   // The residential gateway's settings: with a signed-in session only, never an API key.
-  getAuthorizedIps: endpoint({
-    method: 'GET',
-    path: '/user/authorized-ips',
-    access: 'customer',
+  getAuthorizedIps: endpoint(routes.getAuthorizedIps, {
     tags: ['account'],
     summary: 'Addresses whose connections to the residential gateway need no credentials',
     status: 200,
     response: authorizedIpsSchema,
   }),
-  saveAuthorizedIps: endpoint({
-    method: 'PUT',
-    path: '/user/authorized-ips',
-    access: 'customer',
+  saveAuthorizedIps: endpoint(routes.saveAuthorizedIps, {
     tags: ['account'],
     summary: 'Replace the authorised IPs (at most 10 single addresses) and, when given, "only from these IPs"',
     description:
@@ -134,19 +108,13 @@ export const customerEndpoints = {
     status: 200,
     response: authorizedIpsSchema,
   }),
-  getPreferences: endpoint({
-    method: 'GET',
-    path: '/user/preferences',
-    access: 'customer',
+  getPreferences: endpoint(routes.getPreferences, {
     tags: ['account'],
     summary: "The customer's e-mail switches",
     status: 200,
     response: preferencesSchema,
   }),
-  savePreferences: endpoint({
-    method: 'PUT',
-    path: '/user/preferences',
-    access: 'customer',
+  savePreferences: endpoint(routes.savePreferences, {
     tags: ['account'],
     summary: 'Turn the usage e-mails (80 % and 100 % of the residential data) on or off',
     body: preferencesSchema,
@@ -155,59 +123,40 @@ export const customerEndpoints = {
   }),
 
   // The customer's own reads: a session or an API key. GET /api/orders sends prepared bytes with an ETag.
-  listOrders: endpoint({
-    method: 'GET',
-    path: '/orders',
-    access: 'reader',
+  listOrders: endpoint(routes.listOrders, {
     tags: ['orders', 'api keys'],
     summary: "The signed-in customer's orders, newest first",
     description: 'Carries an ETag: sent back in If-None-Match, it is answered 304 while the orders are unchanged.',
     status: 200,
     response: orderListSchema,
   }),
-  listOrderUsage: endpoint({
-    method: 'GET',
-    path: '/orders/usage',
-    access: 'reader',
+  listOrderUsage: endpoint(routes.listOrderUsage, {
     tags: ['orders', 'api keys'],
     summary: "The signed-in customer's residential data and credentials",
     status: 200,
     response: orderUsageListSchema,
   }),
-  getDailyUsage: endpoint({
-    method: 'GET',
-    path: '/orders/usage/daily',
-    access: 'reader',
+  getDailyUsage: endpoint(routes.getDailyUsage, {
     tags: ['orders', 'api keys'],
     summary: 'The residential data the gateway carried for the signed-in customer per day, last 30 days',
     status: 200,
     response: dailyUsageSchema,
   }),
-  listOrderHistory: endpoint({
-    method: 'GET',
-    path: '/orders/history',
-    access: 'reader',
+  listOrderHistory: endpoint(routes.listOrderHistory, {
     tags: ['orders', 'api keys'],
     summary: "The signed-in customer's payments with their invoices, newest first",
     description: 'total is in cents of currency; stripe_id is the invoice id of the payment provider.',
     status: 200,
     response: orderHistorySchema,
   }),
-  listProcessingOrders: endpoint({
-    method: 'GET',
-    path: '/orders/processing',
-    access: 'reader',
+  listProcessingOrders: endpoint(routes.listProcessingOrders, {
     tags: ['orders', 'api keys'],
     summary: "The signed-in customer's paid residential orders waiting for data",
     status: 200,
     response: processingOrderListSchema,
   }),
   // Plain text, one proxy a line (no JSON response schema): a link a tool loads, not a call of the web app.
-  getProxyList: endpoint({
-    method: 'GET',
-    path: '/proxy-list',
-    access: 'reader',
-    keyInQuery: true,
+  getProxyList: endpoint(routes.getProxyList, {
     tags: ['api keys'],
     summary: "The customer's current proxies as text, one a line, for a tool that loads its list by URL",
     description: [
@@ -222,10 +171,7 @@ export const customerEndpoints = {
     query: proxyListQuerySchema,
     status: 200,
   }),
-  cancelOrder: endpoint({
-    method: 'POST',
-    path: '/orders/cancel',
-    access: 'owner',
+  cancelOrder: endpoint(routes.cancelOrder, {
     tags: ['orders'],
     summary: 'Cancel an order at the end of its billing cycle; answers the updated order list',
     description:
@@ -236,10 +182,7 @@ export const customerEndpoints = {
   }),
 
   // Buying.
-  createCheckout: endpoint({
-    method: 'POST',
-    path: '/checkout',
-    access: 'customer',
+  createCheckout: endpoint(routes.createCheckout, {
     tags: ['checkout'],
     summary: 'Start a checkout: creates the order awaiting payment and answers the payment page URL',
     description:
@@ -250,19 +193,13 @@ export const customerEndpoints = {
   }),
 
   // Personal API keys: managed with a signed-in session only; a key cannot manage keys.
-  listApiKeys: endpoint({
-    method: 'GET',
-    path: '/api-keys',
-    access: 'customer',
+  listApiKeys: endpoint(routes.listApiKeys, {
     tags: ['api keys'],
     summary: "The signed-in customer's API keys, newest first (names and first characters, never the keys)",
     status: 200,
     response: apiKeyListSchema,
   }),
-  createApiKey: endpoint({
-    method: 'POST',
-    path: '/api-keys',
-    access: 'customer',
+  createApiKey: endpoint(routes.createApiKey, {
     tags: ['api keys'],
     summary: 'Create a named API key; the answer holds the whole key, shown this once',
     description: '409 when the customer already has 10 keys.',
@@ -270,10 +207,7 @@ export const customerEndpoints = {
     status: 201,
     response: createdApiKeySchema,
   }),
-  revokeApiKey: endpoint({
-    method: 'DELETE',
-    path: '/api-keys/:id',
-    access: 'owner',
+  revokeApiKey: endpoint(routes.revokeApiKey, {
     tags: ['api keys'],
     summary: 'Revoke an API key: requests made with it are refused from the next one on',
     description: "404 for a key that is not the customer's or was already revoked.",

@@ -1,4 +1,4 @@
-import { endpoints, ordersMessages } from '@storefront/contract';
+import { ordersMessages } from '@storefront/contract';
 import { useQuery } from '@tanstack/react-query';
 import { callApi } from '../api-client.ts';
 
@@ -22,8 +22,7 @@ export const PROCESSING_REFRESH_MS = 5000;
 export function useOrders({ refreshWhileProcessing = false } = {}) {
   return useQuery({
     queryKey: ordersKeys.list(),
-    queryFn: ({ signal }) =>
-      callApi(endpoints.listOrders, { fallbackMessage: ordersMessages.fetchOrdersFailed, signal }),
+    queryFn: ({ signal }) => callApi('listOrders', { fallbackMessage: ordersMessages.fetchOrdersFailed, signal }),
     refetchInterval: (query) =>
       refreshWhileProcessing && query.state.data?.some((order) => order.processing) ? PROCESSING_REFRESH_MS : false,
   });
@@ -33,7 +32,6 @@ export function useOrders({ refreshWhileProcessing = false } = {}) {
 export function useOrderUsage() {
   return useQuery({
     queryKey: ordersKeys.usage(),
-    queryFn: ({ signal }) =>
-      callApi(endpoints.listOrderUsage, { fallbackMessage: ordersMessages.fetchUsageFailed, signal }),
+    queryFn: ({ signal }) => callApi('listOrderUsage', { fallbackMessage: ordersMessages.fetchUsageFailed, signal }),
   });
 }

@@ -1,6 +1,6 @@
 import { messages, type PricingPlan, type PricingResponse } from '@storefront/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ApiError, apiRequest } from '../api-client.ts';
+import { ApiError, callApi } from '../api-client.ts';
 
 /**
  * A structural check instead of the contract's zod schema: the landing page loads this, and zod would add
@@ -27,7 +27,8 @@ export function parsePricing(value: unknown): PricingResponse | undefined {
 }
 
 export async function getPricing(signal?: AbortSignal): Promise<PricingResponse> {
-  const body = await apiRequest<Partial<PricingResponse>>('/pricing', {
+  // Checked here rather than trusted: a proxy or a half-deployed server may answer 200 with something else.
+  const body: Partial<PricingResponse> = await callApi('getPricing', {
     fallbackMessage: messages.pricingFetchFailed,
     signal,
   });

@@ -1,4 +1,4 @@
-import { apiKeyMessages, endpoints } from '@storefront/contract';
+import { apiKeyMessages } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
 import { accountKeys } from './account-keys.ts';
@@ -7,7 +7,7 @@ import { accountKeys } from './account-keys.ts';
 export function useApiKeys() {
   return useQuery({
     queryKey: accountKeys.apiKeys(),
-    queryFn: ({ signal }) => callApi(endpoints.listApiKeys, { fallbackMessage: apiKeyMessages.fetchFailed, signal }),
+    queryFn: ({ signal }) => callApi('listApiKeys', { fallbackMessage: apiKeyMessages.fetchFailed, signal }),
   });
 }
 
@@ -16,7 +16,7 @@ export function useCreateApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (name: string) =>
-      callApi(endpoints.createApiKey, { body: { name }, fallbackMessage: apiKeyMessages.createFailed }),
+      callApi('createApiKey', { body: { name }, fallbackMessage: apiKeyMessages.createFailed }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.apiKeys() }),
   });
 }
@@ -25,7 +25,7 @@ export function useRevokeApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
-      callApi(endpoints.revokeApiKey, { params: { id }, fallbackMessage: apiKeyMessages.revokeFailed }),
+      callApi('revokeApiKey', { params: { id }, fallbackMessage: apiKeyMessages.revokeFailed }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.apiKeys() }),
   });
 }

@@ -1,7 +1,6 @@
 import {
   type AuthorizedIpsRequest,
   authorizedIpMessages,
-  endpoints,
   type Preferences,
   preferencesMessages,
 } from '@storefront/contract';
@@ -13,8 +12,7 @@ import { accountKeys } from './account-keys.ts';
 export function useAuthorizedIps() {
   return useQuery({
     queryKey: accountKeys.authorizedIps(),
-    queryFn: ({ signal }) =>
-      callApi(endpoints.getAuthorizedIps, { fallbackMessage: authorizedIpMessages.fetchFailed, signal }),
+    queryFn: ({ signal }) => callApi('getAuthorizedIps', { fallbackMessage: authorizedIpMessages.fetchFailed, signal }),
   });
 }
 
@@ -23,7 +21,7 @@ export function useSaveAuthorizedIps() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: AuthorizedIpsRequest) =>
-      callApi(endpoints.saveAuthorizedIps, { body, fallbackMessage: authorizedIpMessages.saveFailed }),
+      callApi('saveAuthorizedIps', { body, fallbackMessage: authorizedIpMessages.saveFailed }),
     onSuccess: (saved) => queryClient.setQueryData(accountKeys.authorizedIps(), saved),
   });
 }
@@ -31,8 +29,7 @@ export function useSaveAuthorizedIps() {
 export function usePreferences() {
   return useQuery({
     queryKey: accountKeys.preferences(),
-    queryFn: ({ signal }) =>
-      callApi(endpoints.getPreferences, { fallbackMessage: preferencesMessages.fetchFailed, signal }),
+    queryFn: ({ signal }) => callApi('getPreferences', { fallbackMessage: preferencesMessages.fetchFailed, signal }),
   });
 }
 
@@ -40,7 +37,7 @@ export function useSavePreferences() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: Preferences) =>
-      callApi(endpoints.savePreferences, { body, fallbackMessage: preferencesMessages.saveFailed }),
+      callApi('savePreferences', { body, fallbackMessage: preferencesMessages.saveFailed }),
     onSuccess: (saved) => queryClient.setQueryData(accountKeys.preferences(), saved),
   });
 }

@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { authMessages, endpoints } from '@storefront/contract';
+import { authMessages } from '@storefront/contract';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
@@ -24,7 +24,7 @@ export function ChangePasswordDialog({ opened, onClose }: { opened: boolean; onC
   const submit = async (newPassword: string) => {
     setError(null);
     try {
-      await callApi(endpoints.changePassword, {
+      await callApi('changePassword', {
         body: { newPassword },
         fallbackMessage: 'The password could not be changed. Please try again.',
       });

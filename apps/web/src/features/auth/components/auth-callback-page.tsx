@@ -1,7 +1,7 @@
 import '../../../styles/full-mantine.ts';
 import { Alert, Button, Loader, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { authMessages, confirmationMessages, endpoints, paths } from '@storefront/contract';
+import { authMessages, confirmationMessages, paths } from '@storefront/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -61,7 +61,7 @@ function ConfirmEmail({ token, onConfirmed }: { token: string; onConfirmed: () =
     setPending(true);
     setError(null);
     try {
-      await callApi(endpoints.confirmEmail, { body: { token }, fallbackMessage: CONFIRM_FAILED });
+      await callApi('confirmEmail', { body: { token }, fallbackMessage: CONFIRM_FAILED });
       onConfirmed();
     } catch (caught) {
       setError(caught instanceof ApiError ? caught.message : CONFIRM_FAILED);

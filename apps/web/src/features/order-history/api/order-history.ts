@@ -1,4 +1,4 @@
-import { endpoints, type OrderHistoryEntry, orderHistoryMessages } from '@storefront/contract';
+import { type OrderHistoryEntry, orderHistoryMessages } from '@storefront/contract';
 import { useQuery } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
 import { ordersKeys } from '../../../lib/queries/orders.ts';
@@ -6,8 +6,7 @@ import { ordersKeys } from '../../../lib/queries/orders.ts';
 export function useOrderHistory() {
   return useQuery({
     queryKey: ordersKeys.history(),
-    queryFn: ({ signal }) =>
-      callApi(endpoints.listOrderHistory, { fallbackMessage: orderHistoryMessages.fetchFailed, signal }),
+    queryFn: ({ signal }) => callApi('listOrderHistory', { fallbackMessage: orderHistoryMessages.fetchFailed, signal }),
   });
 }
 

@@ -1,4 +1,4 @@
-import { endpoints, ordersMessages } from '@storefront/contract';
+import { ordersMessages } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
 import { ordersKeys, PROCESSING_REFRESH_MS } from '../../../lib/queries/orders.ts';
@@ -7,7 +7,7 @@ export function useProcessingOrders() {
   return useQuery({
     queryKey: ordersKeys.processing(),
     queryFn: ({ signal }) =>
-      callApi(endpoints.listProcessingOrders, { fallbackMessage: ordersMessages.fetchProcessingFailed, signal }),
+      callApi('listProcessingOrders', { fallbackMessage: ordersMessages.fetchProcessingFailed, signal }),
     refetchInterval: (query) => ((query.state.data?.length ?? 0) > 0 ? PROCESSING_REFRESH_MS : false),
   });
 }
@@ -16,8 +16,7 @@ export function useProcessingOrders() {
 export function useCancelOrder() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) =>
-      callApi(endpoints.cancelOrder, { body: { id }, fallbackMessage: ordersMessages.cancelFailed }),
+    mutationFn: (id: string) => callApi('cancelOrder', { body: { id }, fallbackMessage: ordersMessages.cancelFailed }),
     onSuccess: (orders) => queryClient.setQueryData(ordersKeys.list(), orders),
   });
 }
@@ -27,7 +26,6 @@ export function useDailyUsage(enabled: boolean) {
   return useQuery({
     queryKey: ordersKeys.dailyUsage(),
     enabled,
-    queryFn: ({ signal }) =>
-      callApi(endpoints.getDailyUsage, { fallbackMessage: ordersMessages.fetchUsageFailed, signal }),
+    queryFn: ({ signal }) => callApi('getDailyUsage', { fallbackMessage: ordersMessages.fetchUsageFailed, signal }),
   });
 }

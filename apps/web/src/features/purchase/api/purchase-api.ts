@@ -1,4 +1,4 @@
-import { type CheckoutRequest, checkoutMessages, endpoints, messages } from '@storefront/contract';
+import { type CheckoutRequest, checkoutMessages, messages } from '@storefront/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { ApiError, callApi } from '../../../lib/api-client.ts';
 import { featuresKeys } from '../../../lib/queries/features.ts';
@@ -7,13 +7,13 @@ import { featuresKeys } from '../../../lib/queries/features.ts';
 export function useFeatures() {
   return useQuery({
     queryKey: featuresKeys.public(),
-    queryFn: ({ signal }) => callApi(endpoints.listFeatures, { fallbackMessage: messages.internalError, signal }),
+    queryFn: ({ signal }) => callApi('listFeatures', { fallbackMessage: messages.internalError, signal }),
   });
 }
 
 /** The payment page URL, or an ApiError with the server's message. */
 export async function startCheckout(request: CheckoutRequest): Promise<string> {
-  const answer = await callApi(endpoints.createCheckout, {
+  const answer = await callApi('createCheckout', {
     body: request,
     fallbackMessage: checkoutMessages.checkoutFallback,
   });
