@@ -63,7 +63,10 @@ export async function buildWebApp(base = root): Promise<void> {
   const npmCli = process.env.npm_execpath;
   // A process group of its own: npm runs the build through shells, which do not pass a signal on to vite, so a stop
   // is sent to the whole group.
-  const options = { cwd: base, stdio: 'inherit', detached: true } as const;
+  // Always the production build: a NODE_ENV of the caller's (vitest sets `test`) would make vite bundle React's
+  // development build, which fails the page budgets.
+  const env = { ...process.env, NODE_ENV: 'production' };
+  const options = { cwd: base, env, stdio: 'inherit', detached: true } as const;
   const child = npmCli
     ? spawn(process.execPath, [npmCli, 'run', 'build'], options)
     : spawn('npm', ['run', 'build'], options);
