@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { chromium } from 'playwright-core';
 import { users } from '../apps/server/src/db/schema.ts';
 import { createBenchDatabase } from './bench-database.ts';
-import { startServer } from './start-server.ts';
+import { startServer, stopProcess } from './start-server.ts';
 
 const PORT = 3325;
 const base = `http://127.0.0.1:${PORT}`;
@@ -122,6 +122,6 @@ try {
     await browser.close();
   }
 } finally {
-  server.kill('SIGTERM');
+  await stopProcess(server);
   await bench.drop();
 }

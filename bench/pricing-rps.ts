@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { residentialAccounts, users } from '../apps/server/src/db/schema.ts';
 import { createBenchDatabase } from './bench-database.ts';
 import { sideBySide, startHelloWorld } from './side-by-side.ts';
-import { startServer } from './start-server.ts';
+import { startServer, stopProcess } from './start-server.ts';
 
 const HELLO_PORT = 3301;
 const PORT = 3302;
@@ -65,9 +65,12 @@ try {
       target: 0.5,
     },
   ]);
+  // Issue 37's pricing target: our answer against the same bytes and headers from a bare Fastify, in turn.
+  await sideBySide({ url: `http://127.0.0.1:${REPLAY_PORT}/`, pid: replay.pid, name: "the bare Fastify replay's" }, [
+    { label: 'GET /api/pricing against its replay', url: `${base}/api/pricing`, pid, target: 0.9 },
+  ]);
 } finally {
-  server.kill('SIGTERM');
-  hello.kill('SIGTERM');
-  replay.kill('SIGTERM');
+  // Stopped before the database is dropped under them (the drop would end their connections).
+  await Promise.all([server, hello, replay].map(stopProcess));
   await bench.drop();
 }

@@ -7,7 +7,7 @@ import { chromium } from 'playwright-core';
 import { proxyIps } from '../apps/server/src/db/schema.ts';
 import { createBenchDatabase } from './bench-database.ts';
 import { orderWithProxies, signedIn } from './shop.ts';
-import { startServer } from './start-server.ts';
+import { startServer, stopProcess } from './start-server.ts';
 
 const PORT = 3304;
 
@@ -153,6 +153,6 @@ try {
     await browser.close();
   }
 } finally {
-  server.kill('SIGTERM');
+  await stopProcess(server);
   await bench.drop();
 }

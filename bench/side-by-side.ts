@@ -85,6 +85,8 @@ export interface Server {
   headers?: Record<string, string>;
   /** The serving process, for its CPU time. */
   pid?: number;
+  /** How the printed line names it as the reference ("the hello-world's" when not given). */
+  name?: string;
 }
 
 export interface Comparison extends Server {
@@ -132,7 +134,7 @@ export async function sideBySide(referenceServer: Server, comparisons: Compariso
     console.log(
       `${comparison.label}: ${perSecond(ours).toFixed(0)} req/s (p50 ${median(ours.p50)} ms, p99 up to ` +
         `${Math.max(...ours.p99)} ms, ${(ours.bytes / ours.requests).toFixed(0)} bytes an answer${cpuPerAnswer(ours)}) ` +
-        `against the hello-world's ${perSecond(reference).toFixed(0)} (${(reference.bytes / reference.requests).toFixed(0)} ` +
+        `against ${referenceServer.name ?? "the hello-world's"} ${perSecond(reference).toFixed(0)} (${(reference.bytes / reference.requests).toFixed(0)} ` +
         `bytes an answer${cpuPerAnswer(reference)}): ratio ${ratio.toFixed(2)}, slices ${Math.min(...sliceRatios).toFixed(2)}–` +
         `${Math.max(...sliceRatios).toFixed(2)}` +
         (comparison.target === undefined

@@ -44,3 +44,11 @@ export async function startServer(
   server.kill('SIGTERM');
   throw new Error(`the server did not become healthy on port ${port}`);
 }
+
+/** Sends SIGTERM and waits until the process has exited (before its database is dropped, say). */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
