@@ -17,4 +17,6 @@ export const E2E = {
   clockAdminEmail: 'clock-admin@e2e.test',
   /** The administrator who opens every page for the accessibility check (e2e/accessibility.spec.ts). */
   a11yAdminEmail: 'a11y-admin@e2e.test',
+  /** The administrator whose console is measured for layout shifts and checked for its chunk (e2e/signed-in-speed.spec.ts). */
+  speedAdminEmail: 'speed-admin@e2e.test',
 } as const;

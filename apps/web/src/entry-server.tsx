@@ -47,7 +47,8 @@ const dashboardPageModules: Record<string, string> = {
   [paths.purchase]: 'src/features/purchase/components/purchase-page.tsx',
   [paths.orderHistory]: 'src/features/order-history/components/order-history-page.tsx',
   [paths.settings]: 'src/features/account/components/settings-page.tsx',
-  [paths.admin]: 'src/features/admin/components/admin-page.tsx',
+  // The admin route's gate only: the console itself is linked for nobody (a customer never downloads it).
+  [paths.admin]: 'src/features/dashboard/components/admin-route.tsx',
 };
 
 /**

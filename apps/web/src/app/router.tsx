@@ -39,7 +39,8 @@ const AuthCallbackPage = page(() => import('../features/auth/components/auth-cal
 const dashboardLoaders = {
   layout: () => import('../features/dashboard/components/dashboard-layout.tsx'),
   [paths.overview]: () => import('../features/dashboard/components/overview-page.tsx'),
-  [paths.admin]: () => import('../features/admin/components/admin-page.tsx'),
+  // The gate, not the console: the console's chunk loads only once the session says the visitor is an administrator.
+  [paths.admin]: () => import('../features/dashboard/components/admin-route.tsx'),
   [paths.settings]: () => import('../features/account/components/settings-page.tsx'),
   [paths.purchase]: () => import('../features/purchase/components/purchase-page.tsx'),
   [paths.orderHistory]: () => import('../features/order-history/components/order-history-page.tsx'),
@@ -47,7 +48,9 @@ const dashboardLoaders = {
 };
 const DashboardLayout = page(dashboardLoaders.layout, 'DashboardLayout');
 const OverviewPage = page(dashboardLoaders[paths.overview], 'OverviewPage');
-const AdminPage = page(dashboardLoaders[paths.admin], 'AdminPage');
+const AdminRoute = lazy(async () => ({ default: (await dashboardLoaders[paths.admin]()).AdminRoute }));
+// The admin console: not preloaded with the route, its chunk loads when AdminRoute renders it for an administrator.
+const AdminConsole = page(() => import('../features/admin/components/admin-page.tsx'), 'AdminPage');
 const SettingsPage = page(dashboardLoaders[paths.settings], 'SettingsPage');
 const PurchasePage = page(dashboardLoaders[paths.purchase], 'PurchasePage');
 const OrderHistoryPage = page(dashboardLoaders[paths.orderHistory], 'OrderHistoryPage');
@@ -118,7 +121,7 @@ export function AppRoutes({
           <Route index element={<Navigate to={paths.overview} replace />} />
           <Route path={paths.overview} element={<OverviewPage />} />
           <Route path={paths.settings} element={<SettingsPage />} />
-          <Route path={paths.admin} element={<AdminPage />} />
+          <Route path={paths.admin} element={<AdminRoute console={AdminConsole} />} />
           <Route path={paths.proxies} element={<ProxiesPage />} />
           <Route path={paths.purchase} element={<PurchasePage />} />
           <Route path={paths.orderHistory} element={<OrderHistoryPage />} />

@@ -1,10 +1,8 @@
-import { Alert, SimpleGrid, Stack, Tabs, Title } from '@mantine/core';
-import { adminTabOf } from '@storefront/contract';
-import { IconLock } from '@tabler/icons-react';
+import { SimpleGrid, Stack, Tabs, Title } from '@mantine/core';
+import { adminTabOf, paths } from '@storefront/contract';
 import { useSearchParams } from 'react-router';
 import { site } from '../../../config/site.ts';
-import { useAuth } from '../../../lib/use-auth.ts';
-import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { PAGE_TITLES, usePageTitle } from '../../../lib/use-page-title.ts';
 import { ADMIN_TABS } from '../admin-tabs.ts';
 import { AdminAlerts } from './admin-alerts.tsx';
 import { AuditLogView } from './audit-log.tsx';
@@ -16,21 +14,17 @@ import { ResidentialInventoryCard } from './residential-inventory-card.tsx';
 import { SandboxClockCard } from './sandbox-clock-card.tsx';
 import { SubnetInventory } from './subnet-inventory.tsx';
 
-/** /dashboard/admin (spec section 2 'Admin'): the tab lives in `?tab=`, default inventory, with the spec's aliases. */
+/**
+ * /dashboard/admin (spec section 2 'Admin'): the tab lives in `?tab=`, default inventory, with the spec's aliases.
+ * Rendered for an administrator only: the route's gate (features/dashboard/components/admin-route.tsx) checks the role
+ * and shows everyone else 'Access Denied' without downloading this console.
+ */
 export function AdminPage() {
-  const { isAdmin } = useAuth();
   const [params, setParams] = useSearchParams();
   const tab = adminTabOf(params.get('tab'));
   // Each tab its own title (WCAG 2.4.2): the browser's history and a screen reader tell them apart.
   const tabLabel = ADMIN_TABS.find((entry) => entry.value === tab)?.label;
-  usePageTitle(isAdmin && tabLabel ? `${tabLabel} – Admin` : 'Admin');
-  if (!isAdmin) {
-    return (
-      <Alert color="red" variant="light" title="Access Denied" icon={<IconLock size={18} aria-hidden />} role="alert">
-        You don't have permission to access this page. Administrator privileges are required.
-      </Alert>
-    );
-  }
+  usePageTitle(tabLabel ? `${tabLabel} – ${PAGE_TITLES[paths.admin]}` : PAGE_TITLES[paths.admin]);
   return (
     <Stack gap="lg">
       <Title order={1} size="h2">

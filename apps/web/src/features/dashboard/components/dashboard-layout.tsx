@@ -22,6 +22,7 @@ import { MAIN_CONTENT_ID, SkipLink } from '../../../components/skip-link.tsx';
 import { site } from '../../../config/site.ts';
 import { authClient } from '../../../lib/auth-client.ts';
 import { useAuth, useRefreshAfterAuthChange } from '../../../lib/use-auth.ts';
+import { useServerPageTitle } from '../../../lib/use-page-title.ts';
 import classes from './dashboard.module.css';
 import { AccountSkeleton, PageSkeleton, useHydrating } from './dashboard-skeleton.tsx';
 
@@ -53,6 +54,8 @@ export function DashboardLayout() {
   const navigate = useNavigate();
   const refreshAuth = useRefreshAfterAuthChange();
   const [signingOut, setSigningOut] = useState(false);
+  // The server draws this frame before the page's own code runs: the HTML still carries the page's title.
+  useServerPageTitle(location.pathname);
 
   useEffect(start, []);
   // The drawer closes when a page is chosen.

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useOrders, useOrderUsage } from '../../../lib/queries/orders.ts';
 import { useAuth } from '../../../lib/use-auth.ts';
-import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { PAGE_TITLES, usePageTitle } from '../../../lib/use-page-title.ts';
 import { overviewFigures } from '../api/overview-data.ts';
 
 function StatCard({
@@ -43,7 +43,7 @@ function StatCard({
 }
 
 export function OverviewPage() {
-  usePageTitle('Overview');
+  usePageTitle(PAGE_TITLES[paths.overview]);
   const { user } = useAuth();
   const orders = useOrders();
   const usage = useOrderUsage();

@@ -1,0 +1,173 @@
+// Issue 39, the signed-in pages: a customer never downloads the admin console, the admin tabs do not shift as their data
+// arrives (CLS at most 0.02), and each signed-in page's server-drawn HTML carries its own <title>.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import { paths } from '@storefront/contract';
+import { ADMIN_TABS } from '../apps/web/src/features/admin/admin-tabs.ts';
+import { signIn, signUp, uniqueEmail } from './support/helpers.ts';
+import { E2E } from './support/ports.ts';
+
+const dist = path.resolve(import.meta.dirname, '../apps/web/dist');
+
+/** The built JavaScript files that hold any module of the admin console (src/features/admin/), from the build. */
+function adminChunkFiles(): string[] {
+  const chunks: Record<string, string[]> = JSON.parse(
+    readFileSync(path.join(dist, '.vite/chunk-modules.json'), 'utf8'),
+  );
+  return Object.entries(chunks)
+    .filter(([, modules]) => modules.some((module) => module.startsWith('src/features/admin/')))
+    .map(([file]) => file);
+}
+
+/** Every URL the page asks for from now on (documents, preloads, scripts, fetches). */
+function recordRequests(page: Page): string[] {
+  const urls: string[] = [];
+  page.on('request', (request) => urls.push(request.url()));
+  return urls;
+}
+
+let adminSignedUp = false;
+async function asAdmin(page: Page) {
+  if (!adminSignedUp) {
+    await signUp(page, E2E.speedAdminEmail);
+    adminSignedUp = true;
+  } else {
+    await signIn(page, E2E.speedAdminEmail);
+    await expect(page).toHaveURL(/\/dashboard\/overview$/);
+  }
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('a customer who opens /dashboard/admin gets Access Denied without downloading the admin console', async ({
+  page,
+}) => {
+  const adminFiles = adminChunkFiles();
+  expect(adminFiles.length).toBeGreaterThan(0);
+  const requests = recordRequests(page);
+  await signUp(page, uniqueEmail('no-console'));
+
+  // Typed into the address bar (a server-drawn page), then reached inside the app (the browser renders it alone).
+  await page.goto(paths.admin);
+  const alert = page.getByRole('alert').filter({ hasText: 'Access Denied' });
+  await expect(alert).toContainText(
+    "You don't have permission to access this page. Administrator privileges are required.",
+  );
+  await expect(page).toHaveTitle(/^Admin \| /);
+  await page.goto(paths.overview);
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+  await page.evaluate((to) => {
+    window.history.pushState({}, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, paths.admin);
+  await expect(alert).toBeVisible();
+  await page.waitForLoadState('networkidle');
+
+  const html = await (await page.request.get(paths.admin)).text();
+  const downloaded = requests.filter((url) => adminFiles.some((file) => url.endsWith(`/${file}`)));
+  expect(downloaded).toEqual([]);
+  expect(adminFiles.filter((file) => html.includes(file))).toEqual([]);
+  // The watch sees scripts at all: the dashboard's own chunks were fetched.
+  expect(requests.some((url) => /\/assets\/dashboard-layout-[^/]+\.js$/.test(url))).toBe(true);
+});
+
+test('an administrator gets the console (its chunk loads once the role is known)', async ({ page }) => {
+  const adminFiles = adminChunkFiles();
+  const requests = recordRequests(page);
+  await asAdmin(page);
+  await page.goto(paths.admin);
+  await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+  await expect(page.getByText('Access Denied')).toHaveCount(0);
+  expect(requests.some((url) => adminFiles.some((file) => url.endsWith(`/${file}`)))).toBe(true);
+});
+
+test('each signed-in page has its own <title> in the HTML the server draws, the one the page then keeps', async ({
+  page,
+}) => {
+  const pages = [
+    [paths.overview, 'Overview'],
+    [paths.proxies, 'Proxies'],
+    [paths.purchase, 'Purchase Proxies'],
+    [paths.orderHistory, 'Order History'],
+    [paths.settings, 'Settings'],
+    [paths.admin, 'Admin'],
+  ] as const;
+  const served = new Map<string, string>();
+  for (const [pathname, title] of pages) {
+    const html = await (await page.request.get(pathname)).text();
+    const served_title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '';
+    expect(served_title, pathname).toMatch(new RegExp(`^${title} \\| `));
+    served.set(pathname, served_title);
+  }
+
+  await signUp(page, uniqueEmail('titles'));
+  for (const [pathname] of pages) {
+    await page.goto(pathname);
+    await expect(page.locator('#root [role="status"]').filter({ hasText: 'Loading...' })).toHaveCount(0);
+    await page.waitForLoadState('networkidle');
+    // The same title once the page itself has rendered (a customer's admin page: 'Access Denied', titled 'Admin').
+    await expect(page, pathname).toHaveTitle(served.get(pathname) ?? '');
+  }
+});
+
+interface Shift {
+  value: number;
+  at: number;
+  sources: string[];
+}
+declare global {
+  interface Window {
+    storefrontShifts: Shift[];
+  }
+}
+
+/** Every layout shift not caused by input, kept in the page from its start, with what moved. */
+async function observeLayoutShifts(page: Page) {
+  await page.addInitScript(() => {
+    window.storefrontShifts = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & {
+        value: number;
+        hadRecentInput: boolean;
+        sources?: { node?: Node }[];
+      })[]) {
+        if (entry.hadRecentInput) continue;
+        window.storefrontShifts.push({
+          value: entry.value,
+          at: Math.round(entry.startTime),
+          sources: (entry.sources ?? []).map((source) => {
+            const node = source.node as HTMLElement | undefined;
+            if (!node) return '?';
+            const text = (node.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40);
+            return `${node.nodeName?.toLowerCase()}${node.className && typeof node.className === 'string' ? `.${node.className.split(' ')[0]}` : ''} "${text}"`;
+          }),
+        });
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+for (const width of [1280, 375]) {
+  test(`the admin tabs do not shift as their data arrives (CLS at most 0.02) at ${width} px`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width, height: 860 });
+    await asAdmin(page);
+    await observeLayoutShifts(page);
+    const found: string[] = [];
+    for (const tab of ADMIN_TABS) {
+      await page.goto(tab.value === 'inventory' ? paths.admin : `${paths.admin}?tab=${tab.value}`);
+      await expect(page.getByRole('tab', { name: tab.label })).toHaveAttribute('aria-selected', 'true');
+      await page.waitForLoadState('networkidle');
+      // Two frames and a pause, so a shift from the last answer is reported.
+      await page.waitForTimeout(500);
+      const shifts = await page.evaluate(() => window.storefrontShifts);
+      const total = shifts.reduce((sum, shift) => sum + shift.value, 0);
+      console.log(
+        `${width} px, ${tab.label}: CLS ${total.toFixed(4)}${shifts.map((s) => `\n  ${s.value.toFixed(4)} at ${s.at} ms: ${s.sources.join('; ')}`).join('')}`,
+      );
+      if (total > 0.02) found.push(`${tab.label}: ${total.toFixed(3)}`);
+    }
+    expect(found).toEqual([]);
+  });
+}
