@@ -31,6 +31,8 @@ export function adminTabOf(value: string | null | undefined): AdminTab {
 export const IP_POOLS = { pk1: 'pk1_isp_proxies', isp: 'isp_proxies' } as const;
 export type IpPool = keyof typeof IP_POOLS;
 export const ipPoolSchema = z.enum(['pk1', 'isp'], { error: 'The pool is pk1 or isp.' });
+/** The pool in an address: /api/admin/stocks/{pool}, /api/admin/ips/{pool}/subnets. */
+export const ipPoolParamsSchema = z.object({ pool: ipPoolSchema });
 
 export const adminMessages = {
   fetchFeaturesFailed: 'Failed to fetch features',
@@ -125,9 +127,13 @@ export const subnetsDataSchema = z.object({
   subnets: z.array(subnetSchema),
 });
 export type SubnetsData = z.infer<typeof subnetsDataSchema>;
-/** `?ips=false` leaves each subnet's `ips` empty (the admin page loads a subnet's IPs when its card opens). */
+/**
+ * `?ips=false` leaves each subnet's `ips` empty (the admin page loads a subnet's IPs when its card opens);
+ * `?subnet=…` answers that one subnet.
+ */
 export const subnetsQuerySchema = z.object({
   ips: z.enum(['true', 'false'], { error: 'ips is true or false.' }).default('true'),
+  subnet: z.string().trim().min(1).max(50).optional(),
 });
 
 export const swapSubnetRequestSchema = z.object({
@@ -450,3 +456,7 @@ export const createCouponRequestSchema = z
 export type CreateCouponRequest = z.input<typeof createCouponRequestSchema>;
 export const toggleCouponRequestSchema = z.object({ active: z.boolean({ error: 'Send { active: true } or false.' }) });
 export const couponMessageResponseSchema = z.object({ message: z.string() });
+/** DELETE /api/admin/coupons/{couponId}: a malformed id is the same 'not found' as an unknown one. */
+export const couponIdParamsSchema = z.object({ couponId: z.uuid({ error: couponMessages.couponNotFound }) });
+/** PATCH /api/admin/coupons/{promoCodeId}/toggle. */
+export const promoCodeIdParamsSchema = z.object({ promoCodeId: z.uuid({ error: couponMessages.promoNotFound }) });

@@ -108,6 +108,45 @@ const SAMPLES: { [N in EndpointName]: (f: MatrixFixture) => CallInput<Endpoints[
   getProxyList: () => ({ query: { format: 'ip:port:user:pass' } }),
   cancelOrder: (f) => ({ body: { id: f.orderId } }),
   createCheckout: () => ({ body: { productId: 'isp_proxies', quantity: 5 } }),
+  // The sandbox's hosted pages and its clock.
+  getSandboxCheckout: (f) => ({ params: { id: f.checkoutId } }),
+  paySandboxCheckout: (f) => ({ params: { id: f.checkoutId }, body: { card: 'declined' } }),
+  getSandboxInvoice: (f) => ({ params: { id: f.invoiceId } }),
+  getSandboxBilling: (f) => ({ params: { id: f.orderId } }),
+  setSandboxCard: (f) => ({ params: { id: f.orderId }, body: { card: 'ok' } }),
+  moveSandboxClock: () => ({ body: { now: new Date(Date.now() + 60_000).toISOString() } }),
+  // The administrator's console.
+  listOpenAlerts: () => ({}),
+  listAuditLog: () => ({ query: {} }),
+  listFeatureFlags: () => ({}),
+  saveFeatureFlags: () => ({ body: [{ featureName: 'isp_proxies', isEnabled: true }] }),
+  getResidentialStock: () => ({}),
+  getResidentialDailyUsage: () => ({}),
+  setResidentialLimit: () => ({ body: { bandwidthLimit: 500_000 } }),
+  getIpStock: () => ({ params: { pool: 'isp' } }),
+  uploadIps: () => ({ params: { pool: 'isp' }, body: { ips: ['203.0.113.77:8000:user:pass'] } }),
+  listSubnets: () => ({ params: { pool: 'isp' }, query: {} }),
+  swapSubnet: () => ({ params: { pool: 'isp' }, body: { subnet: '192.0.2.0/24', newEndpoints: [] } }),
+  lookUpCustomer: (f) => ({ query: { email: f.victimEmail } }),
+  createCustomCheckout: (f) => ({ body: { userId: f.victimId, quantity: 5 } }),
+  fulfilCustomOrder: (f) => ({
+    body: { userId: f.victimId, orderId: '00000000-0000-4000-8000-000000000000', ips: [] },
+  }),
+  listCoupons: () => ({}),
+  createCoupon: () => ({
+    body: {
+      code: 'MATRIX10',
+      name: 'Matrix ten',
+      duration: 'once',
+      discountType: 'percent_off',
+      percentOff: 10,
+      appliesToProducts: ['isp_proxies'],
+    },
+  }),
+  listCouponRedemptions: () => ({}),
+  getCouponOptions: () => ({}),
+  deleteCoupon: (f) => ({ params: { couponId: f.couponId } }),
+  togglePromoCode: (f) => ({ params: { promoCodeId: f.promoCodeId }, body: { active: false } }),
 };
 
 /** The contract's endpoints, keyed `METHOD url-pattern` like Fastify's route table, with the contract's access. */
@@ -148,91 +187,6 @@ const HAND_LISTED: Record<string, MatrixEntry> = {
   // Payment providers.
   'POST /api/webhooks/sandbox': { access: 'signed', request: post('/api/webhooks/sandbox', { type: 'x' }) },
   'POST /api/webhooks/stripe': { access: 'signed', request: post('/api/webhooks/stripe', { type: 'x' }) },
-
-  // The sandbox's hosted pages.
-  'GET /api/sandbox/checkout/:id': {
-    access: 'owner',
-    request: (f) => ({ url: `/api/sandbox/checkout/${f.checkoutId}` }),
-  },
-  'POST /api/sandbox/checkout/:id/pay': {
-    access: 'owner',
-    request: (f) => ({ url: `/api/sandbox/checkout/${f.checkoutId}/pay`, payload: { card: 'declined' } }),
-  },
-  'GET /api/sandbox/invoices/:id': {
-    access: 'capability',
-    request: (f) => ({ url: `/api/sandbox/invoices/${f.invoiceId}` }),
-  },
-  'GET /api/sandbox/orders/:id/billing': {
-    access: 'owner',
-    request: (f) => ({ url: `/api/sandbox/orders/${f.orderId}/billing` }),
-  },
-  'POST /api/sandbox/orders/:id/card': {
-    access: 'owner',
-    request: (f) => ({ url: `/api/sandbox/orders/${f.orderId}/card`, payload: { card: 'ok' } }),
-  },
-
-  // The administrator console.
-  'POST /api/admin/sandbox/clock': {
-    access: 'admin',
-    request: post('/api/admin/sandbox/clock', { now: new Date(Date.now() + 60_000).toISOString() }),
-  },
-  'GET /api/admin/features': { access: 'admin', request: get('/api/admin/features') },
-  'POST /api/admin/features': {
-    access: 'admin',
-    request: post('/api/admin/features', [{ featureName: 'isp_proxies', isEnabled: true }]),
-  },
-  'GET /api/admin/stocks/residential': { access: 'admin', request: get('/api/admin/stocks/residential') },
-  'PUT /api/admin/stocks/residential': {
-    access: 'admin',
-    request: post('/api/admin/stocks/residential', { bandwidthLimit: 500_000 }),
-  },
-  'GET /api/admin/stocks/residential/daily': { access: 'admin', request: get('/api/admin/stocks/residential/daily') },
-  'GET /api/admin/stocks/:pool': { access: 'admin', request: get('/api/admin/stocks/isp') },
-  'POST /api/admin/stocks/:pool/upload': {
-    access: 'admin',
-    request: post('/api/admin/stocks/isp/upload', { ips: ['203.0.113.77:8000:user:pass'] }),
-  },
-  'GET /api/admin/ips/:pool/subnets': { access: 'admin', request: get('/api/admin/ips/isp/subnets') },
-  'POST /api/admin/ips/:pool/subnets/swap': {
-    access: 'admin',
-    request: post('/api/admin/ips/isp/subnets/swap', { subnet: '192.0.2.0/24', newEndpoints: [] }),
-  },
-  'GET /api/admin/users': { access: 'admin', request: (f) => ({ url: `/api/admin/users?email=${f.victimEmail}` }) },
-  'POST /api/admin/checkout/pk1/custom': {
-    access: 'admin',
-    request: (f) => ({ url: '/api/admin/checkout/pk1/custom', payload: { userId: f.victimId, quantity: 5 } }),
-  },
-  'POST /api/admin/orders/fulfill': {
-    access: 'admin',
-    request: (f) => ({
-      url: '/api/admin/orders/fulfill',
-      payload: { userId: f.victimId, orderId: '00000000-0000-4000-8000-000000000000', ips: [] },
-    }),
-  },
-  'GET /api/admin/coupons': { access: 'admin', request: get('/api/admin/coupons') },
-  'POST /api/admin/coupons': {
-    access: 'admin',
-    request: post('/api/admin/coupons', {
-      code: 'MATRIX10',
-      name: 'Matrix ten',
-      duration: 'once',
-      discountType: 'percent_off',
-      percentOff: 10,
-      appliesToProducts: ['isp_proxies'],
-    }),
-  },
-  'GET /api/admin/coupons/redemptions': { access: 'admin', request: get('/api/admin/coupons/redemptions') },
-  'GET /api/admin/coupons/options': { access: 'admin', request: get('/api/admin/coupons/options') },
-  'DELETE /api/admin/coupons/:couponId': {
-    access: 'admin',
-    request: (f) => ({ url: `/api/admin/coupons/${f.couponId}` }),
-  },
-  'PATCH /api/admin/coupons/:promoCodeId/toggle': {
-    access: 'admin',
-    request: (f) => ({ url: `/api/admin/coupons/${f.promoCodeId}/toggle`, payload: { active: false } }),
-  },
-  'GET /api/admin/audit-log': { access: 'admin', request: get('/api/admin/audit-log') },
-  'GET /api/admin/alerts': { access: 'admin', request: get('/api/admin/alerts') },
 };
 
 /** Every route registered in Fastify, keyed `METHOD url-pattern`. */

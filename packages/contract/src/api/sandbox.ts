@@ -1,2 +1,99 @@
-/** The sandbox payment provider's hosted pages and its clock (only when PAYMENT_PROVIDER is the sandbox). */
-export const sandboxEndpoints = {};
+import { z } from 'zod';
+import {
+  sandboxBillingSchema,
+  sandboxCheckoutSchema,
+  sandboxClockReportSchema,
+  sandboxInvoiceSchema,
+  sandboxPayRequestSchema,
+  sandboxPayResponseSchema,
+} from '../checkout.ts';
+import { endpoint } from '../endpoint.ts';
+import { orderIdSchema } from '../orders.ts';
+
+/** The sandbox provider's ids: a checkout's and an invoice's (the server makes them, payments/sandbox-provider.ts). */
+export const SANDBOX_ID_PATTERNS = {
+  checkout: /^cs_sandbox_[A-Za-z0-9_-]{24}$/,
+  invoice: /^in_sandbox_[A-Za-z0-9_-]{24}$/,
+} as const;
+
+// A malformed id is refused before it reaches the database (a NUL byte, say, which PostgreSQL cannot store in text).
+const checkoutParams = z.object({
+  id: z
+    .string()
+    .regex(SANDBOX_ID_PATTERNS.checkout, 'This is not a sandbox checkout id (they look like cs_sandbox_…).'),
+});
+const invoiceParams = z.object({
+  id: z.string().regex(SANDBOX_ID_PATTERNS.invoice, 'This is not a sandbox invoice id (they look like in_sandbox_…).'),
+});
+const orderParams = z.object({ id: orderIdSchema });
+
+/**
+ * The sandbox payment provider's hosted pages and its clock (only when PAYMENT_PROVIDER is the sandbox). The payment
+ * and billing pages are the customer's own (anyone else gets 404); an invoice is reached by its unguessable id; the
+ * clock is for administrators (declared in the admin context with the console's calls).
+ */
+export const sandboxEndpoints = {
+  getSandboxCheckout: endpoint({
+    method: 'GET',
+    path: '/sandbox/checkout/:id',
+    access: 'owner',
+    tags: ['sandbox'],
+    summary: 'A sandbox checkout as its payment page shows it',
+    params: checkoutParams,
+    status: 200,
+    response: sandboxCheckoutSchema,
+  }),
+  paySandboxCheckout: endpoint({
+    method: 'POST',
+    path: '/sandbox/checkout/:id/pay',
+    access: 'owner',
+    tags: ['sandbox'],
+    summary: 'Pay a sandbox checkout with the test card, or simulate a declined card (no real money moves)',
+    params: checkoutParams,
+    body: sandboxPayRequestSchema,
+    status: 200,
+    response: sandboxPayResponseSchema,
+  }),
+  getSandboxInvoice: endpoint({
+    method: 'GET',
+    path: '/sandbox/invoices/:id',
+    access: 'capability',
+    tags: ['sandbox'],
+    summary: 'A sandbox invoice (printable page)',
+    params: invoiceParams,
+    status: 200,
+    response: sandboxInvoiceSchema,
+  }),
+  getSandboxBilling: endpoint({
+    method: 'GET',
+    path: '/sandbox/orders/:id/billing',
+    access: 'owner',
+    tags: ['sandbox'],
+    summary: "A sandbox subscription's card and payment state",
+    params: orderParams,
+    status: 200,
+    response: sandboxBillingSchema,
+  }),
+  setSandboxCard: endpoint({
+    method: 'POST',
+    path: '/sandbox/orders/:id/card',
+    access: 'owner',
+    tags: ['sandbox'],
+    summary:
+      "'Update' the test card of a sandbox subscription; after a failed renewal a working card is charged at once",
+    params: orderParams,
+    body: sandboxPayRequestSchema,
+    status: 200,
+    response: sandboxBillingSchema,
+  }),
+  moveSandboxClock: endpoint({
+    method: 'POST',
+    path: '/admin/sandbox/clock',
+    access: 'admin',
+    tags: ['sandbox'],
+    summary: "Move the sandbox's test clock forward and run the periodic job at that time (administrators)",
+    body: z.object({ now: z.string().min(1) }),
+    status: 200,
+    response: sandboxClockReportSchema,
+  }),
+};

@@ -1,3 +1,4 @@
+import { endpoints, routeKeyOf } from '@storefront/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import type { Branding } from '../../lib/branded-email.ts';
@@ -16,14 +17,16 @@ import { sandboxAdminRoutes } from '../sandbox/routes.ts';
 /** Every route under it is for administrators only, and declared in the admin context below. */
 export const ADMIN_PREFIX = '/api/admin/';
 
-/** The changes that can end an alert (stock arrives, a pool is switched off, an order is fulfilled). */
-const CHANGES_ALERTS = new Set([
-  '/api/admin/features',
-  '/api/admin/stocks/residential',
-  '/api/admin/stocks/:pool/upload',
-  '/api/admin/ips/:pool/subnets/swap',
-  '/api/admin/orders/fulfill',
-]);
+/** The changes that can end an alert (stock arrives, a pool is switched off, an order is fulfilled), by routeKeyOf. */
+const CHANGES_ALERTS = new Set(
+  [
+    endpoints.saveFeatureFlags,
+    endpoints.setResidentialLimit,
+    endpoints.uploadIps,
+    endpoints.swapSubnet,
+    endpoints.fulfilCustomOrder,
+  ].map(routeKeyOf),
+);
 
 export interface AdminApiOptions {
   db: Db;
@@ -61,7 +64,7 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (
   admin.addHook('onResponse', async (request, reply) => {
     if (request.method !== 'GET' && reply.statusCode === 200) {
       flushEmails();
-      if (CHANGES_ALERTS.has(request.routeOptions.url ?? '')) checkAlerts?.();
+      if (CHANGES_ALERTS.has(`${request.method} ${request.routeOptions.url}`)) checkAlerts?.();
     }
   });
   await admin.register(alertAdminRoutes, { db });

@@ -1,7 +1,8 @@
-import { adminAlertsSchema } from '@storefront/contract';
+import { endpoints } from '@storefront/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
+import { routeOf } from '../../lib/route.ts';
 import { listOpenAlerts } from './list-alerts.ts';
 
 /**
@@ -11,16 +12,5 @@ import { listOpenAlerts } from './list-alerts.ts';
 export const alertAdminRoutes: FastifyPluginAsync<{ db: Db }> = async (app, { db }) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.get(
-    '/admin/alerts',
-    {
-      schema: {
-        tags: ['admin'],
-        summary:
-          'The open alerts (paid orders waiting, low stock, the periodic job stuck, e-mails failing), oldest first by kind',
-        response: { 200: adminAlertsSchema },
-      },
-    },
-    async () => listOpenAlerts({ db }),
-  );
+  api.route({ ...routeOf(endpoints.listOpenAlerts), handler: async () => listOpenAlerts({ db }) });
 };

@@ -1,7 +1,8 @@
-import { auditLogQuerySchema, auditLogSchema } from '@storefront/contract';
+import { endpoints } from '@storefront/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
+import { routeOf } from '../../lib/route.ts';
 import { listAuditLog } from './list-audit-log.ts';
 
 /**
@@ -11,16 +12,8 @@ import { listAuditLog } from './list-audit-log.ts';
 export const auditAdminRoutes: FastifyPluginAsync<{ db: Db }> = async (app, { db }) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.get(
-    '/admin/audit-log',
-    {
-      schema: {
-        tags: ['admin'],
-        summary: 'Every administrator change, newest first (who, when, what, the figures)',
-        querystring: auditLogQuerySchema,
-        response: { 200: auditLogSchema },
-      },
-    },
-    async (request) => listAuditLog({ db, page: request.query.page }),
-  );
+  api.route({
+    ...routeOf(endpoints.listAuditLog),
+    handler: async (request) => listAuditLog({ db, page: request.query.page }),
+  });
 };

@@ -1,7 +1,8 @@
-import { featureListSchema, updateFeaturesRequestSchema } from '@storefront/contract';
+import { endpoints } from '@storefront/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
+import { routeOf } from '../../lib/route.ts';
 import { actorOf } from '../auth/guards.ts';
 import { listFeatures } from './list-features.ts';
 import { updateFeatures } from './update-features.ts';
@@ -13,22 +14,10 @@ import { updateFeatures } from './update-features.ts';
 export const featureAdminRoutes: FastifyPluginAsync<{ db: Db }> = async (app, { db }) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.get(
-    '/admin/features',
-    { schema: { tags: ['admin'], summary: 'The feature flags', response: { 200: featureListSchema } } },
-    async () => listFeatures({ db }),
-  );
+  api.route({ ...routeOf(endpoints.listFeatureFlags), handler: async () => listFeatures({ db }) });
 
-  api.post(
-    '/admin/features',
-    {
-      schema: {
-        tags: ['admin'],
-        summary: 'Switch products on or off: the whole feature list in, the whole list out',
-        body: updateFeaturesRequestSchema,
-        response: { 200: featureListSchema },
-      },
-    },
-    async (request) => updateFeatures({ db, actor: actorOf(request), features: request.body }),
-  );
+  api.route({
+    ...routeOf(endpoints.saveFeatureFlags),
+    handler: async (request) => updateFeatures({ db, actor: actorOf(request), features: request.body }),
+  });
 };

@@ -1,15 +1,9 @@
-import {
-  adminUserLookupQuerySchema,
-  adminUserLookupSchema,
-  customCheckoutRequestSchema,
-  customCheckoutResponseSchema,
-  fulfilRequestSchema,
-  fulfilResponseSchema,
-} from '@storefront/contract';
+import { endpoints } from '@storefront/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import type { Branding } from '../../lib/branded-email.ts';
+import { routeOf } from '../../lib/route.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
 import { actorOf } from '../auth/guards.ts';
 import { createCustomCheckout } from './create-custom-checkout.ts';
@@ -31,30 +25,14 @@ export const customOrderAdminRoutes: FastifyPluginAsync<{
 }> = async (app, { db, brand, provider, currency }) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.get(
-    '/admin/users',
-    {
-      schema: {
-        tags: ['admin'],
-        summary: 'Find a customer by e-mail (trimmed, any case), with their custom orders',
-        querystring: adminUserLookupQuerySchema,
-        response: { 200: adminUserLookupSchema },
-      },
-    },
-    async (request) => lookUpUser({ db, email: request.query.email }),
-  );
+  api.route({
+    ...routeOf(endpoints.lookUpCustomer),
+    handler: async (request) => lookUpUser({ db, email: request.query.email }),
+  });
 
-  api.post(
-    '/admin/checkout/pk1/custom',
-    {
-      schema: {
-        tags: ['admin'],
-        summary: 'A custom PK1 order (1 to 1000 IPs) for a customer: answers the payment link the customer pays',
-        body: customCheckoutRequestSchema,
-        response: { 200: customCheckoutResponseSchema },
-      },
-    },
-    async (request) =>
+  api.route({
+    ...routeOf(endpoints.createCustomCheckout),
+    handler: async (request) =>
       createCustomCheckout({
         db,
         provider,
@@ -65,21 +43,12 @@ export const customOrderAdminRoutes: FastifyPluginAsync<{
         quantity: request.body.quantity,
         coupon: request.body.coupon,
       }),
-  );
+  });
 
-  api.post(
-    '/admin/orders/fulfill',
-    {
-      bodyLimit: LARGE_BODY,
-      schema: {
-        tags: ['admin'],
-        summary:
-          "Fulfil a paid custom order with exactly its quantity of proxies; answers the customer's custom orders",
-        body: fulfilRequestSchema,
-        response: { 200: fulfilResponseSchema },
-      },
-    },
-    async (request) =>
+  api.route({
+    ...routeOf(endpoints.fulfilCustomOrder),
+    bodyLimit: LARGE_BODY,
+    handler: async (request) =>
       fulfilCustomOrder({
         db,
         brand,
@@ -88,5 +57,5 @@ export const customOrderAdminRoutes: FastifyPluginAsync<{
         orderId: request.body.orderId,
         lines: request.body.ips,
       }),
-  );
+  });
 };

@@ -1,6 +1,6 @@
-import type { AdminAlerts } from '@storefront/contract';
+import { endpoints } from '@storefront/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { callApi } from '../../../lib/api-client.ts';
 import { alertsKeys } from './admin-keys.ts';
 
 /** How often an open console asks again: an alert resolves by itself (stock arrives), and the banner follows. */
@@ -10,7 +10,7 @@ export const ALERTS_REFRESH_MS = 30_000;
 export const openAlertsQuery = queryOptions({
   queryKey: alertsKeys.all,
   queryFn: ({ signal }) =>
-    apiRequest<AdminAlerts>('/admin/alerts', { fallbackMessage: 'The open alerts could not be loaded.', signal }),
+    callApi(endpoints.listOpenAlerts, { fallbackMessage: 'The open alerts could not be loaded.', signal }),
   refetchInterval: ALERTS_REFRESH_MS,
 });
 

@@ -1,19 +1,12 @@
-import {
-  type AdminCoupon,
-  type CouponOptions,
-  type CouponRedemption,
-  type CreateCouponRequest,
-  couponMessages,
-} from '@storefront/contract';
+import { type CreateCouponRequest, couponMessages, endpoints } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { callApi } from '../../../lib/api-client.ts';
 import { auditKeys, couponKeys } from './admin-keys.ts';
 
 export function useAdminCoupons() {
   return useQuery({
     queryKey: couponKeys.list(),
-    queryFn: ({ signal }) =>
-      apiRequest<{ coupons: AdminCoupon[] }>('/admin/coupons', { fallbackMessage: couponMessages.fetchFailed, signal }),
+    queryFn: ({ signal }) => callApi(endpoints.listCoupons, { fallbackMessage: couponMessages.fetchFailed, signal }),
   });
 }
 
@@ -23,7 +16,7 @@ export function useCouponOptions() {
     queryKey: couponKeys.options(),
     staleTime: 5 * 60_000,
     queryFn: ({ signal }) =>
-      apiRequest<CouponOptions>('/admin/coupons/options', {
+      callApi(endpoints.getCouponOptions, {
         fallbackMessage: couponMessages.fetchOptionsFailed,
         signal,
       }),
@@ -34,7 +27,7 @@ export function useCouponRedemptions() {
   return useQuery({
     queryKey: couponKeys.redemptions(),
     queryFn: ({ signal }) =>
-      apiRequest<{ coupons: CouponRedemption[]; totalCoupons: number }>('/admin/coupons/redemptions', {
+      callApi(endpoints.listCouponRedemptions, {
         fallbackMessage: couponMessages.fetchRedemptionsFailed,
         signal,
       }),
@@ -56,8 +49,7 @@ function useCouponChange<T>(run: (input: T) => Promise<{ message: string }>) {
 
 export const useCreateCoupon = () =>
   useCouponChange((payload: CreateCouponRequest) =>
-    apiRequest<{ message: string }>('/admin/coupons', {
-      method: 'POST',
+    callApi(endpoints.createCoupon, {
       body: payload,
       fallbackMessage: couponMessages.createFailed,
     }),
@@ -65,8 +57,8 @@ export const useCreateCoupon = () =>
 
 export const useToggleCoupon = () =>
   useCouponChange(({ promoCodeId, active }: { promoCodeId: string; active: boolean }) =>
-    apiRequest<{ message: string }>(`/admin/coupons/${promoCodeId}/toggle`, {
-      method: 'PATCH',
+    callApi(endpoints.togglePromoCode, {
+      params: { promoCodeId },
       body: { active },
       fallbackMessage: couponMessages.toggleFailed,
     }),
@@ -74,8 +66,8 @@ export const useToggleCoupon = () =>
 
 export const useDeleteCoupon = () =>
   useCouponChange((couponId: string) =>
-    apiRequest<{ message: string }>(`/admin/coupons/${couponId}`, {
-      method: 'DELETE',
+    callApi(endpoints.deleteCoupon, {
+      params: { couponId },
       fallbackMessage: couponMessages.deleteFailed,
     }),
   );

@@ -1,6 +1,6 @@
-import { type AdminUserLookup, type CustomOrder, customOrderMessages } from '@storefront/contract';
+import { type BodyOf, customOrderMessages, endpoints } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { callApi } from '../../../lib/api-client.ts';
 import { auditKeys, customOrderKeys } from './admin-keys.ts';
 
 /** GET /api/admin/users?email=: the customer and their custom orders (spec section 2 'Custom Ordering'). */
@@ -10,7 +10,8 @@ export function useUserLookup(email: string | null) {
     enabled: email !== null,
     retry: false,
     queryFn: ({ signal }) =>
-      apiRequest<AdminUserLookup>(`/admin/users?email=${encodeURIComponent(email ?? '')}`, {
+      callApi(endpoints.lookUpCustomer, {
+        query: { email: email ?? '' },
         fallbackMessage: customOrderMessages.fetchUserFailed,
         signal,
       }),
@@ -20,9 +21,8 @@ export function useUserLookup(email: string | null) {
 export function useCreateCustomOrder() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { userId: string; quantity: number; coupon?: string }) =>
-      apiRequest<{ checkoutUrl: string }>('/admin/checkout/pk1/custom', {
-        method: 'POST',
+    mutationFn: (input: BodyOf<typeof endpoints.createCustomCheckout>) =>
+      callApi(endpoints.createCustomCheckout, {
         body: input,
         fallbackMessage: customOrderMessages.createFailed,
       }),
@@ -34,9 +34,8 @@ export function useCreateCustomOrder() {
 export function useFulfilCustomOrder() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { userId: string; orderId: string; ips: string[] }) =>
-      apiRequest<{ customOrders: CustomOrder[] }>('/admin/orders/fulfill', {
-        method: 'POST',
+    mutationFn: (input: BodyOf<typeof endpoints.fulfilCustomOrder>) =>
+      callApi(endpoints.fulfilCustomOrder, {
         body: input,
         fallbackMessage: customOrderMessages.fulfilFailed,
       }),

@@ -1,6 +1,6 @@
-import { adminMessages, type FeatureFlag } from '@storefront/contract';
+import { adminMessages, endpoints, type FeatureFlag } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { callApi } from '../../../lib/api-client.ts';
 import { featuresKeys } from '../../../lib/queries/features.ts';
 import { auditKeys } from './admin-keys.ts';
 
@@ -8,7 +8,7 @@ export function useAdminFeatures() {
   return useQuery({
     queryKey: featuresKeys.admin(),
     queryFn: ({ signal }) =>
-      apiRequest<FeatureFlag[]>('/admin/features', { fallbackMessage: adminMessages.fetchFeaturesFailed, signal }),
+      callApi(endpoints.listFeatureFlags, { fallbackMessage: adminMessages.fetchFeaturesFailed, signal }),
   });
 }
 
@@ -17,8 +17,7 @@ export function useSaveFeatures() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (features: FeatureFlag[]) =>
-      apiRequest<FeatureFlag[]>('/admin/features', {
-        method: 'POST',
+      callApi(endpoints.saveFeatureFlags, {
         body: features,
         fallbackMessage: adminMessages.toggleFailed,
       }),

@@ -1,13 +1,6 @@
-import {
-  adminMessages,
-  type DailyUsage,
-  type IpPool,
-  type IpStock,
-  type ResidentialStock,
-  type SubnetsData,
-} from '@storefront/contract';
+import { adminMessages, type BodyOf, endpoints, type IpPool } from '@storefront/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { callApi } from '../../../lib/api-client.ts';
 import { alertsKeys, auditKeys, inventoryKeys } from './admin-keys.ts';
 
 export const poolName = (pool: IpPool) => (pool === 'pk1' ? 'PK1' : 'Elite ISP');
@@ -17,7 +10,7 @@ export function useResidentialDailyUsage() {
   return useQuery({
     queryKey: inventoryKeys.residentialDaily(),
     queryFn: ({ signal }) =>
-      apiRequest<DailyUsage>('/admin/stocks/residential/daily', {
+      callApi(endpoints.getResidentialDailyUsage, {
         fallbackMessage: adminMessages.fetchResidentialFailed,
         signal,
       }),
@@ -28,7 +21,7 @@ export function useResidentialStock() {
   return useQuery({
     queryKey: inventoryKeys.residential(),
     queryFn: ({ signal }) =>
-      apiRequest<ResidentialStock>('/admin/stocks/residential', {
+      callApi(endpoints.getResidentialStock, {
         fallbackMessage: adminMessages.fetchResidentialFailed,
         signal,
       }),
@@ -39,8 +32,7 @@ export function useSetResidentialLimit() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (bandwidthLimit: number) =>
-      apiRequest<ResidentialStock & { message: string; delivered: number }>('/admin/stocks/residential', {
-        method: 'PUT',
+      callApi(endpoints.setResidentialLimit, {
         body: { bandwidthLimit },
         fallbackMessage: 'Failed to set the residential pool',
       }),
@@ -57,7 +49,8 @@ export function useIpStock(pool: IpPool) {
   return useQuery({
     queryKey: inventoryKeys.stock(pool),
     queryFn: ({ signal }) =>
-      apiRequest<IpStock>(`/admin/stocks/${pool}`, {
+      callApi(endpoints.getIpStock, {
+        params: { pool },
         fallbackMessage: pool === 'pk1' ? adminMessages.fetchPk1Failed : 'Failed to fetch Elite ISP stocks',
         signal,
       }),
@@ -69,14 +62,11 @@ export function useUploadIps(pool: IpPool) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (ips: string[]) =>
-      apiRequest<{ message: string; added: number; skipped: number; delivered: number }>(
-        `/admin/stocks/${pool}/upload`,
-        {
-          method: 'POST',
-          body: { ips },
-          fallbackMessage: pool === 'pk1' ? adminMessages.uploadFailed : 'Failed to upload Elite ISP IPs',
-        },
-      ),
+      callApi(endpoints.uploadIps, {
+        params: { pool },
+        body: { ips },
+        fallbackMessage: pool === 'pk1' ? adminMessages.uploadFailed : 'Failed to upload Elite ISP IPs',
+      }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: inventoryKeys.stock(pool) });
       void queryClient.invalidateQueries({ queryKey: inventoryKeys.subnets(pool) });
@@ -92,7 +82,9 @@ export function useSubnets(pool: IpPool) {
   return useQuery({
     queryKey: inventoryKeys.subnets(pool),
     queryFn: ({ signal }) =>
-      apiRequest<SubnetsData>(`/admin/ips/${pool}/subnets?ips=false`, {
+      callApi(endpoints.listSubnets, {
+        params: { pool },
+        query: { ips: 'false' },
         fallbackMessage: pool === 'pk1' ? adminMessages.fetchSubnetsFailed : 'Failed to fetch Elite ISP subnets',
         signal,
       }),
@@ -105,7 +97,9 @@ export function useSubnetIps(pool: IpPool, subnet: string, enabled: boolean) {
     queryKey: inventoryKeys.subnet(pool, subnet),
     enabled,
     queryFn: ({ signal }) =>
-      apiRequest<SubnetsData>(`/admin/ips/${pool}/subnets?subnet=${encodeURIComponent(subnet)}`, {
+      callApi(endpoints.listSubnets, {
+        params: { pool },
+        query: { subnet },
         fallbackMessage: `Failed to fetch the IPs of ${subnet}`,
         signal,
       }).then((data) => data.subnets[0]?.ips ?? []),
@@ -116,9 +110,9 @@ export function useSubnetIps(pool: IpPool, subnet: string, enabled: boolean) {
 export function useSwapSubnet(pool: IpPool) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { subnet: string; newEndpoints: string[] }) =>
-      apiRequest<{ message: string; swapped: number; delivered: number }>(`/admin/ips/${pool}/subnets/swap`, {
-        method: 'POST',
+    mutationFn: (input: BodyOf<typeof endpoints.swapSubnet>) =>
+      callApi(endpoints.swapSubnet, {
+        params: { pool },
         body: input,
         fallbackMessage: adminMessages.swapFailed,
       }),

@@ -1,6 +1,6 @@
-import type { SandboxClockReport } from '@storefront/contract';
+import { endpoints } from '@storefront/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { callApi } from '../../../lib/api-client.ts';
 import { ordersKeys } from '../../../lib/queries/orders.ts';
 import { alertsKeys, auditKeys, customOrderKeys, inventoryKeys } from './admin-keys.ts';
 
@@ -9,8 +9,7 @@ export function useMoveSandboxClock() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (now: string) =>
-      apiRequest<SandboxClockReport>('/admin/sandbox/clock', {
-        method: 'POST',
+      callApi(endpoints.moveSandboxClock, {
         body: { now },
         fallbackMessage: 'The sandbox clock could not be moved.',
       }),

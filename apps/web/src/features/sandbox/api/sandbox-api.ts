@@ -1,6 +1,6 @@
-import type { SandboxBilling, SandboxCheckout, SandboxInvoice } from '@storefront/contract';
+import { type AnswerOf, endpoints } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { callApi } from '../../../lib/api-client.ts';
 import { ordersKeys } from '../../../lib/queries/orders.ts';
 
 /** The query keys of the sandbox provider's pages (TanStack Query's key factory). */
@@ -15,7 +15,8 @@ export function useSandboxCheckout(id: string) {
   return useQuery({
     queryKey: sandboxKeys.checkout(id),
     queryFn: ({ signal }) =>
-      apiRequest<SandboxCheckout>(`/sandbox/checkout/${encodeURIComponent(id)}`, {
+      callApi(endpoints.getSandboxCheckout, {
+        params: { id },
         fallbackMessage: 'This checkout could not be loaded.',
         signal,
       }),
@@ -23,18 +24,14 @@ export function useSandboxCheckout(id: string) {
   });
 }
 
-export interface SandboxPayment {
-  status: 'paid' | 'declined';
-  redirectUrl?: string;
-  message: string;
-}
+export type SandboxPayment = AnswerOf<typeof endpoints.paySandboxCheckout>;
 
 export function useSandboxPay(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (card: 'ok' | 'declined') =>
-      apiRequest<SandboxPayment>(`/sandbox/checkout/${encodeURIComponent(id)}/pay`, {
-        method: 'POST',
+      callApi(endpoints.paySandboxCheckout, {
+        params: { id },
         body: { card },
         fallbackMessage: 'The payment could not be processed. Please try again.',
       }),
@@ -50,7 +47,8 @@ export function useSandboxInvoice(id: string) {
   return useQuery({
     queryKey: sandboxKeys.invoice(id),
     queryFn: ({ signal }) =>
-      apiRequest<SandboxInvoice>(`/sandbox/invoices/${encodeURIComponent(id)}`, {
+      callApi(endpoints.getSandboxInvoice, {
+        params: { id },
         fallbackMessage: 'This invoice could not be loaded.',
         signal,
       }),
@@ -62,7 +60,8 @@ export function useSandboxBilling(orderId: string) {
   return useQuery({
     queryKey: sandboxKeys.billing(orderId),
     queryFn: ({ signal }) =>
-      apiRequest<SandboxBilling>(`/sandbox/orders/${encodeURIComponent(orderId)}/billing`, {
+      callApi(endpoints.getSandboxBilling, {
+        params: { id: orderId },
         fallbackMessage: 'This subscription could not be loaded.',
         signal,
       }),
@@ -74,8 +73,8 @@ export function useUpdateSandboxCard(orderId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (card: 'ok' | 'declined') =>
-      apiRequest<SandboxBilling>(`/sandbox/orders/${encodeURIComponent(orderId)}/card`, {
-        method: 'POST',
+      callApi(endpoints.setSandboxCard, {
+        params: { id: orderId },
         body: { card },
         fallbackMessage: 'The card could not be updated. Please try again.',
       }),
