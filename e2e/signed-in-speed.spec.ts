@@ -154,6 +154,11 @@ for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: 860 });
     await asAdmin(page);
     await observeLayoutShifts(page);
+    // The console's answers arrive a moment after its code, as on a phone: the loading state is drawn first.
+    await page.route('**/api/admin/**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await route.continue();
+    });
     const found: string[] = [];
     for (const tab of ADMIN_TABS) {
       await page.goto(tab.value === 'inventory' ? paths.admin : `${paths.admin}?tab=${tab.value}`);

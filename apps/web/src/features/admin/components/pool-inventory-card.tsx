@@ -7,8 +7,47 @@ import { CopyButton } from '../../../components/copy-button.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { downloadText } from '../../../lib/download.ts';
 import { poolName, useIpStock, useUploadIps } from '../api/inventory-api.ts';
+import { Reserved } from './reserved.tsx';
 import { Figure } from './residential-inventory-card.tsx';
 import { HealthBadge, UsageBar } from './usage-health.tsx';
+
+const NBSP = '\u00a0';
+
+/** Where the usage bar, the figures, the burnt IP list and its buttons go, the same size, while the stock loads. */
+function StockPlaceholder() {
+  return (
+    <>
+      <Reserved>
+        <UsageBar percent={0} label={NBSP} />
+      </Reserved>
+      <Reserved>
+        <SimpleGrid cols={{ base: 2, xs: 4 }} spacing="xs">
+          {[0, 1, 2, 3].map((key) => (
+            <Figure key={key} label={NBSP} value={NBSP} />
+          ))}
+        </SimpleGrid>
+      </Reserved>
+      <Reserved>
+        <Textarea
+          label="Burnt IPs (0)"
+          description="IPs of ended orders, waiting for their subnet to be swapped."
+          readOnly
+          autosize
+          minRows={2}
+          maxRows={8}
+          tabIndex={-1}
+        />
+      </Reserved>
+      <Reserved>
+        <Group gap="xs">
+          <Button variant="default" size="xs" tabIndex={-1}>
+            {NBSP}
+          </Button>
+        </Group>
+      </Reserved>
+    </>
+  );
+}
 
 /**
  * The PK1 Proxy Inventory card (spec section 2 'Inventory'), and the same for Elite ISP: the IP usage bar, the counts, the
@@ -52,9 +91,10 @@ export function PoolInventoryCard({ pool }: { pool: IpPool }) {
             {name} Proxy Inventory
           </Title>
           {data && <HealthBadge percent={data.usagePercentage} />}
+          {stock.isPending && <Loader size="sm" aria-label={`Loading ${name} stock`} />}
         </Group>
-        {stock.isPending && <Loader size="sm" aria-label={`Loading ${name} stock`} />}
         <FormError message={stock.error?.message ?? null} />
+        {stock.isPending && <StockPlaceholder />}
         {data && (
           <>
             <UsageBar percent={data.usagePercentage} label="IP usage (sold or burnt)" />

@@ -1,9 +1,10 @@
-import { Badge, Button, Card, Group, Loader, Stack, Switch, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Stack, Switch, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { adminMessages, type FeatureFlag, PRODUCT_IDS, PRODUCTS, type ProductId } from '@storefront/contract';
 import { IconRefresh } from '@tabler/icons-react';
 import { FormError } from '../../../components/form-error.tsx';
 import { useAdminFeatures, useSaveFeatures } from '../api/features-api.ts';
+import { Reserved } from './reserved.tsx';
 
 const labelOf = (name: string) =>
   (PRODUCT_IDS as readonly string[]).includes(name) ? PRODUCTS[name as ProductId].label : name;
@@ -46,8 +47,17 @@ export function PurchaseToggleCard() {
         <Text size="sm" c="dimmed">
           A product switched off cannot be bought; customers see that it is unavailable.
         </Text>
-        {features.isPending && <Loader size="sm" aria-label="Loading features" />}
         <FormError message={features.error?.message ?? null} />
+        {/* One row per product (the flags the seed creates), held while the flags load (Refresh shows the spinner). */}
+        {features.isPending &&
+          PRODUCT_IDS.map((id) => (
+            <Reserved key={id}>
+              <Group justify="space-between" wrap="nowrap" gap="sm">
+                <Switch label={PRODUCTS[id].label} tabIndex={-1} readOnly />
+                <Badge variant="light">Enabled</Badge>
+              </Group>
+            </Reserved>
+          ))}
         {list.map((feature) => (
           <Group key={feature.featureName} justify="space-between" wrap="nowrap" gap="sm">
             <Switch

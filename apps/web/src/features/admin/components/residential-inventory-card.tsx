@@ -3,12 +3,27 @@ import { notifications } from '@mantine/notifications';
 import { lazy, Suspense, useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
 import { useResidentialDailyUsage, useResidentialStock, useSetResidentialLimit } from '../api/inventory-api.ts';
+import { Reserved } from './reserved.tsx';
 import { HealthBadge, UsageBar } from './usage-health.tsx';
 
 /** Spec section 9: the admin's residential values are MB, divided by 1000 to give GB, shown to 3 decimals. */
 const gb = (mb: number) => `${(mb / 1000).toFixed(3)} GB`;
 
 const DailyUsageChart = lazy(() => import('../../../components/daily-usage-chart.tsx'));
+
+const NBSP = '\u00a0';
+
+/** The daily chart's size (daily-usage-chart.tsx: a line of text above a 180 px chart) while it loads. */
+function ChartPlaceholder() {
+  return (
+    <Reserved>
+      <Text size="xs" mb={4}>
+        Carried by the gateway: 0.000 GB in the last 30 days
+      </Text>
+      <div style={{ height: 180 }} />
+    </Reserved>
+  );
+}
 
 /** The Residential Proxy Inventory card: the bandwidth bar and the pool's size. */
 export function ResidentialInventoryCard() {
@@ -37,9 +52,23 @@ export function ResidentialInventoryCard() {
             Residential Proxy Inventory
           </Title>
           {data && <HealthBadge percent={data.usagePercentage} />}
+          {stock.isPending && <Loader size="sm" aria-label="Loading residential stock" />}
         </Group>
-        {stock.isPending && <Loader size="sm" aria-label="Loading residential stock" />}
         <FormError message={stock.error?.message ?? null} />
+        {stock.isPending && (
+          <>
+            <Reserved>
+              <UsageBar percent={0} label={NBSP} />
+            </Reserved>
+            <Reserved>
+              <SimpleGrid cols={{ base: 2, xs: 4 }} spacing="xs">
+                {[0, 1, 2, 3].map((key) => (
+                  <Figure key={key} label={NBSP} value={NBSP} />
+                ))}
+              </SimpleGrid>
+            </Reserved>
+          </>
+        )}
         {data && (
           <>
             <UsageBar percent={data.usagePercentage} label="Bandwidth used" />
@@ -51,8 +80,10 @@ export function ResidentialInventoryCard() {
             </SimpleGrid>
           </>
         )}
+        {/* The chart's room is held while its days and its code load (its own chunk). */}
+        {daily.isPending && <ChartPlaceholder />}
         {daily.data && (
-          <Suspense fallback={null}>
+          <Suspense fallback={<ChartPlaceholder />}>
             <DailyUsageChart days={daily.data.days} label="Carried by the gateway" />
           </Suspense>
         )}

@@ -1,0 +1,17 @@
+import { Skeleton } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+/**
+ * The room content takes once its data has arrived, held while it loads: `children` is that content with stand-in
+ * values, laid out but invisible and inert (out of the keyboard's and the screen reader's way) under a grey skeleton,
+ * so nothing below moves when the real content takes its place (issue 39: CLS at most 0.02).
+ */
+export function Reserved({ children }: { children: ReactNode }) {
+  return (
+    <Skeleton visible animate={false} radius="sm" data-reserved="">
+      <div inert style={{ visibility: 'hidden' }}>
+        {children}
+      </div>
+    </Skeleton>
+  );
+}
