@@ -47,11 +47,8 @@ export interface EndpointDetails {
 export type Endpoint = Route & EndpointDetails;
 
 /** Defines an endpoint from its route and details, keeping their literal types for the server and the client. */
-export function endpoint<const R extends Route, const D extends EndpointDetails>(route: R, details: D): R & D;
-/** The same in one object (while the admin and sandbox tables move to api/routes.ts). */
-export function endpoint<const E extends Endpoint>(definition: E): E;
-export function endpoint(route: Endpoint | Route, details?: EndpointDetails): Endpoint {
-  return details ? { ...route, ...details } : (route as Endpoint);
+export function endpoint<const R extends Route, const D extends EndpointDetails>(route: R, details: D): R & D {
+  return { ...route, ...details };
 }
 
 type InputOf<E, K extends 'params' | 'query' | 'body'> = E extends { [P in K]: infer S extends z.ZodType }

@@ -46,13 +46,11 @@ export async function callApi<N extends EndpointName>(
   name: N,
   options: CallOptions<Endpoints[N]>,
 ): Promise<AnswerOf<Endpoints[N]>>;
-/** The same with the endpoint itself (while the admin and sandbox calls move to names). */
-export async function callApi<const E extends Endpoint>(endpoint: E, options: CallOptions<E>): Promise<AnswerOf<E>>;
 export async function callApi(
-  target: EndpointName | Endpoint,
+  name: EndpointName,
   options: { fallbackMessage: string; signal?: AbortSignal },
 ): Promise<unknown> {
-  const endpoint: Route = typeof target === 'string' ? ((routes as Record<string, Route>)[target] as Route) : target;
+  const endpoint: Route = routes[name];
   const { params, query, body, fallbackMessage, signal } = options as {
     params?: Record<string, string | number>;
     query?: object;
@@ -78,32 +76,4 @@ export async function callApi(
   // the server serialises every answer through that schema.
   if (response.status === 204) return undefined;
   return await response.json();
-}
-export interface ApiRequest {
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  body?: unknown;
-  /** The spec's message for this call, used when the server gives none. */
-  fallbackMessage: string;
-  signal?: AbortSignal;
-}
-
-/** Calls the product API under /api and parses the JSON answer, throwing ApiError with a readable message. */
-export async function apiRequest<T>(path: string, { method = 'GET', body, fallbackMessage, signal }: ApiRequest) {
-  let response: Response;
-  try {
-    response = await fetch(`/api${path}`, {
-      method,
-      signal,
-      credentials: 'same-origin',
-      headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(0, fallbackMessage);
-  }
-  if (!response.ok) throw new ApiError(response.status, await messageOf(response, fallbackMessage));
-  // 204 No Content (a deletion): nothing to parse.
-  if (response.status === 204) return undefined as T;
-  return (await response.json()) as T;
 }

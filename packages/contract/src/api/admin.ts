@@ -31,6 +31,7 @@ import { featureListSchema } from '../catalogue.ts';
 import { endpoint } from '../endpoint.ts';
 import { uploadIpsRequestSchema, uploadIpsResponseSchema } from '../inventory.ts';
 import { dailyUsageSchema } from '../orders.ts';
+import { routes } from './routes.ts';
 
 /**
  * The administrator's console, under /api/admin: every call here is `access: 'admin'`, and the server declares them in
@@ -38,20 +39,14 @@ import { dailyUsageSchema } from '../orders.ts';
  */
 export const adminEndpoints = {
   // The alerts and the audit log.
-  listOpenAlerts: endpoint({
-    method: 'GET',
-    path: '/admin/alerts',
-    access: 'admin',
+  listOpenAlerts: endpoint(routes.listOpenAlerts, {
     tags: ['admin'],
     summary:
       'The open alerts (paid orders waiting, low stock, the periodic job stuck, e-mails failing), oldest first by kind',
     status: 200,
     response: adminAlertsSchema,
   }),
-  listAuditLog: endpoint({
-    method: 'GET',
-    path: '/admin/audit-log',
-    access: 'admin',
+  listAuditLog: endpoint(routes.listAuditLog, {
     tags: ['admin'],
     summary: 'Every administrator change, newest first (who, when, what, the figures)',
     query: auditLogQuerySchema,
@@ -60,19 +55,13 @@ export const adminEndpoints = {
   }),
 
   // The feature flags.
-  listFeatureFlags: endpoint({
-    method: 'GET',
-    path: '/admin/features',
-    access: 'admin',
+  listFeatureFlags: endpoint(routes.listFeatureFlags, {
     tags: ['admin'],
     summary: 'The feature flags',
     status: 200,
     response: featureListSchema,
   }),
-  saveFeatureFlags: endpoint({
-    method: 'POST',
-    path: '/admin/features',
-    access: 'admin',
+  saveFeatureFlags: endpoint(routes.saveFeatureFlags, {
     tags: ['admin'],
     summary: 'Switch products on or off: the whole feature list in, the whole list out',
     body: updateFeaturesRequestSchema,
@@ -81,48 +70,33 @@ export const adminEndpoints = {
   }),
 
   // The residential pool and the pools of static IPs.
-  getResidentialStock: endpoint({
-    method: 'GET',
-    path: '/admin/stocks/residential',
-    access: 'admin',
+  getResidentialStock: endpoint(routes.getResidentialStock, {
     tags: ['admin'],
     summary: 'The residential pool in MB: used (sold), limit, available, usage, and carried (metered by the gateway)',
     status: 200,
     response: residentialStockSchema,
   }),
-  getResidentialDailyUsage: endpoint({
-    method: 'GET',
-    path: '/admin/stocks/residential/daily',
-    access: 'admin',
+  getResidentialDailyUsage: endpoint(routes.getResidentialDailyUsage, {
     tags: ['admin'],
     summary: 'The residential data the gateway carried for all customers per day, last 30 days',
     status: 200,
     response: dailyUsageSchema,
   }),
-  setResidentialLimit: endpoint({
-    method: 'PUT',
-    path: '/admin/stocks/residential',
-    access: 'admin',
+  setResidentialLimit: endpoint(routes.setResidentialLimit, {
     tags: ['admin'],
     summary: 'Set the residential pool (MB); a larger pool delivers waiting orders first come, first served',
     body: setResidentialLimitRequestSchema,
     status: 200,
     response: setResidentialLimitResponseSchema,
   }),
-  getIpStock: endpoint({
-    method: 'GET',
-    path: '/admin/stocks/:pool',
-    access: 'admin',
+  getIpStock: endpoint(routes.getIpStock, {
     tags: ['admin'],
     summary: 'A static pool (pk1 or isp): counts, usage and the burnt IPs (recycles)',
     params: ipPoolParamsSchema,
     status: 200,
     response: ipStockSchema,
   }),
-  uploadIps: endpoint({
-    method: 'POST',
-    path: '/admin/stocks/:pool/upload',
-    access: 'admin',
+  uploadIps: endpoint(routes.uploadIps, {
     tags: ['admin'],
     summary: 'Add IPs to a pool (IP:PORT:USERNAME:PASSWORD lines); waiting orders are delivered at once, oldest first',
     params: ipPoolParamsSchema,
@@ -130,10 +104,7 @@ export const adminEndpoints = {
     status: 200,
     response: uploadIpsResponseSchema,
   }),
-  listSubnets: endpoint({
-    method: 'GET',
-    path: '/admin/ips/:pool/subnets',
-    access: 'admin',
+  listSubnets: endpoint(routes.listSubnets, {
     tags: ['admin'],
     summary: "A pool's /24 subnets with their counts and IPs (ips=false: counts only; subnet=…: one subnet)",
     params: ipPoolParamsSchema,
@@ -141,10 +112,7 @@ export const adminEndpoints = {
     status: 200,
     response: subnetsDataSchema,
   }),
-  swapSubnet: endpoint({
-    method: 'POST',
-    path: '/admin/ips/:pool/subnets/swap',
-    access: 'admin',
+  swapSubnet: endpoint(routes.swapSubnet, {
     tags: ['admin'],
     summary: "Give a subnet's IPs new endpoints in place (as many as it has); burnt flags are cleared",
     params: ipPoolParamsSchema,
@@ -154,30 +122,21 @@ export const adminEndpoints = {
   }),
 
   // Custom PK1 orders: finding the customer, the checkout link and fulfilment.
-  lookUpCustomer: endpoint({
-    method: 'GET',
-    path: '/admin/users',
-    access: 'admin',
+  lookUpCustomer: endpoint(routes.lookUpCustomer, {
     tags: ['admin'],
     summary: 'Find a customer by e-mail (trimmed, any case), with their custom orders',
     query: adminUserLookupQuerySchema,
     status: 200,
     response: adminUserLookupSchema,
   }),
-  createCustomCheckout: endpoint({
-    method: 'POST',
-    path: '/admin/checkout/pk1/custom',
-    access: 'admin',
+  createCustomCheckout: endpoint(routes.createCustomCheckout, {
     tags: ['admin'],
     summary: 'A custom PK1 order (1 to 1000 IPs) for a customer: answers the payment link the customer pays',
     body: customCheckoutRequestSchema,
     status: 200,
     response: customCheckoutResponseSchema,
   }),
-  fulfilCustomOrder: endpoint({
-    method: 'POST',
-    path: '/admin/orders/fulfill',
-    access: 'admin',
+  fulfilCustomOrder: endpoint(routes.fulfilCustomOrder, {
     tags: ['admin'],
     summary: "Fulfil a paid custom order with exactly its quantity of proxies; answers the customer's custom orders",
     body: fulfilRequestSchema,
@@ -186,57 +145,39 @@ export const adminEndpoints = {
   }),
 
   // Coupons and their promotion codes.
-  listCoupons: endpoint({
-    method: 'GET',
-    path: '/admin/coupons',
-    access: 'admin',
+  listCoupons: endpoint(routes.listCoupons, {
     tags: ['admin'],
     summary: 'Every coupon with its products and promo codes, newest first',
     status: 200,
     response: adminCouponListSchema,
   }),
-  listCouponRedemptions: endpoint({
-    method: 'GET',
-    path: '/admin/coupons/redemptions',
-    access: 'admin',
+  listCouponRedemptions: endpoint(routes.listCouponRedemptions, {
     tags: ['admin'],
     summary: 'Redemptions by code (paid checkouts), with per-e-mail counts',
     status: 200,
     response: couponRedemptionsSchema,
   }),
-  getCouponOptions: endpoint({
-    method: 'GET',
-    path: '/admin/coupons/options',
-    access: 'admin',
+  getCouponOptions: endpoint(routes.getCouponOptions, {
     tags: ['admin'],
     summary: 'The durations and products a coupon can have',
     status: 200,
     response: couponOptionsSchema,
   }),
-  createCoupon: endpoint({
-    method: 'POST',
-    path: '/admin/coupons',
-    access: 'admin',
+  createCoupon: endpoint(routes.createCoupon, {
     tags: ['admin'],
     summary: 'Create a coupon and its promo code (at Stripe too, in the same step)',
     body: createCouponRequestSchema,
     status: 200,
     response: couponMessageResponseSchema,
   }),
-  deleteCoupon: endpoint({
-    method: 'DELETE',
-    path: '/admin/coupons/:couponId',
-    access: 'admin',
+  deleteCoupon: endpoint(routes.deleteCoupon, {
     tags: ['admin'],
     summary: 'Delete a coupon and its promo codes (at Stripe too); their redemptions are kept',
     params: couponIdParamsSchema,
     status: 200,
     response: couponMessageResponseSchema,
   }),
-  togglePromoCode: endpoint({
-    method: 'PATCH',
-    path: '/admin/coupons/:promoCodeId/toggle',
-    access: 'admin',
+  togglePromoCode: endpoint(routes.togglePromoCode, {
     tags: ['admin'],
     summary: 'Switch a promo code on or off (at Stripe too)',
     params: promoCodeIdParamsSchema,

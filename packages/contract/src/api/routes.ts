@@ -39,4 +39,39 @@ export const routes = {
   listApiKeys: { method: 'GET', path: '/api-keys', access: 'customer' },
   createApiKey: { method: 'POST', path: '/api-keys', access: 'customer' },
   revokeApiKey: { method: 'DELETE', path: '/api-keys/:id', access: 'owner' },
+
+  // The administrator's console: every call under /admin/, for administrators only.
+  // The alerts and the audit log.
+  listOpenAlerts: { method: 'GET', path: '/admin/alerts', access: 'admin' },
+  listAuditLog: { method: 'GET', path: '/admin/audit-log', access: 'admin' },
+  // The feature flags.
+  listFeatureFlags: { method: 'GET', path: '/admin/features', access: 'admin' },
+  saveFeatureFlags: { method: 'POST', path: '/admin/features', access: 'admin' },
+  // The residential pool and the pools of static IPs.
+  getResidentialStock: { method: 'GET', path: '/admin/stocks/residential', access: 'admin' },
+  getResidentialDailyUsage: { method: 'GET', path: '/admin/stocks/residential/daily', access: 'admin' },
+  setResidentialLimit: { method: 'PUT', path: '/admin/stocks/residential', access: 'admin' },
+  getIpStock: { method: 'GET', path: '/admin/stocks/:pool', access: 'admin' },
+  uploadIps: { method: 'POST', path: '/admin/stocks/:pool/upload', access: 'admin' },
+  listSubnets: { method: 'GET', path: '/admin/ips/:pool/subnets', access: 'admin' },
+  swapSubnet: { method: 'POST', path: '/admin/ips/:pool/subnets/swap', access: 'admin' },
+  // Custom PK1 orders: finding the customer, the checkout link and fulfilment.
+  lookUpCustomer: { method: 'GET', path: '/admin/users', access: 'admin' },
+  createCustomCheckout: { method: 'POST', path: '/admin/checkout/pk1/custom', access: 'admin' },
+  fulfilCustomOrder: { method: 'POST', path: '/admin/orders/fulfill', access: 'admin' },
+  // Coupons and their promotion codes.
+  listCoupons: { method: 'GET', path: '/admin/coupons', access: 'admin' },
+  listCouponRedemptions: { method: 'GET', path: '/admin/coupons/redemptions', access: 'admin' },
+  getCouponOptions: { method: 'GET', path: '/admin/coupons/options', access: 'admin' },
+  createCoupon: { method: 'POST', path: '/admin/coupons', access: 'admin' },
+  deleteCoupon: { method: 'DELETE', path: '/admin/coupons/:couponId', access: 'admin' },
+  togglePromoCode: { method: 'PATCH', path: '/admin/coupons/:promoCodeId/toggle', access: 'admin' },
+
+  // The sandbox payment provider's hosted pages and its clock (only when the sandbox takes the payments).
+  getSandboxCheckout: { method: 'GET', path: '/sandbox/checkout/:id', access: 'owner' },
+  paySandboxCheckout: { method: 'POST', path: '/sandbox/checkout/:id/pay', access: 'owner' },
+  getSandboxInvoice: { method: 'GET', path: '/sandbox/invoices/:id', access: 'capability' },
+  getSandboxBilling: { method: 'GET', path: '/sandbox/orders/:id/billing', access: 'owner' },
+  setSandboxCard: { method: 'POST', path: '/sandbox/orders/:id/card', access: 'owner' },
+  moveSandboxClock: { method: 'POST', path: '/admin/sandbox/clock', access: 'admin' },
 } as const satisfies Record<string, Route>;

@@ -9,6 +9,7 @@ import {
 } from '../checkout.ts';
 import { endpoint } from '../endpoint.ts';
 import { orderIdSchema } from '../orders.ts';
+import { routes } from './routes.ts';
 
 /** The sandbox provider's ids: a checkout's and an invoice's (the server makes them, payments/sandbox-provider.ts). */
 export const SANDBOX_ID_PATTERNS = {
@@ -33,20 +34,14 @@ const orderParams = z.object({ id: orderIdSchema });
  * clock is for administrators (declared in the admin context with the console's calls).
  */
 export const sandboxEndpoints = {
-  getSandboxCheckout: endpoint({
-    method: 'GET',
-    path: '/sandbox/checkout/:id',
-    access: 'owner',
+  getSandboxCheckout: endpoint(routes.getSandboxCheckout, {
     tags: ['sandbox'],
     summary: 'A sandbox checkout as its payment page shows it',
     params: checkoutParams,
     status: 200,
     response: sandboxCheckoutSchema,
   }),
-  paySandboxCheckout: endpoint({
-    method: 'POST',
-    path: '/sandbox/checkout/:id/pay',
-    access: 'owner',
+  paySandboxCheckout: endpoint(routes.paySandboxCheckout, {
     tags: ['sandbox'],
     summary: 'Pay a sandbox checkout with the test card, or simulate a declined card (no real money moves)',
     params: checkoutParams,
@@ -54,30 +49,21 @@ export const sandboxEndpoints = {
     status: 200,
     response: sandboxPayResponseSchema,
   }),
-  getSandboxInvoice: endpoint({
-    method: 'GET',
-    path: '/sandbox/invoices/:id',
-    access: 'capability',
+  getSandboxInvoice: endpoint(routes.getSandboxInvoice, {
     tags: ['sandbox'],
     summary: 'A sandbox invoice (printable page)',
     params: invoiceParams,
     status: 200,
     response: sandboxInvoiceSchema,
   }),
-  getSandboxBilling: endpoint({
-    method: 'GET',
-    path: '/sandbox/orders/:id/billing',
-    access: 'owner',
+  getSandboxBilling: endpoint(routes.getSandboxBilling, {
     tags: ['sandbox'],
     summary: "A sandbox subscription's card and payment state",
     params: orderParams,
     status: 200,
     response: sandboxBillingSchema,
   }),
-  setSandboxCard: endpoint({
-    method: 'POST',
-    path: '/sandbox/orders/:id/card',
-    access: 'owner',
+  setSandboxCard: endpoint(routes.setSandboxCard, {
     tags: ['sandbox'],
     summary:
       "'Update' the test card of a sandbox subscription; after a failed renewal a working card is charged at once",
@@ -86,10 +72,7 @@ export const sandboxEndpoints = {
     status: 200,
     response: sandboxBillingSchema,
   }),
-  moveSandboxClock: endpoint({
-    method: 'POST',
-    path: '/admin/sandbox/clock',
-    access: 'admin',
+  moveSandboxClock: endpoint(routes.moveSandboxClock, {
     tags: ['sandbox'],
     summary: "Move the sandbox's test clock forward and run the periodic job at that time (administrators)",
     body: z.object({ now: z.string().min(1) }),

@@ -1,4 +1,3 @@
-import { endpoints } from '@storefront/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
 import { alertsKeys } from './admin-keys.ts';
@@ -10,7 +9,7 @@ export const ALERTS_REFRESH_MS = 30_000;
 export const openAlertsQuery = queryOptions({
   queryKey: alertsKeys.all,
   queryFn: ({ signal }) =>
-    callApi(endpoints.listOpenAlerts, { fallbackMessage: 'The open alerts could not be loaded.', signal }),
+    callApi('listOpenAlerts', { fallbackMessage: 'The open alerts could not be loaded.', signal }),
   refetchInterval: ALERTS_REFRESH_MS,
 });
 

@@ -1,4 +1,3 @@
-import { endpoints } from '@storefront/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
 import { auditKeys } from './admin-keys.ts';
@@ -7,7 +6,7 @@ export function useAuditLog(page: number) {
   return useQuery({
     queryKey: auditKeys.page(page),
     queryFn: ({ signal }) =>
-      callApi(endpoints.listAuditLog, {
+      callApi('listAuditLog', {
         query: { page },
         fallbackMessage: 'Failed to fetch the audit log',
         signal,

@@ -1,4 +1,4 @@
-import { type CreateCouponRequest, couponMessages, endpoints } from '@storefront/contract';
+import { type CreateCouponRequest, couponMessages } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
 import { auditKeys, couponKeys } from './admin-keys.ts';
@@ -6,7 +6,7 @@ import { auditKeys, couponKeys } from './admin-keys.ts';
 export function useAdminCoupons() {
   return useQuery({
     queryKey: couponKeys.list(),
-    queryFn: ({ signal }) => callApi(endpoints.listCoupons, { fallbackMessage: couponMessages.fetchFailed, signal }),
+    queryFn: ({ signal }) => callApi('listCoupons', { fallbackMessage: couponMessages.fetchFailed, signal }),
   });
 }
 
@@ -16,7 +16,7 @@ export function useCouponOptions() {
     queryKey: couponKeys.options(),
     staleTime: 5 * 60_000,
     queryFn: ({ signal }) =>
-      callApi(endpoints.getCouponOptions, {
+      callApi('getCouponOptions', {
         fallbackMessage: couponMessages.fetchOptionsFailed,
         signal,
       }),
@@ -27,7 +27,7 @@ export function useCouponRedemptions() {
   return useQuery({
     queryKey: couponKeys.redemptions(),
     queryFn: ({ signal }) =>
-      callApi(endpoints.listCouponRedemptions, {
+      callApi('listCouponRedemptions', {
         fallbackMessage: couponMessages.fetchRedemptionsFailed,
         signal,
       }),
@@ -49,7 +49,7 @@ function useCouponChange<T>(run: (input: T) => Promise<{ message: string }>) {
 
 export const useCreateCoupon = () =>
   useCouponChange((payload: CreateCouponRequest) =>
-    callApi(endpoints.createCoupon, {
+    callApi('createCoupon', {
       body: payload,
       fallbackMessage: couponMessages.createFailed,
     }),
@@ -57,7 +57,7 @@ export const useCreateCoupon = () =>
 
 export const useToggleCoupon = () =>
   useCouponChange(({ promoCodeId, active }: { promoCodeId: string; active: boolean }) =>
-    callApi(endpoints.togglePromoCode, {
+    callApi('togglePromoCode', {
       params: { promoCodeId },
       body: { active },
       fallbackMessage: couponMessages.toggleFailed,
@@ -66,7 +66,7 @@ export const useToggleCoupon = () =>
 
 export const useDeleteCoupon = () =>
   useCouponChange((couponId: string) =>
-    callApi(endpoints.deleteCoupon, {
+    callApi('deleteCoupon', {
       params: { couponId },
       fallbackMessage: couponMessages.deleteFailed,
     }),

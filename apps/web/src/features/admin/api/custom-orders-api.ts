@@ -1,4 +1,4 @@
-import { type BodyOf, customOrderMessages, endpoints } from '@storefront/contract';
+import { type BodyOf, customOrderMessages, type Endpoints } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
 import { auditKeys, customOrderKeys } from './admin-keys.ts';
@@ -10,7 +10,7 @@ export function useUserLookup(email: string | null) {
     enabled: email !== null,
     retry: false,
     queryFn: ({ signal }) =>
-      callApi(endpoints.lookUpCustomer, {
+      callApi('lookUpCustomer', {
         query: { email: email ?? '' },
         fallbackMessage: customOrderMessages.fetchUserFailed,
         signal,
@@ -21,8 +21,8 @@ export function useUserLookup(email: string | null) {
 export function useCreateCustomOrder() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: BodyOf<typeof endpoints.createCustomCheckout>) =>
-      callApi(endpoints.createCustomCheckout, {
+    mutationFn: (input: BodyOf<Endpoints['createCustomCheckout']>) =>
+      callApi('createCustomCheckout', {
         body: input,
         fallbackMessage: customOrderMessages.createFailed,
       }),
@@ -34,8 +34,8 @@ export function useCreateCustomOrder() {
 export function useFulfilCustomOrder() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: BodyOf<typeof endpoints.fulfilCustomOrder>) =>
-      callApi(endpoints.fulfilCustomOrder, {
+    mutationFn: (input: BodyOf<Endpoints['fulfilCustomOrder']>) =>
+      callApi('fulfilCustomOrder', {
         body: input,
         fallbackMessage: customOrderMessages.fulfilFailed,
       }),

@@ -1,4 +1,4 @@
-import { adminMessages, endpoints, type FeatureFlag } from '@storefront/contract';
+import { adminMessages, type FeatureFlag } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
 import { featuresKeys } from '../../../lib/queries/features.ts';
@@ -8,7 +8,7 @@ export function useAdminFeatures() {
   return useQuery({
     queryKey: featuresKeys.admin(),
     queryFn: ({ signal }) =>
-      callApi(endpoints.listFeatureFlags, { fallbackMessage: adminMessages.fetchFeaturesFailed, signal }),
+      callApi('listFeatureFlags', { fallbackMessage: adminMessages.fetchFeaturesFailed, signal }),
   });
 }
 
@@ -17,7 +17,7 @@ export function useSaveFeatures() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (features: FeatureFlag[]) =>
-      callApi(endpoints.saveFeatureFlags, {
+      callApi('saveFeatureFlags', {
         body: features,
         fallbackMessage: adminMessages.toggleFailed,
       }),

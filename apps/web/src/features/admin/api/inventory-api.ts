@@ -1,4 +1,4 @@
-import { adminMessages, type BodyOf, endpoints, type IpPool } from '@storefront/contract';
+import { adminMessages, type BodyOf, type Endpoints, type IpPool } from '@storefront/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
 import { alertsKeys, auditKeys, inventoryKeys } from './admin-keys.ts';
@@ -10,7 +10,7 @@ export function useResidentialDailyUsage() {
   return useQuery({
     queryKey: inventoryKeys.residentialDaily(),
     queryFn: ({ signal }) =>
-      callApi(endpoints.getResidentialDailyUsage, {
+      callApi('getResidentialDailyUsage', {
         fallbackMessage: adminMessages.fetchResidentialFailed,
         signal,
       }),
@@ -21,7 +21,7 @@ export function useResidentialStock() {
   return useQuery({
     queryKey: inventoryKeys.residential(),
     queryFn: ({ signal }) =>
-      callApi(endpoints.getResidentialStock, {
+      callApi('getResidentialStock', {
         fallbackMessage: adminMessages.fetchResidentialFailed,
         signal,
       }),
@@ -32,7 +32,7 @@ export function useSetResidentialLimit() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (bandwidthLimit: number) =>
-      callApi(endpoints.setResidentialLimit, {
+      callApi('setResidentialLimit', {
         body: { bandwidthLimit },
         fallbackMessage: 'Failed to set the residential pool',
       }),
@@ -49,7 +49,7 @@ export function useIpStock(pool: IpPool) {
   return useQuery({
     queryKey: inventoryKeys.stock(pool),
     queryFn: ({ signal }) =>
-      callApi(endpoints.getIpStock, {
+      callApi('getIpStock', {
         params: { pool },
         fallbackMessage: pool === 'pk1' ? adminMessages.fetchPk1Failed : 'Failed to fetch Elite ISP stocks',
         signal,
@@ -62,7 +62,7 @@ export function useUploadIps(pool: IpPool) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (ips: string[]) =>
-      callApi(endpoints.uploadIps, {
+      callApi('uploadIps', {
         params: { pool },
         body: { ips },
         fallbackMessage: pool === 'pk1' ? adminMessages.uploadFailed : 'Failed to upload Elite ISP IPs',
@@ -82,7 +82,7 @@ export function useSubnets(pool: IpPool) {
   return useQuery({
     queryKey: inventoryKeys.subnets(pool),
     queryFn: ({ signal }) =>
-      callApi(endpoints.listSubnets, {
+      callApi('listSubnets', {
         params: { pool },
         query: { ips: 'false' },
         fallbackMessage: pool === 'pk1' ? adminMessages.fetchSubnetsFailed : 'Failed to fetch Elite ISP subnets',
@@ -97,7 +97,7 @@ export function useSubnetIps(pool: IpPool, subnet: string, enabled: boolean) {
     queryKey: inventoryKeys.subnet(pool, subnet),
     enabled,
     queryFn: ({ signal }) =>
-      callApi(endpoints.listSubnets, {
+      callApi('listSubnets', {
         params: { pool },
         query: { subnet },
         fallbackMessage: `Failed to fetch the IPs of ${subnet}`,
@@ -110,8 +110,8 @@ export function useSubnetIps(pool: IpPool, subnet: string, enabled: boolean) {
 export function useSwapSubnet(pool: IpPool) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: BodyOf<typeof endpoints.swapSubnet>) =>
-      callApi(endpoints.swapSubnet, {
+    mutationFn: (input: BodyOf<Endpoints['swapSubnet']>) =>
+      callApi('swapSubnet', {
         params: { pool },
         body: input,
         fallbackMessage: adminMessages.swapFailed,

@@ -1,4 +1,3 @@
-import { endpoints } from '@storefront/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
 import { ordersKeys } from '../../../lib/queries/orders.ts';
@@ -9,7 +8,7 @@ export function useMoveSandboxClock() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (now: string) =>
-      callApi(endpoints.moveSandboxClock, {
+      callApi('moveSandboxClock', {
         body: { now },
         fallbackMessage: 'The sandbox clock could not be moved.',
       }),

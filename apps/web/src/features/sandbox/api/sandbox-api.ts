@@ -1,4 +1,4 @@
-import { type AnswerOf, endpoints } from '@storefront/contract';
+import type { AnswerOf, Endpoints } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
 import { ordersKeys } from '../../../lib/queries/orders.ts';
@@ -15,7 +15,7 @@ export function useSandboxCheckout(id: string) {
   return useQuery({
     queryKey: sandboxKeys.checkout(id),
     queryFn: ({ signal }) =>
-      callApi(endpoints.getSandboxCheckout, {
+      callApi('getSandboxCheckout', {
         params: { id },
         fallbackMessage: 'This checkout could not be loaded.',
         signal,
@@ -24,13 +24,13 @@ export function useSandboxCheckout(id: string) {
   });
 }
 
-export type SandboxPayment = AnswerOf<typeof endpoints.paySandboxCheckout>;
+export type SandboxPayment = AnswerOf<Endpoints['paySandboxCheckout']>;
 
 export function useSandboxPay(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (card: 'ok' | 'declined') =>
-      callApi(endpoints.paySandboxCheckout, {
+      callApi('paySandboxCheckout', {
         params: { id },
         body: { card },
         fallbackMessage: 'The payment could not be processed. Please try again.',
@@ -47,7 +47,7 @@ export function useSandboxInvoice(id: string) {
   return useQuery({
     queryKey: sandboxKeys.invoice(id),
     queryFn: ({ signal }) =>
-      callApi(endpoints.getSandboxInvoice, {
+      callApi('getSandboxInvoice', {
         params: { id },
         fallbackMessage: 'This invoice could not be loaded.',
         signal,
@@ -60,7 +60,7 @@ export function useSandboxBilling(orderId: string) {
   return useQuery({
     queryKey: sandboxKeys.billing(orderId),
     queryFn: ({ signal }) =>
-      callApi(endpoints.getSandboxBilling, {
+      callApi('getSandboxBilling', {
         params: { id: orderId },
         fallbackMessage: 'This subscription could not be loaded.',
         signal,
@@ -73,7 +73,7 @@ export function useUpdateSandboxCard(orderId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (card: 'ok' | 'declined') =>
-      callApi(endpoints.setSandboxCard, {
+      callApi('setSandboxCard', {
         params: { id: orderId },
         body: { card },
         fallbackMessage: 'The card could not be updated. Please try again.',
