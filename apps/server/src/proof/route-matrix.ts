@@ -168,8 +168,8 @@ const CONTRACT_MATRIX: Record<string, MatrixEntry> = Object.fromEntries(
 );
 
 /**
- * Routes registered in Fastify that are not calls of the contract, keyed `METHOD url-pattern` (the calls still listed
- * here move to the contract one module at a time).
+ * Routes registered in Fastify that are not calls of the contract, keyed `METHOD url-pattern`: pages, the API
+ * reference and the payment providers' webhooks (their bodies are the providers').
  */
 const HAND_LISTED: Record<string, MatrixEntry> = {
   // The pages and the API reference.
