@@ -1,4 +1,4 @@
-import { Button, Card, Group, Loader, SimpleGrid, Stack, Textarea, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, SimpleGrid, Stack, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { adminMessages, type IpPool, isoDate, parseUploadLines } from '@storefront/contract';
 import { IconCopy, IconDownload, IconUpload } from '@tabler/icons-react';
@@ -91,7 +91,12 @@ export function PoolInventoryCard({ pool }: { pool: IpPool }) {
             {name} Proxy Inventory
           </Title>
           {data && <HealthBadge percent={data.usagePercentage} />}
-          {stock.isPending && <Loader size="sm" aria-label={`Loading ${name} stock`} />}
+          {/* The health badge's room while the stock loads: the heading wraps as it will with the badge. */}
+          {stock.isPending && (
+            <Reserved inline>
+              <Badge variant="light">Healthy</Badge>
+            </Reserved>
+          )}
         </Group>
         <FormError message={stock.error?.message ?? null} />
         {stock.isPending && <StockPlaceholder />}

@@ -1,4 +1,4 @@
-import { Button, Card, Group, Loader, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { lazy, Suspense, useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
@@ -52,7 +52,12 @@ export function ResidentialInventoryCard() {
             Residential Proxy Inventory
           </Title>
           {data && <HealthBadge percent={data.usagePercentage} />}
-          {stock.isPending && <Loader size="sm" aria-label="Loading residential stock" />}
+          {/* The health badge's room while the stock loads: the heading wraps as it will with the badge. */}
+          {stock.isPending && (
+            <Reserved inline>
+              <Badge variant="light">Healthy</Badge>
+            </Reserved>
+          )}
         </Group>
         <FormError message={stock.error?.message ?? null} />
         {stock.isPending && (
@@ -62,8 +67,8 @@ export function ResidentialInventoryCard() {
             </Reserved>
             <Reserved>
               <SimpleGrid cols={{ base: 2, xs: 4 }} spacing="xs">
-                {[0, 1, 2, 3].map((key) => (
-                  <Figure key={key} label={NBSP} value={NBSP} />
+                {['Used (sold)', 'Limit', 'Available', 'Carried by the gateway'].map((label) => (
+                  <Figure key={label} label={label} value="0.000 GB" />
                 ))}
               </SimpleGrid>
             </Reserved>
