@@ -4,9 +4,11 @@ import { CUSTOM_AMOUNT_MAX, CUSTOM_AMOUNT_MIN, PRODUCT_IDS, PRODUCTS, type Produ
 /** The longest promo code a customer can type (spec section 9: codes of at most 15 characters). */
 export const COUPON_CODE_MAX = 15;
 
+/** A refused or failed checkout, whatever its status. */
+export const checkoutFailureSchema = z.object({ success: z.literal(false), error: z.object({ message: z.string() }) });
 export const checkoutResponseSchema = z.union([
   z.object({ success: z.literal(true), checkoutUrl: z.string() }),
-  z.object({ success: z.literal(false), error: z.object({ message: z.string() }) }),
+  checkoutFailureSchema,
 ]);
 export type CheckoutResponse = z.infer<typeof checkoutResponseSchema>;
 

@@ -40,8 +40,10 @@ export interface EndpointDetails {
   body?: z.ZodType;
   /** The status of a successful answer; 204 has no body. */
   status: 200 | 201 | 204;
-  /** The successful answer's body (absent with 204 and for answers that are not JSON). */
+  /** The successful answer's body (absent with 204). */
   response?: z.ZodType;
+  /** Its other answers, for the reference and the server's serializer: a 304, a 503 with a body, refusals' shape. */
+  answers?: Readonly<Partial<Record<number | '4xx' | '5xx', z.ZodType>>>;
 }
 
 export type Endpoint = Route & EndpointDetails;

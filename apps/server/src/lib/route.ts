@@ -3,7 +3,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Guards } from '../modules/auth/guards.ts';
 
 type SchemaPart<E, K extends 'params' | 'query' | 'body'> = E extends { [P in K]: infer S } ? S : undefined;
-type ResponsePart<E> = E extends { response: infer S; status: infer C extends number } ? { [P in C]: S } : undefined;
+type SuccessPart<E> = E extends { response: infer S; status: infer C extends number } ? { [P in C]: S } : unknown;
+type AnswersPart<E> = E extends { answers: infer A } ? A : unknown;
+type ResponsePart<E> = SuccessPart<E> & AnswersPart<E>;
+
+/**
+ * How a read that an API key may make is called, for the reference (the schemes are declared in plugins/api-docs.ts):
+ * a session or a key as a bearer token, and the key in the query where the endpoint takes it there.
+ */
+const READER_SECURITY = [{ session: [] }, { apiKey: [] }];
+const READER_IN_QUERY_SECURITY = [{ apiKeyInQuery: [] }, { apiKey: [] }, { session: [] }];
 
 type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
@@ -47,7 +56,12 @@ export function routeOf<const E extends Endpoint>(endpoint: E, guards?: Guards) 
     ...(endpoint.params && { params: endpoint.params }),
     ...(endpoint.query && { querystring: endpoint.query }),
     ...(endpoint.body && { body: endpoint.body }),
-    ...(endpoint.response && { response: { [endpoint.status]: endpoint.response } }),
+    ...((endpoint.response || endpoint.answers) && {
+      response: { ...(endpoint.response && { [endpoint.status]: endpoint.response }), ...endpoint.answers },
+    }),
+    ...(endpoint.access === 'reader' && {
+      security: endpoint.keyInQuery ? READER_IN_QUERY_SECURITY : READER_SECURITY,
+    }),
   } as {
     tags: string[];
     summary: string;
@@ -56,6 +70,7 @@ export function routeOf<const E extends Endpoint>(endpoint: E, guards?: Guards) 
     querystring: SchemaPart<E, 'query'>;
     body: SchemaPart<E, 'body'>;
     response: ResponsePart<E>;
+    security?: { [scheme: string]: string[] }[];
   };
   return {
     method: endpoint.method,

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   apiKeyIdParamsSchema,
   apiKeyListSchema,
@@ -13,12 +14,18 @@ import {
   passwordChangedSchema,
 } from '../auth.ts';
 import {
+  errorResponseSchema,
   featureListSchema,
   healthResponseSchema,
   pricingResponseSchema,
   readinessResponseSchema,
 } from '../catalogue.ts';
-import { checkoutRequestSchema, checkoutResponseSchema, orderHistorySchema } from '../checkout.ts';
+import {
+  checkoutFailureSchema,
+  checkoutRequestSchema,
+  checkoutResponseSchema,
+  orderHistorySchema,
+} from '../checkout.ts';
 import { authorizedIpsRequestSchema, authorizedIpsSchema, preferencesSchema } from '../customer-settings.ts';
 import { endpoint } from '../endpoint.ts';
 import {
@@ -38,6 +45,8 @@ export const customerEndpoints = {
     summary: 'Liveness and database reachability, for load balancers and monitors',
     status: 200,
     response: healthResponseSchema,
+    // The same body when the database does not answer (or an error's message).
+    answers: { 503: healthResponseSchema.or(errorResponseSchema) },
   }),
   getReadiness: endpoint(routes.getReadiness, {
     tags: ['operations'],
@@ -47,6 +56,7 @@ export const customerEndpoints = {
       'the shop without stopping it)',
     status: 200,
     response: readinessResponseSchema,
+    answers: { 503: readinessResponseSchema.or(errorResponseSchema) },
   }),
 
   // The public catalogue. GET /api/pricing sends prepared bytes (checked against the schema when they were made).
@@ -129,6 +139,7 @@ export const customerEndpoints = {
     description: 'Carries an ETag: sent back in If-None-Match, it is answered 304 while the orders are unchanged.',
     status: 200,
     response: orderListSchema,
+    answers: { 304: z.void().describe('The orders are as in the version sent') },
   }),
   listOrderUsage: endpoint(routes.listOrderUsage, {
     tags: ['orders', 'api keys'],
@@ -170,6 +181,8 @@ export const customerEndpoints = {
     ].join('\n'),
     query: proxyListQuerySchema,
     status: 200,
+    // Plain text (text/plain), not JSON: the handler sends the lines as they are.
+    response: z.string(),
   }),
   cancelOrder: endpoint(routes.cancelOrder, {
     tags: ['orders'],
@@ -190,6 +203,8 @@ export const customerEndpoints = {
     body: checkoutRequestSchema,
     status: 200,
     response: checkoutResponseSchema,
+    // Every refusal has the checkout's own shape, as the Purchase page reads it.
+    answers: { '4xx': checkoutFailureSchema, '5xx': checkoutFailureSchema },
   }),
 
   // Personal API keys: managed with a signed-in session only; a key cannot manage keys.

@@ -1,4 +1,4 @@
-import { endpoints, errorResponseSchema } from '@storefront/contract';
+import { endpoints } from '@storefront/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client.ts';
 import { routeOf } from '../../lib/route.ts';
@@ -12,13 +12,8 @@ export const healthRoutes: FastifyPluginAsyncZod<{
   readiness: Readiness;
 }> = async (app, { database, lifecycle, readiness }) => {
   // Both answer 503 with the same body when the instance cannot serve (or an error's message): the reference says so.
-  const health = routeOf(endpoints.getHealth);
   app.route({
-    ...health,
-    schema: {
-      ...health.schema,
-      response: { ...health.schema.response, 503: endpoints.getHealth.response.or(errorResponseSchema) },
-    },
+    ...routeOf(endpoints.getHealth),
     handler: async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       const up = await database.ping();
@@ -28,13 +23,8 @@ export const healthRoutes: FastifyPluginAsyncZod<{
     },
   });
 
-  const ready = routeOf(endpoints.getReadiness);
   app.route({
-    ...ready,
-    schema: {
-      ...ready.schema,
-      response: { ...ready.schema.response, 503: endpoints.getReadiness.response.or(errorResponseSchema) },
-    },
+    ...routeOf(endpoints.getReadiness),
     handler: async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       const up = await database.ping();
