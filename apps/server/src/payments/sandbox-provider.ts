@@ -8,12 +8,6 @@ import { assertWebhookNotFromFuture, WEBHOOK_TOLERANCE_SECONDS, WebhookSignature
 /** The sandbox signs its events the way Stripe does (timestamped HMAC-SHA256), with a secret of this server. */
 export const SANDBOX_SIGNATURE_HEADER = 'sandbox-signature';
 
-/** The sandbox's ids: a prefix and 24 characters (12 random bytes in hex; older ids were base64url, still accepted). */
-export const SANDBOX_ID_FORMAT = {
-  checkout: /^cs_sandbox_[A-Za-z0-9_-]{24}$/,
-  invoice: /^in_sandbox_[A-Za-z0-9_-]{24}$/,
-} as const;
-
 export const SANDBOX_EVENT_TYPES = { checkoutPaid: 'sandbox.checkout.paid' } as const;
 
 const checkoutPaidData = z.object({
@@ -42,7 +36,7 @@ export interface SandboxInvoices {
 // Letters and digits only (hex): the last 12 characters make a clean payment reference in the order history.
 const sandboxToken = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
-/** Invoice ids in SANDBOX_ID_FORMAT.invoice and their pages under APP_URL. */
+/** Invoice ids (the contract's SANDBOX_ID_PATTERNS.invoice, packages/contract/src/api/sandbox.ts) and their pages under APP_URL. */
 export function createSandboxInvoices(appUrl: string): SandboxInvoices {
   return {
     newInvoiceId: () => sandboxToken('in_sandbox'),

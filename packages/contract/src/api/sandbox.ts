@@ -11,7 +11,10 @@ import { endpoint } from '../endpoint.ts';
 import { orderIdSchema } from '../orders.ts';
 import { routes } from './routes.ts';
 
-/** The sandbox provider's ids: a checkout's and an invoice's (the server makes them, payments/sandbox-provider.ts). */
+/**
+ * The sandbox provider's ids, a checkout's and an invoice's: a prefix and 24 characters (12 random bytes in hex; older
+ * ids were base64url, still accepted). The server makes them (apps/server/src/payments/sandbox-provider.ts).
+ */
 export const SANDBOX_ID_PATTERNS = {
   checkout: /^cs_sandbox_[A-Za-z0-9_-]{24}$/,
   invoice: /^in_sandbox_[A-Za-z0-9_-]{24}$/,
