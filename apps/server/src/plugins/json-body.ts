@@ -4,6 +4,12 @@ import { AppError } from '../errors.ts';
 /** Deeper than any body this API takes (the deepest is about 4 levels), far below what would exhaust the stack. */
 export const MAX_JSON_DEPTH = 32;
 
+/**
+ * The body limit of the calls that carry lists of IPs (uploads, swaps, fulfilments): up to a /16 of lines (65,536 of
+ * about 40 characters); every other call keeps the app's 1 MB.
+ */
+export const IP_LIST_BODY_LIMIT = 8 * 1_048_576;
+
 export const tooDeepMessage = `The request body is nested too deeply (at most ${MAX_JSON_DEPTH} levels of objects and arrays).`;
 
 /** PostgreSQL cannot store or compare text holding U+0000; such text is refused before it reaches a query. */

@@ -5,13 +5,11 @@ import type { Db } from '../../db/client.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import { routeOf } from '../../lib/route.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
+import { IP_LIST_BODY_LIMIT } from '../../plugins/json-body.ts';
 import { actorOf } from '../auth/guards.ts';
 import { createCustomCheckout } from './create-custom-checkout.ts';
 import { lookUpUser } from './custom-orders.ts';
 import { fulfilCustomOrder } from './fulfil-custom-order.ts';
-
-/** Uploads and swaps carry up to a /16 of lines (65,536 of about 40 characters). */
-const LARGE_BODY = 8 * 1_048_576;
 
 /**
  * Custom PK1 orders: finding the customer, the checkout link and fulfilment: the administrator's console API (spec section 7). Registered in the admin context (modules/admin/admin-api.ts),
@@ -47,7 +45,7 @@ export const customOrderAdminRoutes: FastifyPluginAsync<{
 
   api.route({
     ...routeOf(endpoints.fulfilCustomOrder),
-    bodyLimit: LARGE_BODY,
+    bodyLimit: IP_LIST_BODY_LIMIT,
     handler: async (request) =>
       fulfilCustomOrder({
         db,

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import { routeOf } from '../../lib/route.ts';
+import { IP_LIST_BODY_LIMIT } from '../../plugins/json-body.ts';
 import { actorOf } from '../auth/guards.ts';
 import { listDailyUsage } from '../orders/daily-usage.ts';
 import { getIpStock } from './ip-stock.ts';
@@ -11,9 +12,6 @@ import { listSubnets } from './list-subnets.ts';
 import { getResidentialStock, setResidentialLimit } from './residential-stock.ts';
 import { swapSubnet } from './swap-subnet.ts';
 import { uploadIps } from './upload-ips.ts';
-
-/** Uploads and swaps carry up to a /16 of lines (65,536 of about 40 characters). */
-const LARGE_BODY = 8 * 1_048_576;
 
 /**
  * The pools of static IPs and the residential pool: the administrator's console API (spec section 7). Registered in the admin context (modules/admin/admin-api.ts),
@@ -39,7 +37,7 @@ export const inventoryAdminRoutes: FastifyPluginAsync<{ db: Db; brand: Branding 
 
   api.route({
     ...routeOf(endpoints.uploadIps),
-    bodyLimit: LARGE_BODY,
+    bodyLimit: IP_LIST_BODY_LIMIT,
     handler: async (request) =>
       uploadIps({
         db,
@@ -63,7 +61,7 @@ export const inventoryAdminRoutes: FastifyPluginAsync<{ db: Db; brand: Branding 
 
   api.route({
     ...routeOf(endpoints.swapSubnet),
-    bodyLimit: LARGE_BODY,
+    bodyLimit: IP_LIST_BODY_LIMIT,
     handler: async (request) =>
       swapSubnet({
         db,
