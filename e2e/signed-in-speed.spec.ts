@@ -176,3 +176,43 @@ for (const width of [1280, 375]) {
     expect(found).toEqual([]);
   });
 }
+
+test("the Proxies page's orders are preloaded with its HTML for a signed-in visitor, and the page uses that answer", async ({
+  page,
+  browser,
+}) => {
+  const ordersPreload = '<link rel="preload" as="fetch" crossorigin href="/api/orders">';
+  // Without a session the read would be refused: no preload.
+  const anonymous = await browser.newContext({ baseURL: E2E.appUrl });
+  expect(await (await anonymous.request.get(paths.proxies)).text()).not.toContain(ordersPreload);
+  await anonymous.close();
+
+  await signUp(page, uniqueEmail('orders-preload'));
+  expect(await (await page.request.get(paths.proxies)).text()).toContain(ordersPreload);
+  // Only on that page.
+  expect(await (await page.request.get(paths.overview)).text()).not.toContain(ordersPreload);
+
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/orders') asked.push(request.resourceType());
+  });
+  const warnings: string[] = [];
+  page.on('console', (message) => {
+    if (/preload/i.test(message.text())) warnings.push(message.text());
+  });
+  await page.goto(paths.proxies);
+  await expect(page.getByRole('heading', { level: 1, name: 'Proxies' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  // One fetch of the orders, the preload's: the app's own fetch was answered from it (no second resource entry).
+  const entries = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .filter((entry) => new URL(entry.name).pathname === '/api/orders')
+      .map((entry) => (entry as PerformanceResourceTiming).initiatorType),
+  );
+  console.log(`requests seen: ${asked.join(', ')}; resource entries: ${entries.join(', ')}`);
+  expect(entries).toEqual(['link']);
+  expect(asked).toEqual(['other']);
+  await page.waitForTimeout(3500);
+  expect(warnings).toEqual([]);
+});

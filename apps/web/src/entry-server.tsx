@@ -66,6 +66,13 @@ export const serverPage: PageRenderer['serverPage'] = (pathname: string): Server
 /** The API reads a server-rendered page starts with, preloaded with its HTML: a signed-in page's session check. */
 export const preloadData = (pathname: string): string[] => (pathname in dashboardPageModules ? ['/api/user/auth'] : []);
 
+/**
+ * The reads a signed-in page starts with that need the session, preloaded with its HTML only for a request that carries
+ * a session cookie (the server decides; the frame itself stays the same for everyone): the Proxies page's orders, at
+ * the address its list fetches (the contract's listOrders, GET /orders under /api).
+ */
+export const preloadSessionData = (pathname: string): string[] => (pathname === paths.proxies ? ['/api/orders'] : []);
+
 /** Further split-off modules a server-rendered page preloads beside its own: a signed-in page's chunk. */
 export const preloadModules = (pathname: string): string[] => {
   const module = dashboardPageModules[pathname];

@@ -102,6 +102,34 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
     }
   });
 
+  it("titles each signed-in page's frame, links no admin console chunk, and preloads the orders for a session", async () => {
+    const manifest = JSON.parse(readFileSync(path.join(webDist, '.vite/manifest.json'), 'utf8'));
+    for (const [url, title] of [
+      ['/dashboard/overview', 'Overview'],
+      ['/dashboard/proxies', 'Proxies'],
+      ['/dashboard/purchase', 'Purchase Proxies'],
+      ['/dashboard/order-history', 'Order History'],
+      ['/dashboard/settings', 'Settings'],
+      ['/dashboard/admin', 'Admin'],
+    ] as const) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.body).toContain(`<title>${title} | Nova &amp; &lt;Sons&gt;</title>`);
+    }
+    // The admin route links its gate only: the console's chunk is for an administrator, asked for by the browser.
+    const admin = await t.app.inject({ method: 'GET', url: '/dashboard/admin' });
+    expect(admin.body).toContain(manifest['src/features/dashboard/components/admin-route.tsx'].file);
+    expect(admin.body).not.toContain(manifest['src/features/admin/components/admin-page.tsx'].file);
+
+    const ordersPreload = '<link rel="preload" as="fetch" crossorigin href="/api/orders">';
+    const session = { cookie: 'storefront.session_token=anything' };
+    const proxies = (headers = {}) => t.app.inject({ method: 'GET', url: '/dashboard/proxies', headers });
+    expect((await proxies()).body).not.toContain(ordersPreload);
+    expect((await proxies(session)).body).toContain(ordersPreload);
+    expect((await proxies()).body).not.toContain(ordersPreload);
+    const overview = await t.app.inject({ method: 'GET', url: '/dashboard/overview', headers: session });
+    expect(overview.body).not.toContain(ordersPreload);
+  });
+
   it('leaves the pages that depend on the session to the browser', async () => {
     for (const url of ['/login', '/dashboard', '/sandbox/checkout/abc']) {
       const response = await t.app.inject({ method: 'GET', url });

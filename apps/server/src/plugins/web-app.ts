@@ -14,6 +14,7 @@ import {
   type SiteConfig,
 } from '@storefront/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { carriesSessionCookie } from '../lib/own-site.ts';
 
 const ONE_YEAR_SECONDS = 31_536_000;
 
@@ -47,7 +48,7 @@ export function renderPageHtml(indexHtml: string, parts: PageParts): string {
   const head = [
     ...(parts.styles ?? []).map((href) => `<link rel="stylesheet" crossorigin href="/${href}">`),
     ...(parts.scripts ?? []).map((href) => `<link rel="modulepreload" crossorigin href="/${href}">`),
-    ...(parts.data ?? []).map((href) => `<link rel="preload" as="fetch" crossorigin href="${escapeHtml(href)}">`),
+    fetchPreloads(parts.data ?? []),
     ...(parts.state ? [jsonBlock(SERVER_STATE_ELEMENT_ID, parts.state)] : []),
   ].join('');
   // After the entry's own tags (Vite puts them last in <head>), so the page's styles come after the landing's.
@@ -57,6 +58,10 @@ export function renderPageHtml(indexHtml: string, parts: PageParts): string {
   }
   return html;
 }
+
+/** The fetch preloads of `hrefs`, as the app's own fetch (same-origin credentials) takes them: one request each. */
+const fetchPreloads = (hrefs: string[]) =>
+  hrefs.map((href) => `<link rel="preload" as="fetch" crossorigin href="${escapeHtml(href)}">`).join('');
 
 /** CSP source expressions ('sha256-...') of the executable inline scripts of a page (JSON data blocks excluded). */
 export function inlineScriptHashes(html: string): string[] {
@@ -77,6 +82,8 @@ export function inlineScriptHashes(html: string): string[] {
 type WebRenderer = PageRenderer & {
   preloadModules?: (pathname: string) => string[];
   preloadData?: (pathname: string) => string[];
+  /** Reads preloaded only for a visitor with a session (the page's first data, e.g. the Proxies page's orders). */
+  preloadSessionData?: (pathname: string) => string[];
 };
 
 /** Vite's build manifest: source module → chunk, its styles and the chunks it imports. */
@@ -225,7 +232,11 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
         });
         rendered.set(renderedPath, { key: cacheKey, html });
       }
-      return page.status === 404 ? html.replaceAll(NOT_FOUND_STAND_IN, () => escapeText(pathname)) : html;
+      if (page.status === 404) return html.replaceAll(NOT_FOUND_STAND_IN, () => escapeText(pathname));
+      // The page's first data, for a visitor with a session only (without one it would be a refused read); the HTML
+      // kept above is the same for everyone, so this is added to each answer.
+      const sessionData = carriesSessionCookie(request) ? (renderer.preloadSessionData?.(pathname) ?? []) : [];
+      return sessionData.length > 0 ? html.replace('</head>', () => `${fetchPreloads(sessionData)}</head>`) : html;
     } catch (error) {
       // The browser can still render the page itself.
       request.log.error({ err: error, pathname }, 'server rendering failed; sending the app shell');
