@@ -79,11 +79,10 @@ export function addressOf(path: string, params?: Record<string, string | number>
     if (value === undefined || value === '') throw new Error(`${path} needs its parameter ${name}`);
     return encodeURIComponent(String(value));
   });
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(query ?? {})) {
-    if (value !== undefined && value !== null) search.append(name, String(value));
-  }
-  const text = search.toString();
+  const text = Object.entries(query ?? {})
+    .filter(([, value]) => value !== undefined && value !== null)
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`)
+    .join('&');
   return text ? `${filled}?${text}` : filled;
 }
 
