@@ -159,6 +159,25 @@ for (const width of [1280, 375]) {
       await new Promise((resolve) => setTimeout(resolve, 400));
       await route.continue();
     });
+    // An open alert, drawn above the tabs when its answer arrives (the shared app may have none at this point).
+    await page.route('**/api/admin/alerts', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await route.fulfill({
+        json: {
+          alerts: [
+            {
+              id: 'speed-1',
+              kind: 'low_stock',
+              summary: 'PK1 ISP: 3 IPs available, below the alert level of 10.',
+              openedAt: new Date().toISOString(),
+              tab: 'inventory',
+            },
+          ],
+          total: 1,
+          counts: { order_waiting: 0, low_stock: 1, job_stuck: 0, outbox_failing: 0 },
+        },
+      });
+    });
     const found: string[] = [];
     for (const tab of ADMIN_TABS) {
       await page.goto(tab.value === 'inventory' ? paths.admin : `${paths.admin}?tab=${tab.value}`);

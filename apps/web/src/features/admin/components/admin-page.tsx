@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 import { site } from '../../../config/site.ts';
 import { PAGE_TITLES, usePageTitle } from '../../../lib/use-page-title.ts';
 import { ADMIN_TABS } from '../admin-tabs.ts';
+import { useOpenAlerts } from '../api/alerts-api.ts';
 import { AdminAlerts } from './admin-alerts.tsx';
 import { AuditLogView } from './audit-log.tsx';
 import { ActiveCoupons, CouponRedemptions } from './coupons.tsx';
@@ -24,52 +25,59 @@ export function AdminPage() {
   const tab = adminTabOf(params.get('tab'));
   // Each tab its own title (WCAG 2.4.2): the browser's history and a screen reader tell them apart.
   const tabLabel = ADMIN_TABS.find((entry) => entry.value === tab)?.label;
+  const alerts = useOpenAlerts();
   usePageTitle(tabLabel ? `${tabLabel} – ${PAGE_TITLES[paths.admin]}` : PAGE_TITLES[paths.admin]);
   return (
     <Stack gap="lg">
       <Title order={1} size="h2">
         Admin Dashboard
       </Title>
-      <AdminAlerts />
-      <Tabs
-        value={tab}
-        onChange={(value) => setParams(value && value !== 'inventory' ? { tab: value } : {}, { replace: true })}
-        keepMounted={false}
-      >
-        <Tabs.List>
-          {ADMIN_TABS.map((entry) => (
-            <Tabs.Tab key={entry.value} value={entry.value}>
-              {entry.label}
-            </Tabs.Tab>
-          ))}
-        </Tabs.List>
-        <Tabs.Panel value="inventory" pt="md">
-          <Stack gap="md">
-            <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-              <PurchaseToggleCard />
-              <ResidentialInventoryCard />
-              <PoolInventoryCard pool="pk1" />
-              <PoolInventoryCard pool="isp" />
-            </SimpleGrid>
-            {site.sandboxPayments && <SandboxClockCard />}
-          </Stack>
-        </Tabs.Panel>
-        <Tabs.Panel value="pk1_inventory_list" pt="md">
-          <SubnetInventory />
-        </Tabs.Panel>
-        <Tabs.Panel value="custom_ordering" pt="md">
-          <CustomOrdering />
-        </Tabs.Panel>
-        <Tabs.Panel value="audit_log" pt="md">
-          <AuditLogView />
-        </Tabs.Panel>
-        <Tabs.Panel value="active_coupons" pt="md">
-          <ActiveCoupons />
-        </Tabs.Panel>
-        <Tabs.Panel value="coupon_redemptions" pt="md">
-          <CouponRedemptions />
-        </Tabs.Panel>
-      </Tabs>
+      {/*
+        The open alerts go above the tabs: until their first answer the console is laid out (its tab's data loading
+        alongside) but not shown, so an alert arriving does not push the tabs and cards down (CLS, issue 39).
+      */}
+      <Stack gap="lg" inert={alerts.isPending} style={alerts.isPending ? { visibility: 'hidden' } : undefined}>
+        <AdminAlerts />
+        <Tabs
+          value={tab}
+          onChange={(value) => setParams(value && value !== 'inventory' ? { tab: value } : {}, { replace: true })}
+          keepMounted={false}
+        >
+          <Tabs.List>
+            {ADMIN_TABS.map((entry) => (
+              <Tabs.Tab key={entry.value} value={entry.value}>
+                {entry.label}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+          <Tabs.Panel value="inventory" pt="md">
+            <Stack gap="md">
+              <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+                <PurchaseToggleCard />
+                <ResidentialInventoryCard />
+                <PoolInventoryCard pool="pk1" />
+                <PoolInventoryCard pool="isp" />
+              </SimpleGrid>
+              {site.sandboxPayments && <SandboxClockCard />}
+            </Stack>
+          </Tabs.Panel>
+          <Tabs.Panel value="pk1_inventory_list" pt="md">
+            <SubnetInventory />
+          </Tabs.Panel>
+          <Tabs.Panel value="custom_ordering" pt="md">
+            <CustomOrdering />
+          </Tabs.Panel>
+          <Tabs.Panel value="audit_log" pt="md">
+            <AuditLogView />
+          </Tabs.Panel>
+          <Tabs.Panel value="active_coupons" pt="md">
+            <ActiveCoupons />
+          </Tabs.Panel>
+          <Tabs.Panel value="coupon_redemptions" pt="md">
+            <CouponRedemptions />
+          </Tabs.Panel>
+        </Tabs>
+      </Stack>
     </Stack>
   );
 }
