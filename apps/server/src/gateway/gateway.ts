@@ -133,7 +133,12 @@ function endToEnd(raw: string[], keepChunked: boolean): string[] {
   return kept;
 }
 
-function credentialsOf(header: string | undefined): { username: string; password: string } | undefined {
+interface Credentials {
+  username: string;
+  password: string;
+}
+
+function credentialsOf(header: string | undefined): Credentials | undefined {
   const encoded = header === undefined ? undefined : /^\s*basic\s+(\S+)\s*$/i.exec(header)?.[1];
   if (encoded === undefined) return undefined;
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
@@ -152,6 +157,9 @@ function authorityOf(target: string | undefined): { host: string; port: number }
   if (!host || !(port > 0 && port <= 65_535)) return undefined;
   return { host, port };
 }
+
+/** What a connection has sent before its first chunk. */
+const NOTHING = Buffer.alloc(0);
 
 const connectionKey = Symbol('gateway connection');
 type GatewaySocket = Socket & { [connectionKey]?: Connection };
@@ -235,39 +243,43 @@ export async function startGateway({
   };
 
   /**
-   * Who the customer is: the failure limit of the source first (before any account is read), then the password, or
-   * without credentials the authorised IPs; then whether the account may carry anything from this address.
+   * Who the customer is: the failure limit of the source first (before any account is read), then the password (an
+   * HTTP request's Proxy-Authorization header, or SOCKS credentials), or without credentials the authorised IPs; then
+   * whether the account may carry anything from this address.
    */
   const authenticate = async (
     connection: Connection,
-    credentials: { username: string; password: string } | undefined,
-    authorization?: string,
+    given: { authorization: string | undefined } | Credentials | undefined,
   ): Promise<Outcome> => {
     const refusedMs = await authFailures.refusedFor(connection.source);
     if (refusedMs > 0) return { refused: 'tooManyFailures', retryMs: refusedMs };
     let granted: Granted;
     const known = connection.account;
-    if (!credentials) {
-      const account = await accounts.byAuthorizedIp(connection.clientIp);
-      if (!account) return { refused: 'credentialsRequired' };
-      granted = { account, targeting: undefined, via: 'ip' };
-    } else if (
+    const authorization = given !== undefined && 'authorization' in given ? given.authorization : undefined;
+    if (
       authorization !== undefined &&
       authorization === connection.authorization &&
       known !== undefined &&
       !known.gone &&
       connection.passwordVersion === known.passwordVersion
     ) {
-      // The next request of a kept-alive connection with the same header: already checked, no hash again.
+      // The next request of a kept-alive connection with the same header: already checked, not decoded nor hashed again.
       granted = { account: known, targeting: connection.targeting, via: 'password' };
     } else {
-      const targeting = parseTargetedUsername(credentials.username);
-      const account = await accounts.get(targeting?.username ?? credentials.username);
-      if (!account || !passwordMatches(account, credentials.password)) {
-        await authFailures.fail(connection.source);
-        return { refused: 'wrongCredentials' };
+      const credentials = given !== undefined && 'authorization' in given ? credentialsOf(authorization) : given;
+      if (!credentials) {
+        const account = await accounts.byAuthorizedIp(connection.clientIp);
+        if (!account) return { refused: 'credentialsRequired' };
+        granted = { account, targeting: undefined, via: 'ip' };
+      } else {
+        const targeting = parseTargetedUsername(credentials.username);
+        const account = await accounts.get(targeting?.username ?? credentials.username);
+        if (!account || !passwordMatches(account, credentials.password)) {
+          await authFailures.fail(connection.source);
+          return { refused: 'wrongCredentials' };
+        }
+        granted = { account, targeting, via: 'password' };
       }
-      granted = { account, targeting, via: 'password' };
     }
     const { account } = granted;
     if (granted.via === 'password' && !allowedFrom(account, connection.clientIp)) return { refused: 'notThisIp' };
@@ -345,7 +357,11 @@ export async function startGateway({
     pump(target, client);
     pump(client, target);
     target.on('error', () => {});
-    target.on('close', (hadError) => (hadError ? client.destroy() : client.end()));
+    // A target that ended has ended the client already ('end' above): a second end() would only build an error.
+    target.on('close', (hadError) => {
+      if (hadError) client.destroy();
+      else if (!client.writableEnded) client.end();
+    });
     client.on('close', () => target.destroy());
     target.resume();
     client.resume();
@@ -394,7 +410,7 @@ export async function startGateway({
       return;
     }
     const authorization = request.headers['proxy-authorization'];
-    const outcome = await authenticate(connection, credentialsOf(authorization), authorization);
+    const outcome = await authenticate(connection, { authorization });
     if ('refused' in outcome) {
       request.resume();
       const refusal = httpRefusal(connection, outcome);
@@ -451,7 +467,7 @@ export async function startGateway({
       return;
     }
     const authorization = request.headers['proxy-authorization'];
-    const outcome = await authenticate(connection, credentialsOf(authorization), authorization);
+    const outcome = await authenticate(connection, { authorization });
     if ('refused' in outcome) {
       const refusal = httpRefusal(connection, outcome);
       rawAnswer(socket, refusal.status, refusal.message, refusal.headers);
@@ -596,7 +612,7 @@ export async function startGateway({
       connections.delete(connection);
     });
     const timer = setTimeout(() => socket.destroy(), HANDSHAKE_TIMEOUT_MS);
-    let buffered: Buffer = Buffer.alloc(0);
+    let buffered: Buffer = NOTHING;
     let headerRead = !config.proxyProtocol;
     const onData = (chunk: Buffer) => {
       buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
