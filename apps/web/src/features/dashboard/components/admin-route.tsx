@@ -4,6 +4,7 @@ import { IconLock } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 import { useAuth } from '../../../lib/use-auth.ts';
 import { PAGE_TITLES, usePageTitle } from '../../../lib/use-page-title.ts';
+import { PageSkeleton } from './dashboard-skeleton.tsx';
 
 /** What a signed-in visitor who is not an administrator gets on /dashboard/admin (spec section 2 'Admin'). */
 function AccessDenied() {
@@ -21,6 +22,8 @@ function AccessDenied() {
  * its chunk is asked for when it first renders, for an administrator only; this gate's own chunk holds none of it.
  */
 export function AdminRoute({ console: Console }: { console: ComponentType }) {
-  const { isAdmin } = useAuth();
+  const { isAdmin, isLoading } = useAuth();
+  // The layout shows its pages once the session is known; rendered alone, the gate waits for it too.
+  if (isLoading) return <PageSkeleton />;
   return isAdmin ? <Console /> : <AccessDenied />;
 }
