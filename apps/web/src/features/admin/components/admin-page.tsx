@@ -1,4 +1,4 @@
-import { SimpleGrid, Stack, Tabs, Title } from '@mantine/core';
+import { Box, SimpleGrid, Skeleton, Stack, Tabs, Title } from '@mantine/core';
 import { adminTabOf, paths } from '@storefront/contract';
 import { useSearchParams } from 'react-router';
 import { site } from '../../../config/site.ts';
@@ -14,6 +14,22 @@ import { PurchaseToggleCard } from './purchase-toggle-card.tsx';
 import { ResidentialInventoryCard } from './residential-inventory-card.tsx';
 import { SandboxClockCard } from './sandbox-clock-card.tsx';
 import { SubnetInventory } from './subnet-inventory.tsx';
+
+/**
+ * Grey shapes of the tab bar and the first cards over the console while it is held back (below): drawn on top of it,
+ * out of the layout, so taking them away moves nothing.
+ */
+function ConsoleSkeleton() {
+  return (
+    <Stack gap="md" pos="absolute" top={0} left={0} right={0} aria-hidden>
+      <Skeleton h={36} animate={false} />
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <Skeleton h={240} radius="md" animate={false} />
+        <Skeleton h={240} radius="md" animate={false} />
+      </SimpleGrid>
+    </Stack>
+  );
+}
 
 /**
  * /dashboard/admin (spec section 2 'Admin'): the tab lives in `?tab=`, default inventory, with the spec's aliases.
@@ -36,48 +52,51 @@ export function AdminPage() {
         The open alerts go above the tabs: until their first answer the console is laid out (its tab's data loading
         alongside) but not shown, so an alert arriving does not push the tabs and cards down (CLS, issue 39).
       */}
-      <Stack gap="lg" inert={alerts.isPending} style={alerts.isPending ? { visibility: 'hidden' } : undefined}>
-        <AdminAlerts />
-        <Tabs
-          value={tab}
-          onChange={(value) => setParams(value && value !== 'inventory' ? { tab: value } : {}, { replace: true })}
-          keepMounted={false}
-        >
-          <Tabs.List>
-            {ADMIN_TABS.map((entry) => (
-              <Tabs.Tab key={entry.value} value={entry.value}>
-                {entry.label}
-              </Tabs.Tab>
-            ))}
-          </Tabs.List>
-          <Tabs.Panel value="inventory" pt="md">
-            <Stack gap="md">
-              <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-                <PurchaseToggleCard />
-                <ResidentialInventoryCard />
-                <PoolInventoryCard pool="pk1" />
-                <PoolInventoryCard pool="isp" />
-              </SimpleGrid>
-              {site.sandboxPayments && <SandboxClockCard />}
-            </Stack>
-          </Tabs.Panel>
-          <Tabs.Panel value="pk1_inventory_list" pt="md">
-            <SubnetInventory />
-          </Tabs.Panel>
-          <Tabs.Panel value="custom_ordering" pt="md">
-            <CustomOrdering />
-          </Tabs.Panel>
-          <Tabs.Panel value="audit_log" pt="md">
-            <AuditLogView />
-          </Tabs.Panel>
-          <Tabs.Panel value="active_coupons" pt="md">
-            <ActiveCoupons />
-          </Tabs.Panel>
-          <Tabs.Panel value="coupon_redemptions" pt="md">
-            <CouponRedemptions />
-          </Tabs.Panel>
-        </Tabs>
-      </Stack>
+      <Box pos="relative">
+        {alerts.isPending && <ConsoleSkeleton />}
+        <Stack gap="lg" inert={alerts.isPending} style={alerts.isPending ? { visibility: 'hidden' } : undefined}>
+          <AdminAlerts />
+          <Tabs
+            value={tab}
+            onChange={(value) => setParams(value && value !== 'inventory' ? { tab: value } : {}, { replace: true })}
+            keepMounted={false}
+          >
+            <Tabs.List>
+              {ADMIN_TABS.map((entry) => (
+                <Tabs.Tab key={entry.value} value={entry.value}>
+                  {entry.label}
+                </Tabs.Tab>
+              ))}
+            </Tabs.List>
+            <Tabs.Panel value="inventory" pt="md">
+              <Stack gap="md">
+                <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+                  <PurchaseToggleCard />
+                  <ResidentialInventoryCard />
+                  <PoolInventoryCard pool="pk1" />
+                  <PoolInventoryCard pool="isp" />
+                </SimpleGrid>
+                {site.sandboxPayments && <SandboxClockCard />}
+              </Stack>
+            </Tabs.Panel>
+            <Tabs.Panel value="pk1_inventory_list" pt="md">
+              <SubnetInventory />
+            </Tabs.Panel>
+            <Tabs.Panel value="custom_ordering" pt="md">
+              <CustomOrdering />
+            </Tabs.Panel>
+            <Tabs.Panel value="audit_log" pt="md">
+              <AuditLogView />
+            </Tabs.Panel>
+            <Tabs.Panel value="active_coupons" pt="md">
+              <ActiveCoupons />
+            </Tabs.Panel>
+            <Tabs.Panel value="coupon_redemptions" pt="md">
+              <CouponRedemptions />
+            </Tabs.Panel>
+          </Tabs>
+        </Stack>
+      </Box>
     </Stack>
   );
 }
