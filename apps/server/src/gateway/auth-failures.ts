@@ -4,8 +4,11 @@ import ipaddr from 'ipaddr.js';
 import { LRUCache } from 'lru-cache';
 import type { GatewayConfig } from '../config.ts';
 
-/** Sources remembered in this process at once (their windows, or what Redis said of them); the least recent go first. */
-const MAX_TRACKED = 100_000;
+/**
+ * Sources remembered in this process at once (their windows, or what Redis said of them); the least recent go first.
+ * A size of one per entry, not lru-cache's `max`, which would allocate all 100,000 slots at start.
+ */
+const MAX_TRACKED = { maxSize: 100_000, sizeCalculation: () => 1 };
 
 /**
  * The key a client is counted under: its IPv4 address (an IPv4-mapped IPv6 one included), or the /64 of an IPv6
@@ -45,9 +48,9 @@ export class AuthFailureLimit {
   readonly #redis: { client: Redis; keyPrefix: string } | undefined;
   readonly #close: () => Promise<void>;
   /** The windows counted here: all of them without Redis, and the fallback while it is unreachable. */
-  readonly #local = new LRUCache<string, Window>({ max: MAX_TRACKED });
+  readonly #local = new LRUCache<string, Window>(MAX_TRACKED);
   /** With Redis: when a source is refused until, and when Redis was last asked about it. */
-  readonly #seen = new LRUCache<string, { refusedUntil: number; checkedAt: number }>({ max: MAX_TRACKED });
+  readonly #seen = new LRUCache<string, { refusedUntil: number; checkedAt: number }>(MAX_TRACKED);
 
   private constructor(options: {
     limits: GatewayConfig['authFailures'];
