@@ -75,19 +75,28 @@ export function ProxiesPage() {
           Proxies
         </Title>
         <Group gap="xs">
-          {hasProxies && (
-            <Button
-              variant="default"
-              leftSection={<IconDownload size={16} aria-hidden />}
-              onClick={() => {
-                const file = allOrdersDownload(orderList, safeFormat);
-                downloadText(file.fileName, file.content);
-              }}
+          {/* While the orders load, the list's buttons hold their room, unseen and out of reach, so that the page does
+              not shift when they appear (on a phone they take a row of their own); without proxies they go. */}
+          {(hasProxies || orders.isPending) && (
+            <Group
+              gap="xs"
+              style={orders.isPending ? { visibility: 'hidden' } : undefined}
+              aria-hidden={orders.isPending || undefined}
+              inert={orders.isPending || undefined}
             >
-              Download List
-            </Button>
+              <Button
+                variant="default"
+                leftSection={<IconDownload size={16} aria-hidden />}
+                onClick={() => {
+                  const file = allOrdersDownload(orderList, safeFormat);
+                  downloadText(file.fileName, file.content);
+                }}
+              >
+                Download List
+              </Button>
+              <ListLinkButton tab={tab} format={safeFormat} />
+            </Group>
           )}
-          {hasProxies && <ListLinkButton tab={tab} format={safeFormat} />}
           <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={refresh}>
             Refresh
           </Button>
