@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { paths } from '@storefront/contract';
 import { ADMIN_TABS } from '../apps/web/src/features/admin/admin-tabs.ts';
-import { signIn, signUp, uniqueEmail } from './support/helpers.ts';
+import { buyThroughSandbox, signIn, signUp, uniqueEmail } from './support/helpers.ts';
 import { E2E } from './support/ports.ts';
 
 const dist = path.resolve(import.meta.dirname, '../apps/web/dist');
@@ -195,6 +195,33 @@ for (const width of [1280, 375]) {
     expect(found).toEqual([]);
   });
 }
+
+test('the Proxies page does not shift as the orders arrive (CLS at most 0.02) at 375 and 1280 px', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signUp(page, uniqueEmail('proxies-shift'));
+  await buyThroughSandbox(page, /Elite ISP Proxies/, /^5 IPs/);
+  await observeLayoutShifts(page);
+  // The orders arrive a moment after the page is drawn, as on a phone.
+  await page.route('**/api/orders', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await route.continue();
+  });
+  const found: string[] = [];
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 860 });
+    await page.goto(paths.proxies);
+    await expect(page.getByRole('button', { name: 'Download List' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    await page.waitForTimeout(500);
+    const shifts = await page.evaluate(() => window.storefrontShifts);
+    const total = shifts.reduce((sum, shift) => sum + shift.value, 0);
+    console.log(
+      `${width} px, Proxies: CLS ${total.toFixed(4)}${shifts.map((s) => `\n  ${s.value.toFixed(4)} at ${s.at} ms: ${s.sources.join('; ')}`).join('')}`,
+    );
+    if (total > 0.02) found.push(`${width} px: ${total.toFixed(3)}`);
+  }
+  expect(found).toEqual([]);
+});
 
 test("the Proxies page's orders are preloaded with its HTML for a signed-in visitor, and the page uses that answer", async ({
   page,
