@@ -32,7 +32,7 @@ export class SocksProtocolError extends Error {}
  */
 export class HandshakeReader {
   readonly #socket: net.Socket;
-  #buffered: Buffer = Buffer.alloc(0);
+  #buffered: Buffer;
   #want = 0;
   #wake: (() => void) | undefined;
   #failed: Error | undefined;
