@@ -126,8 +126,12 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
     expect((await proxies()).body).not.toContain(ordersPreload);
     expect((await proxies(session)).body).toContain(ordersPreload);
     expect((await proxies()).body).not.toContain(ordersPreload);
+    // The answer differs with the cookie, and says so to caches (with or without one).
+    expect((await proxies()).headers.vary).toBe('cookie');
+    expect((await proxies(session)).headers.vary).toBe('cookie');
     const overview = await t.app.inject({ method: 'GET', url: '/dashboard/overview', headers: session });
     expect(overview.body).not.toContain(ordersPreload);
+    expect(overview.headers.vary).toBeUndefined();
   });
 
   it('leaves the pages that depend on the session to the browser', async () => {

@@ -254,6 +254,8 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
         .send('The web app is not built yet. Run `npm run build`, then start the server again.');
     }
     const html = await renderPage(request, pathname, indexHtml);
+    // A page whose answer names its first data for a visitor with a session differs with the cookie: caches are told.
+    if ((renderer?.preloadSessionData?.(pathname) ?? []).length > 0) reply.header('vary', 'cookie');
     return reply.status(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
   };
 
