@@ -148,6 +148,16 @@ async function observeLayoutShifts(page: Page) {
   });
 }
 
+/** The layout shifts recorded since the page loaded, summed, each printed with what moved. */
+async function layoutShiftTotal(page: Page, label: string): Promise<number> {
+  const shifts = await page.evaluate(() => window.storefrontShifts);
+  const total = shifts.reduce((sum, shift) => sum + shift.value, 0);
+  console.log(
+    `${label}: CLS ${total.toFixed(4)}${shifts.map((s) => `\n  ${s.value.toFixed(4)} at ${s.at} ms: ${s.sources.join('; ')}`).join('')}`,
+  );
+  return total;
+}
+
 for (const width of [1280, 375]) {
   test(`the admin tabs do not shift as their data arrives (CLS at most 0.02) at ${width} px`, async ({ page }) => {
     test.setTimeout(120_000);
@@ -185,11 +195,7 @@ for (const width of [1280, 375]) {
       await page.waitForLoadState('networkidle');
       // Two frames and a pause, so a shift from the last answer is reported.
       await page.waitForTimeout(500);
-      const shifts = await page.evaluate(() => window.storefrontShifts);
-      const total = shifts.reduce((sum, shift) => sum + shift.value, 0);
-      console.log(
-        `${width} px, ${tab.label}: CLS ${total.toFixed(4)}${shifts.map((s) => `\n  ${s.value.toFixed(4)} at ${s.at} ms: ${s.sources.join('; ')}`).join('')}`,
-      );
+      const total = await layoutShiftTotal(page, `${width} px, ${tab.label}`);
       if (total > 0.02) found.push(`${tab.label}: ${total.toFixed(3)}`);
     }
     expect(found).toEqual([]);
@@ -213,11 +219,7 @@ test('the Proxies page does not shift as the orders arrive (CLS at most 0.02) at
     await expect(page.getByRole('button', { name: 'Download List' })).toBeVisible();
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(500);
-    const shifts = await page.evaluate(() => window.storefrontShifts);
-    const total = shifts.reduce((sum, shift) => sum + shift.value, 0);
-    console.log(
-      `${width} px, Proxies: CLS ${total.toFixed(4)}${shifts.map((s) => `\n  ${s.value.toFixed(4)} at ${s.at} ms: ${s.sources.join('; ')}`).join('')}`,
-    );
+    const total = await layoutShiftTotal(page, `${width} px, Proxies`);
     if (total > 0.02) found.push(`${width} px: ${total.toFixed(3)}`);
   }
   expect(found).toEqual([]);
