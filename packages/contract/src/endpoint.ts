@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { pathTo } from './paths.ts';
 
 /**
  * One call of the product's API, defined once: the server declares its route from it (apps/server/src/lib/route.ts),
@@ -74,11 +75,11 @@ export type AnswerOf<E extends Endpoint> = E extends { response: infer S extends
 
 /** The endpoint's address under /api with its parameters filled in: `/api-keys/ak_1`. */
 export function addressOf(path: string, params?: Record<string, string | number>, query?: object): string {
-  const filled = path.replace(/:(\w+)/g, (_, name: string) => {
-    const value = params?.[name];
+  for (const [, name] of path.matchAll(/:(\w+)/g)) {
+    const value = params?.[name ?? ''];
     if (value === undefined || value === '') throw new Error(`${path} needs its parameter ${name}`);
-    return encodeURIComponent(String(value));
-  });
+  }
+  const filled = pathTo(path, params ?? {});
   const text = Object.entries(query ?? {})
     .filter(([, value]) => value !== undefined && value !== null)
     .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`)

@@ -24,7 +24,7 @@ export const paths = {
 } as const;
 
 /** The address of a page with parameters: pathTo(paths.sandboxInvoice, { id }) → /sandbox/invoices/in_… */
-export function pathTo(path: string, params: Record<string, string>): string {
+export function pathTo(path: string, params: Record<string, string | number>): string {
   return path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
 }
 
