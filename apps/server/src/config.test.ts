@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, envSchema, loadConfig } from './config.ts';
+import { envSchema, loadConfig } from './config.ts';
+import { ConfigError } from './config-shared.ts';
+import { loadGatewayConfig } from './gateway/config.ts';
 
 describe('loadConfig', () => {
   it('defaults to embedded PGlite under ./data, port 3000 and the spec prices', () => {
@@ -231,7 +233,7 @@ describe('production defaults', () => {
     expect(loadConfig({ ...postgres, ...stripe }).payments.provider).toBe('stripe');
     // The embedded default stays zero-configuration, and a gateway or a migration takes no payments.
     expect(loadConfig({}).payments.provider).toBe('sandbox');
-    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }, 'gateway').database.kind).toBe('postgres');
+    expect(loadGatewayConfig({ DATABASE_URL: 'postgres://u@h/db' }).database.kind).toBe('postgres');
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }, 'migrate').database.kind).toBe('postgres');
   });
 

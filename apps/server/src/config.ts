@@ -1,11 +1,13 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_SITE_CONFIG, type SiteConfig } from '@storefront/contract/site';
 import { z } from 'zod';
+import { ConfigError, LOG_LEVELS, type LogLevel, loadEnvFile, refusal } from './config-shared.ts';
+import type { GatewayConfig } from './gateway/config.ts';
 import { shippedPaths } from './lifecycle/release.ts';
 
 // Every schema below carries its own refusal: the phrase of what it accepts, which becomes the sentence
-// "<VARIABLE> must be <what it accepts> (got <what it got>)". No schema library's wording reaches the operator.
+// "<VARIABLE> must be <what it accepts> (got <what it got>)". No schema library's wording reaches the operator. The
+// standalone gateway reads its own settings without zod (gateway/config.ts), in the same words.
 
 const booleanString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'true or false' })
@@ -57,7 +59,7 @@ export const envSchema = z.object({
   HOST: text('an address to listen on, such as 0.0.0.0', 255).default('0.0.0.0'),
   PORT: portNumber().default(3000),
   APP_URL: httpUrl('https://shop.example.com').optional(),
-  LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: oneOf(LOG_LEVELS).default('info'),
   TRUST_PROXY: booleanString.default(false),
   DATABASE_URL: databaseUrl.optional(),
   DATABASE_POOL_SIZE: wholeNumber(1, 1000).default(10),
@@ -158,20 +160,6 @@ export const envSchema = z.object({
   PAYMENTS_SANDBOX: booleanString.default(false),
 });
 
-/** Settings whose value is a secret, or a URL that may carry a password: never repeated whole in a refusal. */
-const SECRET = /SECRET|PASSWORD|TOKEN|_KEY$/;
-const MAY_HOLD_PASSWORD = /_URL$/;
-
-/** What a refusal repeats of a bad value: the value, less any password or secret. */
-function shown(name: string, value: string): string {
-  if (SECRET.test(name)) return `a value of ${value.length} characters`;
-  if (MAY_HOLD_PASSWORD.test(name)) {
-    const withoutPassword = value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*):[^@/\s]*@/i, '$1:***@');
-    return JSON.stringify(withoutPassword.length > 120 ? `${withoutPassword.slice(0, 120)}…` : withoutPassword);
-  }
-  return JSON.stringify(value.length > 120 ? `${value.slice(0, 120)}…` : value);
-}
-
 export type DatabaseTarget =
   | {
       kind: 'pglite';
@@ -194,7 +182,7 @@ export interface Config {
   host: string;
   port: number;
   appUrl: string;
-  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  logLevel: LogLevel;
   trustProxy: boolean;
   database: DatabaseTarget;
   /** Apply the migrations at start-up (`node . migrate` applies them alone). */
@@ -219,7 +207,10 @@ export interface Config {
   pricesCents: { isp_proxies: number; pk1_isp_proxies: number; residential_proxies: number };
   /** host:port customers put in their tools for residential proxies. */
   gatewayEndpoint: string;
-  gateway: GatewayConfig;
+  gateway: GatewayConfig & {
+    /** Whether the server process runs the gateway too (`npm run gateway` runs it alone). */
+    enabled: boolean;
+  };
   auth: AuthConfig;
   mail: { smtpUrl: string | undefined; from: string };
   payments: PaymentsConfig;
@@ -240,31 +231,6 @@ export interface AlertsConfig {
   lowStockIps: number;
   /** A residential pool with fewer free GB opens an alert (0 = never). */
   lowStockGb: number;
-}
-
-/** The residential gateway (ARCHITECTURE section 6). */
-export interface GatewayConfig {
-  /** Whether the server process runs the gateway too (`npm run gateway` runs it alone). */
-  enabled: boolean;
-  host: string;
-  port: number;
-  /** Loopback and private ranges as targets: refused unless this is set (tests, closed networks). */
-  allowPrivateTargets: boolean;
-  /** How often metered bytes are written to the database. */
-  flushMs: number;
-  /** How long credentials and remaining data are reused before the database is asked again. */
-  cacheMs: number;
-  /**
-   * Failed proxy authentications one source address (an IPv6 /64) may make in `windowMs`; past them it is refused, good
-   * credentials too, until the window ends. Counted in Redis when set, so that every gateway counts together.
-   */
-  authFailures: { perIp: number; windowMs: number; redis: { url: string; keyPrefix: string } | undefined };
-  /** Connections arrive through a TCP load balancer that starts each with a PROXY protocol header (v1 or v2). */
-  proxyProtocol: boolean;
-  /** The provider every request goes through, or undefined for direct egress. */
-  upstream: { url: string; usernameTemplate: string } | undefined;
-  /** Where a customer whose data is used up buys more. */
-  purchaseUrl: string;
 }
 
 /** Stripe when its keys are set; otherwise the sandbox provider, where no real money moves. */
@@ -307,19 +273,6 @@ export interface AuthConfig {
   };
 }
 
-export class ConfigError extends Error {
-  readonly problems: string[];
-  constructor(problems: string[]) {
-    super(
-      problems.length === 1
-        ? `The configuration was refused: ${problems[0]}`
-        : `The configuration was refused:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
-    );
-    this.name = 'ConfigError';
-    this.problems = problems;
-  }
-}
-
 function databaseTarget(e: z.infer<typeof envSchema>): DatabaseTarget {
   const url = e.DATABASE_URL;
   if (url === undefined) return { kind: 'pglite', dataDir: path.resolve(e.DATA_DIR, 'pglite'), chosenBy: 'DATA_DIR' };
@@ -337,41 +290,12 @@ function databaseTarget(e: z.infer<typeof envSchema>): DatabaseTarget {
 }
 
 /**
- * Which process reads the configuration: the server and the job runner take payments and send e-mail; the standalone
- * gateway and `migrate` need only the database (and the gateway's own settings).
+ * Which process reads the configuration: the server and the job runner take payments and send e-mail; `migrate` needs
+ * only the database. The standalone gateway reads its own (gateway/config.ts).
  */
-export type ConfigRole = 'server' | 'jobs' | 'gateway' | 'migrate';
+export type ConfigRole = 'server' | 'jobs' | 'migrate';
 
 const toCents = (dollars: number) => Math.round(dollars * 100);
-
-/**
- * What the standalone gateway reads (issue 38 item 5): its configuration is its own, so a setting of the shop it never
- * uses (Stripe, mail, sign-in) is neither required nor checked there.
- */
-const GATEWAY_VARIABLES = [
-  'NODE_ENV',
-  'LOG_LEVEL',
-  'HOST',
-  'PORT',
-  'APP_URL',
-  'DATABASE_URL',
-  'DATABASE_POOL_SIZE',
-  'DATABASE_CONNECT_TIMEOUT_MS',
-  'DATABASE_STATEMENT_TIMEOUT_MS',
-  'MIGRATE_ON_START',
-  'DATA_DIR',
-  'SHUTDOWN_DRAIN_MS',
-  'SHUTDOWN_TIMEOUT_S',
-  'METRICS_HOST',
-  'METRICS_PORT',
-  'REDIS_URL',
-  'REDIS_KEY_PREFIX',
-  'RESIDENTIAL_UPSTREAM_URL',
-  'RESIDENTIAL_UPSTREAM_USERNAME_TEMPLATE',
-  'OTEL_EXPORTER_OTLP_ENDPOINT',
-  'OTEL_EXPORTER_OTLP_PROTOCOL',
-  'OTEL_SERVICE_NAME',
-] as const;
 
 /**
  * Reads the environment once; a bad value throws a ConfigError with one sentence for each bad variable, naming it,
@@ -379,14 +303,7 @@ const GATEWAY_VARIABLES = [
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ConfigRole = 'server'): Config {
   const blankAsUnset = Object.fromEntries(
-    Object.entries(env).filter(
-      (entry): entry is [string, string] =>
-        entry[1] !== undefined &&
-        entry[1] !== '' &&
-        (role !== 'gateway' ||
-          entry[0].startsWith('GATEWAY_') ||
-          (GATEWAY_VARIABLES as readonly string[]).includes(entry[0])),
-    ),
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''),
   );
   const parsed = envSchema.safeParse(blankAsUnset);
   if (!parsed.success) {
@@ -394,11 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ConfigRol
     for (const issue of parsed.error.issues) {
       const name = String(issue.path[0]);
       if (problems.has(name)) continue;
-      const value = blankAsUnset[name];
-      problems.set(
-        name,
-        `${name} must be ${issue.message}${value === undefined ? '' : ` (got ${shown(name, value)})`}.`,
-      );
+      problems.set(name, refusal(name, issue.message, blankAsUnset[name]));
     }
     throw new ConfigError([...problems.values()]);
   }
@@ -563,16 +476,6 @@ function oauthClient(
     );
   }
   return undefined;
-}
-
-/**
- * Reads `.env` from the working folder into the environment when it exists (Node's own loader). A variable already in
- * the environment wins over the file.
- */
-export function loadEnvFile(file = '.env'): string | undefined {
-  if (!existsSync(file)) return undefined;
-  process.loadEnvFile(file);
-  return path.resolve(file);
 }
 
 /**

@@ -25,7 +25,7 @@ export interface OpenOptions {
  * Opens the configured database. An embedded one is locked first (one owner per folder; its folder is created when
  * missing) and unlocked when it is closed.
  */
-export async function openOwnedDatabase(config: Config, options: OpenOptions): Promise<Database> {
+export async function openOwnedDatabase(config: Pick<Config, 'database'>, options: OpenOptions): Promise<Database> {
   const target = config.database;
   const lock =
     target.kind === 'pglite' && target.dataDir

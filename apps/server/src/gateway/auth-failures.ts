@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import ipaddr from 'ipaddr.js';
 import { LRUCache } from 'lru-cache';
-import type { GatewayConfig } from '../config.ts';
+import type { GatewayConfig } from './config.ts';
 
 /**
  * Sources remembered in this process at once (their windows, or what Redis said of them); the least recent go first.

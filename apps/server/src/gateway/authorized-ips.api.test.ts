@@ -5,7 +5,6 @@ import { BYTES_PER_KB, KB_PER_GB } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { GatewayConfig } from '../config.ts';
 import { authorizedIps, customerPreferences } from '../db/schema.ts';
 import {
   basicAuth,
@@ -19,6 +18,7 @@ import {
 } from '../test/proxy-client.ts';
 import { createResidentialAccount, usedKbOf } from '../test/residential-account.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
+import type { GatewayConfig } from './config.ts';
 import { type Gateway, gatewayMessages, startGateway } from './gateway.ts';
 
 const silent = { info() {}, warn() {}, error() {}, child: () => silent } as unknown as FastifyBaseLogger;

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config.ts';
 import { instrumentModule } from '../lib/tracing.ts';
 import { shippedPaths } from '../lifecycle/release.ts';
+import type { StandaloneGatewayConfig } from './config.ts';
 import { type SqlClient, sqlClientOf } from './sql.ts';
 
 export interface GatewayDatabase {
@@ -19,7 +19,10 @@ export interface GatewayDatabase {
  * 38 item 4). The migrations are applied through the shop's migrator only when some are pending. The embedded database
  * is opened as the server opens it (one owner per folder).
  */
-export async function openGatewayDatabase(config: Config, log: FastifyBaseLogger): Promise<GatewayDatabase> {
+export async function openGatewayDatabase(
+  config: Pick<StandaloneGatewayConfig, 'database' | 'migrateOnStart'>,
+  log: FastifyBaseLogger,
+): Promise<GatewayDatabase> {
   const target = config.database;
   if (target.kind === 'pglite') {
     const { openOwnedDatabase } = await import('../start.ts');

@@ -10,7 +10,6 @@ import { Redis } from 'ioredis';
 import { Registry } from 'prom-client';
 import { type PrepareRequestFunctionOpts, Server } from 'proxy-chain';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { GatewayConfig } from '../config.ts';
 import { orders, residentialAccounts, residentialPool, residentialUsageDaily, users } from '../db/schema.ts';
 import { registerGatewayMetrics } from '../lib/metrics-gateway.ts';
 import { handlePaymentEvent } from '../modules/billing/handle-event.ts';
@@ -25,6 +24,7 @@ import {
 } from '../test/proxy-client.ts';
 import { createResidentialAccount, usedKbOf } from '../test/residential-account.ts';
 import { createTestApp, signUpCustomer, type TestApp } from '../test/test-app.ts';
+import type { GatewayConfig } from './config.ts';
 import { type Gateway, gatewayMessages, startGateway } from './gateway.ts';
 import { type SqlClient, sqlClientOf } from './sql.ts';
 

@@ -3,7 +3,6 @@ import net, { type Socket } from 'node:net';
 import { counted } from '@storefront/contract/plurals';
 import { parseTargetedUsername, type ResidentialTargeting } from '@storefront/contract/residential';
 import type { FastifyBaseLogger } from 'fastify';
-import type { GatewayConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { socketIp } from '../lib/ip-address.ts';
 import {
@@ -15,6 +14,7 @@ import {
   remainingBytes,
 } from './accounts.ts';
 import { AuthFailureLimit, sourceKey } from './auth-failures.ts';
+import type { GatewayConfig } from './config.ts';
 import { Egress, EgressRefused, type PinnedLookup } from './egress.ts';
 import { Meter } from './meter.ts';
 import { parseProxyHeader } from './proxy-protocol.ts';

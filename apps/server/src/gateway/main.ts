@@ -5,18 +5,19 @@
 // readiness are on its own METRICS_HOST:METRICS_PORT listener (GET /metrics, /health/live, /health/ready).
 import pino from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { loadConfigOrExit } from '../config.ts';
 import { registerGatewayMetrics, registerPoolGauge } from '../lib/metrics-gateway.ts';
 import { serveMetrics } from '../lib/metrics-listener.ts';
 import { startTracing, stopTracing, tracingLogOptions } from '../lib/tracing.ts';
 import { DataDirInUse } from '../lifecycle/data-dir-lock.ts';
 import { createShutdown } from '../lifecycle/shutdown.ts';
+import { loadGatewayConfigOrExit } from './config.ts';
 import { openGatewayDatabase } from './database.ts';
 import { type Gateway, startGateway } from './gateway.ts';
 import { gatewayHealth } from './health.ts';
 
 async function main() {
-  const config = loadConfigOrExit('gateway');
+  // Its own settings, read without zod or the shop's configuration (./config.ts).
+  const config = loadGatewayConfigOrExit();
   // With OTEL_EXPORTER_OTLP_ENDPOINT: traces as `storefront-gateway`, before anything is opened (see main.ts).
   await startTracing('storefront-gateway');
   const log = pino({ level: config.logLevel, ...tracingLogOptions() });

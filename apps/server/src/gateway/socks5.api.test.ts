@@ -13,7 +13,6 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { SocksProxyAgent } from 'socks-proxy-agent';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { GatewayConfig } from '../config.ts';
 import { users } from '../db/schema.ts';
 import {
   basicAuth,
@@ -25,6 +24,7 @@ import {
 } from '../test/proxy-client.ts';
 import { createResidentialAccount, usedKbOf } from '../test/residential-account.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
+import type { GatewayConfig } from './config.ts';
 import { type Gateway, startGateway } from './gateway.ts';
 
 const run = promisify(execFile);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
+import { loadGatewayConfig } from '../gateway/config.ts';
 import { tracingWanted } from './tracing.ts';
 
 describe('tracingWanted', () => {
@@ -28,7 +29,7 @@ describe('the OpenTelemetry settings the shop checks', () => {
       'OTEL_EXPORTER_OTLP_PROTOCOL must be one of http/protobuf, http/json (got "grpc").',
     );
     // A gateway on its own checks them too.
-    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector' }, 'gateway')).toThrow(
+    expect(() => loadGatewayConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector' })).toThrow(
       /OTEL_EXPORTER_OTLP_ENDPOINT must be/,
     );
     expect(() =>

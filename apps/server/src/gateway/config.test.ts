@@ -1,0 +1,260 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type Config, envSchema, loadConfig } from '../config.ts';
+import { ConfigError } from '../config-shared.ts';
+import { repoRoot } from '../test/service.ts';
+import { loadGatewayConfig, type StandaloneGatewayConfig } from './config.ts';
+
+/** Every variable a gateway on its own reads (issue 38 item 5); the rest of the shop's settings it never looks at. */
+const READ = [
+  'HOST',
+  'PORT',
+  'APP_URL',
+  'LOG_LEVEL',
+  'DATABASE_URL',
+  'DATABASE_POOL_SIZE',
+  'DATABASE_CONNECT_TIMEOUT_MS',
+  'DATABASE_STATEMENT_TIMEOUT_MS',
+  'MIGRATE_ON_START',
+  'DATA_DIR',
+  'SHUTDOWN_TIMEOUT_S',
+  'GATEWAY_PORT',
+  'GATEWAY_HOST',
+  'GATEWAY_ALLOW_PRIVATE',
+  'GATEWAY_FLUSH_MS',
+  'GATEWAY_CACHE_MS',
+  'GATEWAY_AUTH_FAILURES_PER_IP',
+  'GATEWAY_PROXY_PROTOCOL',
+  'RESIDENTIAL_UPSTREAM_URL',
+  'RESIDENTIAL_UPSTREAM_USERNAME_TEMPLATE',
+  'REDIS_URL',
+  'REDIS_KEY_PREFIX',
+  'METRICS_HOST',
+  'METRICS_PORT',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_PROTOCOL',
+  'OTEL_SERVICE_NAME',
+];
+
+/** What the server's configuration says of the same settings, in the standalone gateway's shape. */
+function asStandalone(config: Config): StandaloneGatewayConfig {
+  const { enabled: _runsInTheServer, ...gateway } = config.gateway;
+  return {
+    logLevel: config.logLevel,
+    database: config.database,
+    migrateOnStart: config.migrateOnStart,
+    shutdown: { timeoutSeconds: config.shutdown.timeoutSeconds },
+    metrics: config.metrics,
+    gateway,
+  };
+}
+
+/** The sentences a reader refuses an environment with (none when it accepts it). */
+function refusals(read: () => unknown): string[] {
+  try {
+    read();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  return [];
+}
+
+// The server's own demands of production on PostgreSQL, which the gateway neither needs nor reads.
+const shop = { AUTH_SECRET: 'x'.repeat(32), SMTP_URL: 'smtp://mail.example.com', PAYMENTS_SANDBOX: 'true' };
+const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://gateway@db.example/shop' };
+
+describe("the standalone gateway's own configuration", () => {
+  it('has the defaults the README gives', () => {
+    expect(loadGatewayConfig({})).toEqual({
+      logLevel: 'info',
+      database: { kind: 'pglite', dataDir: path.resolve('data/pglite'), chosenBy: 'DATA_DIR' },
+      migrateOnStart: true,
+      shutdown: { timeoutSeconds: 10 },
+      metrics: { host: '127.0.0.1', port: 9464 },
+      gateway: {
+        host: '0.0.0.0',
+        port: 8080,
+        allowPrivateTargets: false,
+        flushMs: 2000,
+        cacheMs: 5000,
+        authFailures: { perIp: 20, windowMs: 600_000, redis: undefined },
+        proxyProtocol: false,
+        upstream: undefined,
+        purchaseUrl: 'http://localhost:3000/dashboard/purchase',
+      },
+    });
+    expect(loadGatewayConfig(production).database).toEqual({
+      kind: 'postgres',
+      connectionString: 'postgres://gateway@db.example/shop',
+      poolSize: 10,
+      connectTimeoutMs: 10_000,
+      statementTimeoutMs: 30_000,
+    });
+  });
+
+  it('starts on PostgreSQL in production without AUTH_SECRET, SMTP_URL or Stripe keys, which the server needs', () => {
+    expect(loadGatewayConfig(production).database.kind).toBe('postgres');
+    expect(refusals(() => loadConfig(production))).toEqual([
+      'AUTH_SECRET is required with PostgreSQL, so that every server instance signs sessions alike.',
+      expect.stringMatching(/^STRIPE_SECRET_KEY is required in production/),
+      expect.stringMatching(/^SMTP_URL is required in production/),
+    ]);
+  });
+
+  it("reads only its own variables: the shop's other settings, even bad ones, are neither read nor refused", () => {
+    const asked = new Set<string>();
+    const env = new Proxy(
+      {
+        ...production,
+        STRIPE_SECRET_KEY: 'not a key',
+        SMTP_URL: 'mail.example.com',
+        AUTH_SECRET: 'short',
+        GOOGLE_CLIENT_ID: 'only half of a pair',
+        PRICE_RESIDENTIAL_PROXIES: '-1',
+        SHUTDOWN_DRAIN_MS: 'soon',
+        GATEWAY_ENABLED: 'maybe',
+        GATEWAY_PROXY_PROTOCOL: 'true',
+      } as NodeJS.ProcessEnv,
+      {
+        get(target, name) {
+          if (typeof name === 'string') asked.add(name);
+          return Reflect.get(target, name);
+        },
+      },
+    );
+    expect(loadGatewayConfig(env).gateway.proxyProtocol).toBe(true);
+    expect([...asked].sort()).toEqual([...READ].sort());
+    // Each is a setting of the shop's table (the README's and .env.example's, see config-docs.test.ts).
+    expect(READ.filter((name) => !(name in envSchema.shape))).toEqual([]);
+  });
+
+  it('refuses a bad value in one sentence naming the variable, what it accepts and what it got', () => {
+    expect(() => loadGatewayConfig({ ...production, GATEWAY_PROXY_PROTOCOL: 'maybe' })).toThrow(
+      'The configuration was refused: GATEWAY_PROXY_PROTOCOL must be true or false (got "maybe").',
+    );
+    expect(refusals(() => loadGatewayConfig({ DATABASE_POOL_SIZE: '0' }))).toEqual([
+      'DATABASE_POOL_SIZE must be a whole number from 1 to 1000 (got "0").',
+    ]);
+    expect(refusals(() => loadGatewayConfig({ GATEWAY_PORT: '80.5' }))).toEqual([
+      'GATEWAY_PORT must be a whole number from 0 to 65535 (0 picks a free port) (got "80.5").',
+    ]);
+    expect(refusals(() => loadGatewayConfig({ METRICS_PORT: 'none' }))).toEqual([
+      'METRICS_PORT must be a whole number from 0 to 65535, 0 to turn the metrics listener off (got "none").',
+    ]);
+    expect(refusals(() => loadGatewayConfig({ LOG_LEVEL: 'loud', GATEWAY_HOST: '  ' }))).toEqual([
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud").',
+      'GATEWAY_HOST must be an address to listen on, such as 0.0.0.0 (got "  ").',
+    ]);
+    expect(refusals(() => loadGatewayConfig({ RESIDENTIAL_UPSTREAM_USERNAME_TEMPLATE: '{user}-{country}' }))).toEqual([
+      'RESIDENTIAL_UPSTREAM_USERNAME_TEMPLATE must be a template using only the placeholders {username}, {country}, ' +
+        '{COUNTRY}, {session}, {duration}, {hard} and {type} (got "{user}-{country}").',
+    ]);
+    // A password in a URL is never repeated.
+    expect(refusals(() => loadGatewayConfig({ DATABASE_URL: 'mysql://admin:hunter2@db.example.com/shop' }))).toEqual([
+      'DATABASE_URL must be a postgres:// URL, pglite:<directory> or memory:// (got "mysql://admin:***@db.example.com/shop").',
+    ]);
+  });
+
+  it('reads METRICS_HOST and METRICS_PORT: its metrics and health checks listen there, or nowhere with 0', () => {
+    expect(loadGatewayConfig({ METRICS_HOST: '0.0.0.0', METRICS_PORT: '9470' }).metrics).toEqual({
+      host: '0.0.0.0',
+      port: 9470,
+    });
+    expect(loadGatewayConfig({ METRICS_PORT: '0' }).metrics).toBeUndefined();
+  });
+});
+
+describe('the two readers of the gateway settings (standalone and inside the server)', () => {
+  const environments: Record<string, string>[] = [
+    {},
+    production,
+    { DATABASE_URL: 'memory://' },
+    { DATABASE_URL: 'pglite:/var/lib/shop/db', DATA_DIR: '/elsewhere' },
+    { DATA_DIR: ' /srv/shop ', MIGRATE_ON_START: 'no' },
+    {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgresql://gateway:secret@db.example:5433/shop',
+      DATABASE_POOL_SIZE: '3',
+      DATABASE_CONNECT_TIMEOUT_MS: '0',
+      DATABASE_STATEMENT_TIMEOUT_MS: '1e3',
+      MIGRATE_ON_START: 'false',
+      HOST: '::',
+      PORT: '3100',
+      LOG_LEVEL: 'warn',
+      SHUTDOWN_TIMEOUT_S: '30',
+      GATEWAY_PORT: '0',
+      GATEWAY_ALLOW_PRIVATE: '1',
+      GATEWAY_FLUSH_MS: '100',
+      GATEWAY_CACHE_MS: '0',
+      GATEWAY_AUTH_FAILURES_PER_IP: '1000000',
+      GATEWAY_PROXY_PROTOCOL: 'yes',
+      RESIDENTIAL_UPSTREAM_URL: 'socks5h://u:p@gate.provider.example:7777',
+      RESIDENTIAL_UPSTREAM_USERNAME_TEMPLATE: '  {username}-cc-{COUNTRY}-sid-{session}  ',
+      REDIS_URL: 'rediss://cache.example:6380',
+      REDIS_KEY_PREFIX: ' eu: ',
+      METRICS_HOST: '0.0.0.0',
+      METRICS_PORT: '9470',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_SERVICE_NAME: 'gateway-eu',
+    },
+    { APP_URL: ' https://shop.example.com/// ', GATEWAY_HOST: '127.0.0.1', REDIS_URL: 'redis://cache:6379' },
+    { PORT: '4000', GATEWAY_PORT: '', HOST: '', RESIDENTIAL_UPSTREAM_URL: 'http://gate.example:8000' },
+  ];
+
+  it('give the same settings for the same environment', () => {
+    for (const env of environments) {
+      expect(loadGatewayConfig(env), JSON.stringify(env)).toEqual(asStandalone(loadConfig({ ...env, ...shop })));
+    }
+  });
+
+  it("refuse the same bad values in the same words, one by one and together (in the shop's order)", () => {
+    const bad = ['abc', '-1', '0', '1.5', '99999999999', ' ', 'x'.repeat(5000), 'ftp://x', '{nope}', 'maybe'];
+    let compared = 0;
+    for (const name of READ) {
+      for (const value of bad) {
+        const standalone = refusals(() => loadGatewayConfig({ [name]: value }));
+        const server = refusals(() => loadConfig({ NODE_ENV: 'test', [name]: value }));
+        expect(standalone, `${name}=${JSON.stringify(value)}`).toEqual(server);
+        compared += standalone.length;
+      }
+    }
+    // Most of those values are refused by most variables: the comparison is of sentences, not of empty lists.
+    expect(compared).toBeGreaterThan(150);
+    const everything = Object.fromEntries(READ.map((name) => [name, 'abc']));
+    const together = refusals(() => loadGatewayConfig(everything));
+    expect(together.length).toBeGreaterThan(15);
+    expect(together).toEqual(refusals(() => loadConfig({ ...everything, NODE_ENV: 'test' })));
+  });
+});
+
+describe('npm run gateway', () => {
+  it("refuses a bad value with the sentence and exit 1, having loaded neither zod nor the shop's configuration", () => {
+    // Every static import of the gateway's entry is loaded before it reads its settings: this sees the whole graph
+    // that a gateway on PostgreSQL loads before it opens its database.
+    const hook = [
+      "import { registerHooks } from 'node:module';",
+      'registerHooks({ resolve(specifier, context, next) {',
+      '  const resolved = next(specifier, context);',
+      "  if (/\\/node_modules\\/zod\\/|\\/apps\\/server\\/src\\/config\\.ts$/.test(resolved.url)) console.error('loaded', resolved.url);",
+      '  return resolved;',
+      '} });',
+    ].join('\n');
+    const run = spawnSync(
+      process.execPath,
+      ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, 'apps/server/src/gateway/main.ts'],
+      {
+        cwd: repoRoot,
+        env: { PATH: process.env.PATH, GATEWAY_FLUSH_MS: '50' },
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
+    expect(run.stderr.trim()).toBe(
+      'The configuration was refused: GATEWAY_FLUSH_MS must be a whole number from 100 to 60000 milliseconds (got "50").',
+    );
+    expect(run.status).toBe(1);
+  }, 30_000);
+});
