@@ -4,8 +4,10 @@
 //   Download: one 100 MB answer (BENCH_MB) through each way, MB/s and CPU seconds per GB in the proxy's process.
 //   Small requests: 50 clients (BENCH_CLIENTS) fetching 10 KB for 10 s (BENCH_SECONDS) on kept-alive plain HTTP, and
 //   with a new connection for each through CONNECT and SOCKS 5: requests/s, p50/p99 ms, CPU µs per request.
-//   Memory: RSS idle and with 2,000 open idle tunnels (BENCH_TUNNELS); RSS before, at the peak (sampled every 0.2 s) and
-//   30 s after each proxy's load phase (its downloads and small requests) of each round.
+//   Memory: RSS idle and with 2,000 open idle tunnels (BENCH_TUNNELS), of each proxy and of the release's gateway
+//   (`node . gateway` in a folder `npm run package` writes, as operators and compose.yaml run it); RSS before, at the peak
+//   (sampled every 0.2 s) and 30 s after each proxy's load phase (its downloads and small requests) of each round.
+//   BENCH_ONLY=memory measures the idle and tunnel memory alone, without the load rounds (a minute instead of seven).
 // The gateway alone runs as `npm run gateway` does, the server as `npm start` does (V8's defaults); CPU is read from
 // /proc/<pid>/stat of the proxy's process (squid's password helper, a process of its own, is not counted; it is asked
 // once per login and remembered 2 hours).
@@ -29,6 +31,7 @@ const rounds = Math.max(3, Number(process.env.BENCH_ROUNDS ?? 3));
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const clients = Number(process.env.BENCH_CLIENTS ?? 50);
 const tunnelCount = Number(process.env.BENCH_TUNNELS ?? 2000);
+const memoryOnly = process.env.BENCH_ONLY === 'memory';
 const SQUID = '/usr/sbin/squid';
 const execFileAsync = promisify(execFile);
 
@@ -40,8 +43,8 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function startProcess(command: string, args: string[], env: Record<string, string>, ready: RegExp) {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function startProcess(command: string, args: string[], env: Record<string, string>, ready: RegExp, cwd = root) {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise<{ child: ChildProcess; match: RegExpExecArray }>((resolve, reject) => {
     const seen = (data: Buffer) => {
@@ -77,6 +80,15 @@ const cpuSeconds = (pid: number) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
   // utime and stime, in clock ticks of 1/100 s.
   return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+const mb = (value: number) => `${value.toFixed(0)} MB`;
+/** A proxy's RSS idle and with the open idle tunnels. */
+const tunnelLine = (tunnels: Map<string, { idle: number; loaded: number }>, name: string) => {
+  const t = tunnels.get(name);
+  return (
+    `  ${name.padEnd(24)} idle ${mb(t?.idle ?? 0)}, ` +
+    `with ${tunnelCount.toLocaleString('en-US')} open idle tunnels ${mb(t?.loaded ?? 0)}`
+  );
 };
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const load = () =>
@@ -220,6 +232,16 @@ const sink = net.createServer((socket) => socket.on('error', () => {}));
 await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
 const sinkPort = (sink.address() as net.AddressInfo).port;
 
+const gatewayEnv = async (port: number) => ({
+  NODE_ENV: 'production',
+  DATABASE_URL: bench.url,
+  GATEWAY_HOST: '127.0.0.1',
+  GATEWAY_PORT: String(port),
+  GATEWAY_ALLOW_PRIVATE: 'true',
+  LOG_LEVEL: 'info',
+  // Its metrics listener on, as deployed, on a port of its own (the default 9464 may be taken on a shared machine).
+  METRICS_PORT: String(await freePort()),
+});
 const alonePort = await freePort();
 /**
  * As `npm run gateway` runs it: V8's young generation held to 4 MB a semi-space. Left to itself it grows to 128 MB under
@@ -229,17 +251,22 @@ const YOUNG = '--max-semi-space-size=4';
 const alone = await startProcess(
   process.execPath,
   [YOUNG, 'apps/server/src/gateway/main.ts'],
-  {
-    NODE_ENV: 'production',
-    DATABASE_URL: bench.url,
-    GATEWAY_HOST: '127.0.0.1',
-    GATEWAY_PORT: String(alonePort),
-    GATEWAY_ALLOW_PRIVATE: 'true',
-    LOG_LEVEL: 'info',
-    // Its metrics listener on, as deployed, on a port of its own (the default 9464 may be taken on a shared machine).
-    METRICS_PORT: String(await freePort()),
-  },
+  await gatewayEnv(alonePort),
   /gateway listening on port/,
+);
+// The release's gateway, bundled and without TypeScript at run time, as `node . gateway` runs it (no flags).
+const releaseDir = mkdtempSync(path.join(os.tmpdir(), 'bench-gateway-release-'));
+execFileSync(process.execPath, ['scripts/package.ts', '--out', releaseDir], {
+  cwd: root,
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const releasedPort = await freePort();
+const released = await startProcess(
+  process.execPath,
+  ['.', 'gateway'],
+  await gatewayEnv(releasedPort),
+  /gateway listening on port/,
+  releaseDir,
 );
 /** A free port whose next is free too (the server's gateway listens on port + 1). */
 async function freePair(): Promise<number> {
@@ -277,6 +304,12 @@ const ways: Way[] = [
   { name: 'gateway in server', port: serverPort + 1, pid: server.pid ?? 0, modes: ['plain', 'connect', 'socks'] },
   { name: 'squid', port: squid.port, pid: squid.pid, modes: ['plain', 'connect'] },
 ];
+/** Measured for memory only (its carrying is the same code as the gateway alone's). */
+const memoryWays: Way[] = [
+  ways[0] as Way,
+  { name: 'gateway alone, release', port: releasedPort, pid: released.child.pid ?? 0, modes: [] },
+  ...ways.slice(1),
+];
 const targetPid = target.child.pid ?? 0;
 const modeNames = { plain: 'plain HTTP', connect: 'CONNECT', socks: 'SOCKS 5' } as const;
 const smallNames = {
@@ -290,14 +323,35 @@ try {
   await sleep(3000);
   console.log(`load average at start: ${load()} (2 cores, shared with other work)`);
   const tunnels = new Map<string, { idle: number; loaded: number }>();
-  for (const way of ways) {
+  for (const way of memoryWays) {
     const idle = rssMb(way.pid);
     const sockets = await openTunnels(way.port, sinkPort, auth, tunnelCount);
     await sleep(1000);
     tunnels.set(way.name, { idle, loaded: rssMb(way.pid) });
     for (const socket of sockets) socket.destroy();
   }
+  if (memoryOnly) {
+    console.log('\nmemory (RSS):');
+    for (const way of memoryWays) console.log(tunnelLine(tunnels, way.name));
+  } else await loadRounds(tunnels);
+} finally {
+  // The gateways write their last metered bytes as they stop: the database is dropped once they have.
+  const exited = (child: ChildProcess) =>
+    child.exitCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
+  const stopped = [exited(alone.child), exited(released.child), exited(server)];
+  alone.child.kill('SIGTERM');
+  released.child.kill('SIGTERM');
+  server.kill('SIGTERM');
+  target.child.kill('SIGTERM');
+  sink.close();
+  await squid.stop();
+  await Promise.race([Promise.all(stopped), sleep(15_000)]);
+  rmSync(releaseDir, { recursive: true, force: true });
+  await bench.drop();
+}
 
+/** The load rounds, then every figure and the table. */
+async function loadRounds(tunnels: Map<string, { idle: number; loaded: number }>) {
   const bytes = megabytes * 1_000_000;
   const get = (pathName: string, close = true) =>
     `GET ${pathName} HTTP/1.1\r\nHost: 127.0.0.1:${targetPort}${close ? '\r\nConnection: close' : ''}\r\n\r\n`;
@@ -397,7 +451,6 @@ try {
   const endLoad = load();
 
   const row = (key: string) => results.get(key) ?? { rate: [0], cpu: [0], p50: [0], p99: [0] };
-  const mb = (value: number) => `${value.toFixed(0)} MB`;
   console.log(
     `\nload averages (1, 5, 15 min) at the start of each round: ${loads.join(' | ')}; at the end: ${endLoad}`,
   );
@@ -434,14 +487,11 @@ try {
     if (way.modes.includes('socks')) small(`${way.name}, ${smallNames.socks}`, `small|${way.name}|socks`);
   }
   console.log('\nmemory (RSS):');
-  for (const way of ways) {
-    const t = tunnels.get(way.name);
-    console.log(
-      `  ${way.name.padEnd(18)} idle ${mb(t?.idle ?? 0)}, with ${tunnelCount.toLocaleString('en-US')} open idle tunnels ${mb(t?.loaded ?? 0)}`,
-    );
+  for (const way of memoryWays) {
+    console.log(tunnelLine(tunnels, way.name));
     for (const [index, phase] of (phases.get(way.name) ?? []).entries()) {
       console.log(
-        `  ${''.padEnd(18)} round ${index + 1}: before the load ${mb(phase.before)}, at its peak ${mb(phase.peak)}, 30 s after ${mb(phase.after)}`,
+        `  ${''.padEnd(24)} round ${index + 1}: before the load ${mb(phase.before)}, at its peak ${mb(phase.peak)}, 30 s after ${mb(phase.after)}`,
       );
     }
   }
@@ -490,7 +540,11 @@ try {
     return `${mb(t?.idle ?? 0)} / ${mb(t?.loaded ?? 0)}`;
   };
   lines.push(
-    `| RSS idle / ${tunnelCount.toLocaleString('en-US')} idle tunnels | ${ways.map((way) => memory(way.name)).join(' | ')} | | |`,
+    `| RSS idle / ${tunnelCount.toLocaleString('en-US')} idle tunnels | ${memory(ways[0]?.name ?? '')} ` +
+      `(release: ${memory('gateway alone, release')}) | ${ways
+        .slice(1)
+        .map((way) => memory(way.name))
+        .join(' | ')} | | |`,
   );
   const afterLoad = (name: string) => {
     const list = phases.get(name) ?? [];
@@ -506,16 +560,4 @@ try {
     `\nmedians of ${rounds} interleaved rounds; load average ${loads[0]} at the start, ${endLoad} at the end:\n`,
   );
   console.log(lines.join('\n'));
-} finally {
-  // The gateways write their last metered bytes as they stop: the database is dropped once they have.
-  const exited = (child: ChildProcess) =>
-    child.exitCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
-  const stopped = [exited(alone.child), exited(server)];
-  alone.child.kill('SIGTERM');
-  server.kill('SIGTERM');
-  target.child.kill('SIGTERM');
-  sink.close();
-  await squid.stop();
-  await Promise.race([Promise.all(stopped), sleep(15_000)]);
-  await bench.drop();
 }
