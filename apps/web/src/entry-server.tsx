@@ -1,11 +1,13 @@
 // The server's renderer of the public pages (built by `vite build --ssr` into dist-ssr/, loaded by the server at start).
 // The browser hydrates what it renders (main.tsx), so the first paint needs no JavaScript.
 import {
+  type EndpointName,
   isKnownPagePath,
   type PageRenderer,
   type PricingResponse,
   paths,
   type RenderedPage,
+  routes,
   type ServerPage,
   type ServerRenderState,
   type SiteConfig,
@@ -63,15 +65,30 @@ export const serverPage: PageRenderer['serverPage'] = (pathname: string): Server
   return undefined;
 };
 
-/** The API reads a server-rendered page starts with, preloaded with its HTML: a signed-in page's session check. */
-export const preloadData = (pathname: string): string[] => (pathname in dashboardPageModules ? ['/api/user/auth'] : []);
+/** The address of one of the contract's reads (without parameters), as the app's own fetch asks for it (lib/api-client.ts). */
+const apiAddress = (name: EndpointName) => `/api${routes[name].path}`;
 
 /**
- * The reads a signed-in page starts with that need the session, preloaded with its HTML only for a request that carries
- * a session cookie (the server decides; the frame itself stays the same for everyone): the Proxies page's orders, at
- * the address its list fetches (the contract's listOrders, GET /orders under /api).
+ * Each signed-in page's first reads beyond the session: preloaded with its HTML, so they travel beside the page's
+ * code instead of after it. Those needing the session are preloaded only for a request that carries a session cookie
+ * (the server decides; the frame itself stays the same for everyone).
  */
-export const preloadSessionData = (pathname: string): string[] => (pathname === paths.proxies ? ['/api/orders'] : []);
+const pageReads: Record<string, { public?: EndpointName[]; session?: EndpointName[] }> = {
+  [paths.overview]: { session: ['listOrders', 'listOrderUsage'] },
+  [paths.proxies]: { session: ['listOrders'] },
+  [paths.purchase]: { public: ['getPricing', 'listFeatures'] },
+  [paths.orderHistory]: { session: ['listOrderHistory'] },
+  [paths.settings]: { session: ['listApiKeys', 'getAuthorizedIps', 'getPreferences'] },
+};
+
+/** The API reads a server-rendered page starts with, preloaded with its HTML: a signed-in page's session check. */
+export const preloadData = (pathname: string): string[] =>
+  pathname in dashboardPageModules
+    ? [apiAddress('checkSession'), ...(pageReads[pathname]?.public ?? []).map(apiAddress)]
+    : [];
+
+/** The reads a signed-in page starts with that need the session, preloaded only for a visitor with a session cookie. */
+export const preloadSessionData = (pathname: string): string[] => (pageReads[pathname]?.session ?? []).map(apiAddress);
 
 /** Further split-off modules a server-rendered page preloads beside its own: a signed-in page's chunk. */
 export const preloadModules = (pathname: string): string[] => {
