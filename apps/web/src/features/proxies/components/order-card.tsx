@@ -11,7 +11,7 @@ import {
   shortId,
 } from '@storefront/contract';
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
-import { useId, useState } from 'react';
+import { memo, startTransition, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { site } from '../../../config/site.ts';
 import { relativeAge } from '../proxies-model.ts';
@@ -39,8 +39,11 @@ interface OrderCardProps {
   onCancel: (order: Order) => void;
 }
 
-/** One order: id, product, purchase time and age, badges, the cancel action and, expanded, its proxies. */
-export function OrderCard({ order, format, onCancel }: OrderCardProps) {
+/**
+ * One order: id, product, purchase time and age, badges, the cancel action and, expanded, its proxies. Memoised: the
+ * page re-renders when its cancel dialog opens or closes, and the cards it holds have not changed.
+ */
+export const OrderCard = memo(function OrderCard({ order, format, onCancel }: OrderCardProps) {
   const [opened, setOpened] = useState(false);
   const listId = useId();
   const active = isOrderActive(order);
@@ -101,7 +104,8 @@ export function OrderCard({ order, format, onCancel }: OrderCardProps) {
             <Button
               size="xs"
               variant="light"
-              onClick={() => setOpened((value) => !value)}
+              // A transition: React renders the list in slices between frames, not as one long task (issue 39).
+              onClick={() => startTransition(() => setOpened((value) => !value))}
               aria-expanded={opened}
               aria-controls={opened ? listId : undefined}
               rightSection={
@@ -122,4 +126,4 @@ export function OrderCard({ order, format, onCancel }: OrderCardProps) {
       )}
     </Card>
   );
-}
+});

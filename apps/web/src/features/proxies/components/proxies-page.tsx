@@ -12,7 +12,7 @@ import {
   paths,
 } from '@storefront/contract';
 import { IconDownload, IconPlus, IconRefresh } from '@tabler/icons-react';
-import { useState } from 'react';
+import { startTransition, useCallback, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { downloadText } from '../../../lib/download.ts';
 import { useOrders, useOrderUsage } from '../../../lib/queries/orders.ts';
@@ -40,6 +40,8 @@ export function ProxiesPage() {
   const processing = useProcessingOrders();
   const cancel = useCancelOrder();
   const [cancelling, setCancelling] = useState<Order | null>(null);
+  // The dialog opens in a transition: the page's render for it is sliced between frames rather than one long task.
+  const askToCancel = useCallback((order: Order) => startTransition(() => setCancelling(order)), []);
   const [dismissed, setDismissed] = useState<unknown>(null);
   const [format, setFormat] = useLocalStorage({ key: 'proxy-format', defaultValue: DEFAULT_PROXY_FORMAT });
   const safeFormat = isProxyFormat(format) ? format : DEFAULT_PROXY_FORMAT;
@@ -158,7 +160,7 @@ export function ProxiesPage() {
               ) : (
                 <Stack gap="sm">
                   {list.map((order) => (
-                    <OrderCard key={order.id} order={order} format={safeFormat} onCancel={setCancelling} />
+                    <OrderCard key={order.id} order={order} format={safeFormat} onCancel={askToCancel} />
                   ))}
                 </Stack>
               )}
