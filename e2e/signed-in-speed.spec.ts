@@ -265,6 +265,8 @@ test("each signed-in page's first reads are preloaded with its HTML, and the pag
     for (const href of [...reads, ...sessionReads]) expect(html, pathname).toContain(preloadLink(href));
 
     await page.goto(pathname);
+    // The page itself, not the frame's skeleton (which draws the page's heading too while it loads).
+    await expect(page.locator('[data-page-skeleton]')).toHaveCount(0);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await page.waitForLoadState('networkidle');
     const seen = await page.evaluate(

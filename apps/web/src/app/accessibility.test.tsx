@@ -2,6 +2,7 @@
 import { MantineProvider } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { useEffect, useState } from 'react';
 import { Link, MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CopyButton } from '../components/copy-button.tsx';
@@ -87,5 +88,43 @@ describe('focus after a route change', () => {
     const heading = await screen.findByRole('heading', { name: 'Two' });
     await waitFor(() => expect(document.activeElement).toBe(heading));
     expect(heading.getAttribute('tabindex')).toBe('-1');
+  });
+  it("waits for the page's own heading, not the one its loading skeleton draws", async () => {
+    function SlowPage() {
+      const [loaded, setLoaded] = useState(false);
+      useEffect(() => {
+        const timer = setTimeout(() => setLoaded(true), 20);
+        return () => clearTimeout(timer);
+      }, []);
+      return loaded ? (
+        <h1>Two</h1>
+      ) : (
+        <div aria-busy="true">
+          <h1>Two</h1>
+        </div>
+      );
+    }
+    render(
+      <MemoryRouter initialEntries={['/one']}>
+        <FocusHeadingOnNavigation />
+        <Routes>
+          <Route path="/one" element={<Link to="/two">Two</Link>} />
+          <Route
+            path="/two"
+            element={
+              <main>
+                <SlowPage />
+              </main>
+            }
+          />
+        </Routes>
+      </MemoryRouter>,
+    );
+    const link = screen.getByRole('link', { name: 'Two' });
+    link.focus();
+    fireEvent.click(link);
+    expect(document.activeElement).not.toBe(screen.getByRole('heading', { name: 'Two' }));
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Two' }).closest('[aria-busy]')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Two' })));
   });
 });

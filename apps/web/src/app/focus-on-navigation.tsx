@@ -25,7 +25,10 @@ export function FocusHeadingOnNavigation() {
       return now === null || now === document.body || now === focusedBefore || !now.isConnected;
     };
     const focusHeading = (): boolean => {
-      const heading = document.querySelector<HTMLElement>('main h1') ?? document.querySelector<HTMLElement>('h1');
+      // Not the heading a loading page's skeleton draws (aria-busy): it goes when the page itself arrives.
+      const ready = (selector: string) =>
+        [...document.querySelectorAll<HTMLElement>(selector)].find((h1) => !h1.closest('[aria-busy="true"]'));
+      const heading = ready('main h1') ?? ready('h1');
       if (!heading) return false;
       if (focusUntouched()) {
         if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1;

@@ -1,8 +1,10 @@
 import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { paths } from '@storefront/contract';
 import { IconKey } from '@tabler/icons-react';
 import { useAuth } from '../../../lib/use-auth.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { PAGE_HEADINGS } from '../../dashboard/page-headings.ts';
 import { ApiKeysCard } from './api-keys-card.tsx';
 import { AuthorizedIpsCard } from './authorized-ips-card.tsx';
 import { ChangePasswordDialog } from './change-password-dialog.tsx';
@@ -17,7 +19,7 @@ export function SettingsPage() {
   return (
     <Stack gap="lg">
       <Title order={1} size="h2">
-        Account Settings
+        {PAGE_HEADINGS[paths.settings].title}
       </Title>
       <Card withBorder padding="lg">
         <Group justify="space-between" align="flex-start">

@@ -24,6 +24,6 @@ function AccessDenied() {
 export function AdminRoute({ console: Console }: { console: ComponentType }) {
   const { isAdmin, isLoading } = useAuth();
   // The layout shows its pages once the session is known; rendered alone, the gate waits for it too.
-  if (isLoading) return <PageSkeleton />;
+  if (isLoading) return <PageSkeleton pathname={paths.admin} />;
   return isAdmin ? <Console /> : <AccessDenied />;
 }

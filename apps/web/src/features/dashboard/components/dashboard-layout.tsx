@@ -172,9 +172,9 @@ export function DashboardLayout() {
         <Box maw={1200} mx="auto">
           {/* A page whose code is still loading waits here, inside the layout: the navigation and its menu stay put. */}
           {waiting ? (
-            <PageSkeleton />
+            <PageSkeleton pathname={location.pathname} />
           ) : (
-            <Suspense fallback={<PageSkeleton />}>
+            <Suspense fallback={<PageSkeleton pathname={location.pathname} />}>
               <Outlet />
             </Suspense>
           )}

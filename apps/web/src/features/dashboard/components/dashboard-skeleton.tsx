@@ -1,5 +1,6 @@
-import { Box, Skeleton, Stack, Text } from '@mantine/core';
+import { Box, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useSyncExternalStore } from 'react';
+import { pageHeadingOf } from '../page-headings.ts';
 
 const subscribeToNothing = () => () => {};
 
@@ -17,16 +18,32 @@ export function useHydrating(): boolean {
 }
 
 /**
- * What the page area shows while the session or the page's code loads: 'Loading...' (spec section 2) above grey
- * shapes where a page's heading and cards go, so the frame is drawn at once and nothing jumps when the page arrives.
+ * What the page area shows while the session or the page's code loads: the page's own heading when it has one
+ * (PAGE_HEADINGS, the same the page then draws in the same place), 'Loading...' (spec section 2), and grey shapes where
+ * the page's cards go, so the frame is drawn at once and nothing jumps when the page arrives. Marked busy: the focus that
+ * follows a change of page waits for the page's own heading (app/focus-on-navigation.tsx).
  */
-export function PageSkeleton() {
+export function PageSkeleton({ pathname }: { pathname: string }) {
+  const heading = pageHeadingOf(pathname);
   return (
-    <Stack gap="lg">
+    <Stack gap="lg" aria-busy="true" data-page-skeleton>
+      {heading ? (
+        <div>
+          <Title order={1} size="h2">
+            {heading.title}
+          </Title>
+          {heading.intro && (
+            <Text c="dimmed" size="sm" mt={4}>
+              {heading.intro}
+            </Text>
+          )}
+        </div>
+      ) : (
+        <Skeleton h={32} w={220} maw="100%" radius="sm" animate={false} />
+      )}
       <Text c="dimmed" role="status">
         Loading...
       </Text>
-      <Skeleton h={32} w={220} maw="100%" radius="sm" animate={false} />
       <Box
         style={{
           display: 'grid',

@@ -7,6 +7,7 @@ import { useOrders, useOrderUsage } from '../../../lib/queries/orders.ts';
 import { useAuth } from '../../../lib/use-auth.ts';
 import { PAGE_TITLES, usePageTitle } from '../../../lib/use-page-title.ts';
 import { overviewFigures } from '../api/overview-data.ts';
+import { PAGE_HEADINGS } from '../page-headings.ts';
 
 function StatCard({
   label,
@@ -54,7 +55,7 @@ export function OverviewPage() {
   return (
     <Stack gap="lg">
       <Title order={1} size="h2">
-        Overview
+        {PAGE_HEADINGS[paths.overview].title}
       </Title>
       {error && (
         <Alert color="red" variant="light" role="alert" title="Some figures could not be loaded">

@@ -29,6 +29,7 @@ import { IconExternalLink, IconReceipt, IconRefresh } from '@tabler/icons-react'
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { PAGE_HEADINGS } from '../../dashboard/page-headings.ts';
 import { newestFirst, pageWithin, useOrderHistory } from '../api/order-history.ts';
 
 const productNames = (ids: string[]) => ids.map((id) => (isProductId(id) ? PRODUCTS[id].label : id)).join(', ');
@@ -81,7 +82,7 @@ export function OrderHistoryPage() {
     <Stack gap="lg">
       <Group justify="space-between">
         <Title order={1} size="h2">
-          Order History
+          {PAGE_HEADINGS[paths.orderHistory].title}
         </Title>
         <Button
           variant="default"

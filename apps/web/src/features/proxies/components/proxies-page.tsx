@@ -17,6 +17,7 @@ import { Link, useSearchParams } from 'react-router';
 import { downloadText } from '../../../lib/download.ts';
 import { useOrders, useOrderUsage } from '../../../lib/queries/orders.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { PAGE_HEADINGS } from '../../dashboard/page-headings.ts';
 import { useCancelOrder, useProcessingOrders } from '../api/proxies-api.ts';
 import { ordersOf, tabOf } from '../proxies-model.ts';
 import { CancelDialog } from './cancel-dialog.tsx';
@@ -74,7 +75,7 @@ export function ProxiesPage() {
     <Stack gap="lg">
       <Group justify="space-between" gap="sm">
         <Title order={1} size="h2">
-          Proxies
+          {PAGE_HEADINGS[paths.proxies].title}
         </Title>
         <Group gap="xs">
           {/* While the orders load, the list's buttons hold their room, unseen and out of reach, so that the page does
@@ -124,8 +125,9 @@ export function ProxiesPage() {
         onChange={(value) => setFormat(isProxyFormat(value) ? value : DEFAULT_PROXY_FORMAT)}
         allowDeselect={false}
         maw={320}
-        // The options open in the page, under the field, not at the end of the document outside its landmarks.
-        comboboxProps={{ withinPortal: false }}
+        // The options open in the page, under the field, not at the end of the document outside its landmarks; they
+        // are rendered when opened (Mantine's Combobox keeps them mounted and hidden by default, work on every load).
+        comboboxProps={{ withinPortal: false, keepMounted: false }}
       />
 
       <Tabs

@@ -7,11 +7,13 @@ import {
   PRODUCT_IDS,
   PRODUCTS,
   type ProductId,
+  paths,
 } from '@storefront/contract';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { usePricing } from '../../../lib/queries/pricing.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { PAGE_HEADINGS } from '../../dashboard/page-headings.ts';
 import { useFeatures, useStartCheckout } from '../api/purchase-api.ts';
 import {
   type BundleChoice,
@@ -96,11 +98,10 @@ export function PurchasePage() {
     <Stack gap="lg">
       <div>
         <Title order={1} size="h2">
-          Purchase Proxies
+          {PAGE_HEADINGS[paths.purchase].title}
         </Title>
         <Text c="dimmed" size="sm" mt={4}>
-          Choose a proxy type and a bundle, then pay on the secure payment page. ISP and PK1 proxies renew monthly until
-          you cancel; residential data never expires.
+          {PAGE_HEADINGS[paths.purchase].intro}
         </Text>
       </div>
 
