@@ -15,8 +15,9 @@ export const E2E = {
   consoleAdminEmail: 'console-admin@e2e.test',
   /** The administrator who moves the sandbox's test clock (e2e/time.spec.ts). */
   clockAdminEmail: 'clock-admin@e2e.test',
-  /** The administrator who opens every page for the accessibility check (e2e/accessibility.spec.ts). */
+  /** The administrators who open every page for the accessibility check (e2e/accessibility*.spec.ts), two at once. */
   a11yAdminEmail: 'a11y-admin@e2e.test',
+  a11yAdminEmail2: 'a11y-admin-2@e2e.test',
   /** The administrator whose console is measured for layout shifts and checked for its chunk (e2e/signed-in-speed.spec.ts). */
   speedAdminEmail: 'speed-admin@e2e.test',
 } as const;

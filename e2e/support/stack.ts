@@ -91,6 +91,7 @@ const app = spawn(process.execPath, ['apps/server/src/main.ts'], {
       E2E.consoleAdminEmail,
       E2E.clockAdminEmail,
       E2E.a11yAdminEmail,
+      E2E.a11yAdminEmail2,
       E2E.speedAdminEmail,
     ].join(','),
     GOOGLE_CLIENT_ID: 'e2e-google-client',
