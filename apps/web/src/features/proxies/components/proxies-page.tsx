@@ -125,9 +125,8 @@ export function ProxiesPage() {
         onChange={(value) => setFormat(isProxyFormat(value) ? value : DEFAULT_PROXY_FORMAT)}
         allowDeselect={false}
         maw={320}
-        // The options open in the page, under the field, not at the end of the document outside its landmarks; they
-        // are rendered when opened (Mantine's Combobox keeps them mounted and hidden by default, work on every load).
-        comboboxProps={{ withinPortal: false, keepMounted: false }}
+        // The options open in the page, under the field, not at the end of the document outside its landmarks.
+        comboboxProps={{ withinPortal: false }}
       />
 
       <Tabs
