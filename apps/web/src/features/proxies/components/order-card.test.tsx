@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import type { Order } from '@storefront/contract';
-import { cleanup, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderWithApp } from '../../../test/render.tsx';
 import { OrderCard } from './order-card.tsx';
@@ -60,5 +60,16 @@ describe('OrderCard', () => {
     expect(view.getByText('Active')).toBeTruthy();
     expect(view.getByText(/^Renews /)).toBeTruthy();
     expect(view.getByRole('button', { name: 'Cancel' })).toBeTruthy();
+  });
+
+  it('opens its list on Show proxies (rendered in a transition) and closes it on Hide proxies', async () => {
+    const view = card(order({ proxies: ['192.0.2.1:8000:user:pass', '192.0.2.2:8000:user:pass'] }));
+    fireEvent.click(view.getByRole('button', { name: 'Show proxies' }));
+    const hide = await view.findByRole('button', { name: 'Hide proxies' });
+    expect(hide.getAttribute('aria-expanded')).toBe('true');
+    expect(view.getByRole('table').textContent).toContain('192.0.2.2:8000:user:pass');
+    fireEvent.click(hide);
+    expect(await view.findByRole('button', { name: 'Show proxies' })).toBeTruthy();
+    expect(view.queryByRole('table')).toBeNull();
   });
 });
