@@ -29,6 +29,16 @@ function printDetails({ audits, categories }: Lhr) {
   for (const task of longTasks?.items ?? []) {
     console.log(`    long task at ${Math.round(task.startTime)} ms: ${Math.round(task.duration)} ms ${task.url}`);
   }
+  // What the largest paint was, and how its time splits (time to first byte, load delay, load time, render delay).
+  const lcp = audits['largest-contentful-paint-element']?.details as
+    | { items?: { items?: { node?: { snippet?: string; nodeLabel?: string }; phase?: string; timing?: number }[] }[] }
+    | undefined;
+  for (const table of lcp?.items ?? []) {
+    for (const item of table.items ?? []) {
+      if (item.node) console.log(`    LCP element: ${item.node.nodeLabel} ${item.node.snippet?.slice(0, 120)}`);
+      if (item.phase) console.log(`    LCP ${item.phase}: ${Math.round(item.timing ?? 0)} ms`);
+    }
+  }
   for (const ref of categories.performance?.auditRefs ?? []) {
     if (!ref.weight) continue;
     const audit = audits[ref.id];
