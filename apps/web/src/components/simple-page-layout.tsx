@@ -1,4 +1,4 @@
-import '../styles/full-mantine.ts';
+import '../styles/app-mantine.ts';
 import { Anchor, Box, Container, Group } from '@mantine/core';
 import { paths } from '@storefront/contract';
 import type { ReactNode } from 'react';

@@ -1,5 +1,5 @@
 // Only the Mantine styles the landing page uses, in the `mantine` cascade layer so the app's own CSS modules always win.
-// Every other page loads the whole set (./full-mantine.ts) with its lazy chunk: the landing's CSS stays small and
+// Every other page adds the rest of what the app renders (./app-mantine.ts) with its lazy chunk: the landing's CSS stays small and
 // render-blocking CSS off its critical path (Lighthouse mobile).
 import '@mantine/core/styles/baseline.layer.css';
 import '@mantine/core/styles/default-css-variables.layer.css';

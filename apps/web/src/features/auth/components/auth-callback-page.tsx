@@ -1,4 +1,4 @@
-import '../../../styles/full-mantine.ts';
+import '../../../styles/app-mantine.ts';
 import { Alert, Button, Loader, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { authMessages, confirmationMessages, paths } from '@storefront/contract';

@@ -1,4 +1,4 @@
-import '../../../styles/full-mantine.ts';
+import '../../../styles/app-mantine.ts';
 import { Box, Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { type ReactNode, useEffect } from 'react';
 import { BrandLink } from '../../../components/brand-link.tsx';

@@ -1,4 +1,4 @@
-import '../../../styles/full-mantine.ts';
+import '../../../styles/app-mantine.ts';
 import { AppShell, Box, Burger, Button, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { useDisclosure, useTimeout, useWindowEvent } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';

@@ -1,4 +1,4 @@
-import '../../../styles/full-mantine.ts';
+import '../../../styles/app-mantine.ts';
 import { Button, Drawer, Stack } from '@mantine/core';
 import { PRODUCT_IDS, PRODUCTS, paths } from '@storefront/contract';
 import { IconExternalLink } from '@tabler/icons-react';

@@ -1,4 +1,4 @@
-import '../../../styles/full-mantine.ts';
+import '../../../styles/app-mantine.ts';
 import { Alert, Anchor, Badge, Button, Card, Center, Divider, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { formatMoney, paths, sandboxMessages } from '@storefront/contract';
 import { IconAlertTriangle, IconCreditCard } from '@tabler/icons-react';

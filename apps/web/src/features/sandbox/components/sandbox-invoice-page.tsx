@@ -1,4 +1,4 @@
-import '../../../styles/full-mantine.ts';
+import '../../../styles/app-mantine.ts';
 import {
   Alert,
   Badge,
