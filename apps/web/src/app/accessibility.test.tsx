@@ -99,7 +99,7 @@ describe('focus after a route change', () => {
       return loaded ? (
         <h1>Two</h1>
       ) : (
-        <div aria-busy="true">
+        <div data-page-skeleton>
           <h1>Two</h1>
         </div>
       );
@@ -124,7 +124,9 @@ describe('focus after a route change', () => {
     link.focus();
     fireEvent.click(link);
     expect(document.activeElement).not.toBe(screen.getByRole('heading', { name: 'Two' }));
-    await waitFor(() => expect(screen.getByRole('heading', { name: 'Two' }).closest('[aria-busy]')).toBeNull());
+    await waitFor(() =>
+      expect(screen.getByRole('heading', { name: 'Two' }).closest('[data-page-skeleton]')).toBeNull(),
+    );
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Two' })));
   });
 });

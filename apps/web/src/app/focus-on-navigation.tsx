@@ -25,9 +25,9 @@ export function FocusHeadingOnNavigation() {
       return now === null || now === document.body || now === focusedBefore || !now.isConnected;
     };
     const focusHeading = (): boolean => {
-      // Not the heading a loading page's skeleton draws (aria-busy): it goes when the page itself arrives.
+      // Not the heading a loading page's skeleton draws (dashboard-skeleton.tsx): it goes when the page itself arrives.
       const ready = (selector: string) =>
-        [...document.querySelectorAll<HTMLElement>(selector)].find((h1) => !h1.closest('[aria-busy="true"]'));
+        [...document.querySelectorAll<HTMLElement>(selector)].find((h1) => !h1.closest('[data-page-skeleton]'));
       const heading = ready('main h1') ?? ready('h1');
       if (!heading) return false;
       if (focusUntouched()) {

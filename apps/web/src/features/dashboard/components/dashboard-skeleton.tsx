@@ -1,6 +1,6 @@
 import { Box, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useSyncExternalStore } from 'react';
-import { pageHeadingOf } from '../page-headings.ts';
+import { pageHeadingOf } from '../../../lib/page-headings.ts';
 
 const subscribeToNothing = () => () => {};
 
@@ -20,13 +20,13 @@ export function useHydrating(): boolean {
 /**
  * What the page area shows while the session or the page's code loads: the page's own heading when it has one
  * (PAGE_HEADINGS, the same the page then draws in the same place), 'Loading...' (spec section 2), and grey shapes where
- * the page's cards go, so the frame is drawn at once and nothing jumps when the page arrives. Marked busy: the focus that
- * follows a change of page waits for the page's own heading (app/focus-on-navigation.tsx).
+ * the page's cards go, so the frame is drawn at once and nothing jumps when the page arrives. The focus that follows a
+ * change of page waits for the page's own heading, not this one (`data-page-skeleton`, app/focus-on-navigation.tsx).
  */
 export function PageSkeleton({ pathname }: { pathname: string }) {
   const heading = pageHeadingOf(pathname);
   return (
-    <Stack gap="lg" aria-busy="true" data-page-skeleton>
+    <Stack gap="lg" data-page-skeleton>
       {heading ? (
         <div>
           <Title order={1} size="h2">

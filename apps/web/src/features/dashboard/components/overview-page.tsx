@@ -3,11 +3,11 @@ import { paths } from '@storefront/contract';
 import { IconBuildingStore, IconChartPie, IconServer, IconShoppingCart } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
 import { useOrders, useOrderUsage } from '../../../lib/queries/orders.ts';
 import { useAuth } from '../../../lib/use-auth.ts';
 import { PAGE_TITLES, usePageTitle } from '../../../lib/use-page-title.ts';
 import { overviewFigures } from '../api/overview-data.ts';
-import { PAGE_HEADINGS } from '../page-headings.ts';
 
 function StatCard({
   label,

@@ -28,8 +28,8 @@ import {
 import { IconExternalLink, IconReceipt, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
-import { PAGE_HEADINGS } from '../../dashboard/page-headings.ts';
 import { newestFirst, pageWithin, useOrderHistory } from '../api/order-history.ts';
 
 const productNames = (ids: string[]) => ids.map((id) => (isProductId(id) ? PRODUCTS[id].label : id)).join(', ');

@@ -11,9 +11,9 @@ import {
 } from '@storefront/contract';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState } from 'react';
+import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
 import { usePricing } from '../../../lib/queries/pricing.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
-import { PAGE_HEADINGS } from '../../dashboard/page-headings.ts';
 import { useFeatures, useStartCheckout } from '../api/purchase-api.ts';
 import {
   type BundleChoice,
