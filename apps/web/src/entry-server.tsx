@@ -69,26 +69,24 @@ export const serverPage: PageRenderer['serverPage'] = (pathname: string): Server
 const apiAddress = (name: EndpointName) => `/api${routes[name].path}`;
 
 /**
- * Each signed-in page's first reads beyond the session: preloaded with its HTML, so they travel beside the page's
- * code instead of after it. Those needing the session are preloaded only for a request that carries a session cookie
- * (the server decides; the frame itself stays the same for everyone).
+ * Each signed-in page's first reads beyond the session check, preloaded with its HTML so that they travel beside the
+ * page's code instead of after it: only for a request that carries a session cookie (the server decides; the frame
+ * itself stays the same for everyone), since a visitor without one is sent to the sign-in page and would not use them.
  */
-const pageReads: Record<string, { public?: EndpointName[]; session?: EndpointName[] }> = {
-  [paths.overview]: { session: ['listOrders', 'listOrderUsage'] },
-  [paths.proxies]: { session: ['listOrders'] },
-  [paths.purchase]: { public: ['getPricing', 'listFeatures'] },
-  [paths.orderHistory]: { session: ['listOrderHistory'] },
-  [paths.settings]: { session: ['listApiKeys', 'getAuthorizedIps', 'getPreferences'] },
+const pageReads: Record<string, EndpointName[]> = {
+  [paths.overview]: ['listOrders', 'listOrderUsage'],
+  [paths.proxies]: ['listOrders', 'listOrderUsage', 'listProcessingOrders'],
+  [paths.purchase]: ['getPricing', 'listFeatures'],
+  [paths.orderHistory]: ['listOrderHistory'],
+  [paths.settings]: ['listApiKeys', 'getAuthorizedIps', 'getPreferences'],
 };
 
 /** The API reads a server-rendered page starts with, preloaded with its HTML: a signed-in page's session check. */
 export const preloadData = (pathname: string): string[] =>
-  pathname in dashboardPageModules
-    ? [apiAddress('checkSession'), ...(pageReads[pathname]?.public ?? []).map(apiAddress)]
-    : [];
+  pathname in dashboardPageModules ? [apiAddress('checkSession')] : [];
 
 /** The reads a signed-in page starts with that need the session, preloaded only for a visitor with a session cookie. */
-export const preloadSessionData = (pathname: string): string[] => (pageReads[pathname]?.session ?? []).map(apiAddress);
+export const preloadSessionData = (pathname: string): string[] => (pageReads[pathname] ?? []).map(apiAddress);
 
 /** Further split-off modules a server-rendered page preloads beside its own: a signed-in page's chunk. */
 export const preloadModules = (pathname: string): string[] => {
