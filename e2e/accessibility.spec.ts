@@ -9,9 +9,10 @@ import { buyThroughSandbox, confirmField, passwordField, signUp, uniqueEmail } f
 // and each kind of overlay (dialog, menu, listbox, popover, toast, form error) is checked in all four views; a further
 // state of the same kind in two views that cover both widths and both schemes between them.
 
-/** Opens `url` and waits for its main heading and its data. */
+/** Opens `url` and waits for the page itself (not a signed-in page's server-drawn skeleton), its heading and its data. */
 async function open(page: Page, url: string) {
   await page.goto(url);
+  await expect(page.locator('[data-page-skeleton]')).toHaveCount(0);
   await expect(page.locator('h1').first()).toBeVisible();
   await page.waitForLoadState('networkidle');
 }

@@ -278,6 +278,7 @@ test.describe('dashboard', () => {
     await signUp(page, uniqueEmail());
     // As a person would, wait for the page before opening the menu: while the page's code still loads, the layout may
     // be drawn again and the menu closed (seen once in CI under load).
+    await expect(page.locator('[data-page-skeleton]')).toHaveCount(0);
     await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
     const nav = page.getByRole('navigation', { name: 'Dashboard' });
     await expect(nav.getByRole('link', { name: 'Settings' })).not.toBeInViewport();

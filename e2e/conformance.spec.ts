@@ -80,6 +80,8 @@ for (const width of [1280, 375]) {
       await expect(page.getByRole('main').getByRole('status')).toHaveText('Loading...');
       await expect(page.getByRole('navigation', { name: 'Dashboard' })).toBeAttached();
       await expect(page.getByRole('button', { name: 'Sign Out' })).toBeAttached();
+      // Then the page itself (the skeleton draws its heading too while the code loads).
+      await expect(page.locator('[data-page-skeleton]')).toHaveCount(0);
       await expect(page.getByRole('heading', { name: 'Order History' })).toBeVisible();
     });
 
