@@ -26,7 +26,7 @@ for (const module of new Set(Object.values(chunks).flat())) {
 if (missing.size > 0) {
   for (const [component, classes] of missing) {
     console.error(
-      `Mantine's ${component} is in the bundle but its styles are not (${classes.slice(0, 3).join(', ')}): add import '@mantine/core/styles/${component}.layer.css' to apps/web/src/styles/app-mantine.ts.`,
+      `Mantine's ${component} is in the bundle but its styles are not (${classes.slice(0, 3).join(', ')}): add import '@mantine/core/styles/${component}.layer.css' to apps/web/src/styles/app-mantine.ts (every page but the landing), or to landing-mantine.ts when the landing page renders it.`,
     );
   }
   process.exit(1);

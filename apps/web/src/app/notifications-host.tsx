@@ -1,3 +1,5 @@
+// Its own Mantine styles: the host is loaded on every page, the landing included, which does not load app-mantine.ts.
+import '@mantine/core/styles/Notification.layer.css';
 import '@mantine/notifications/styles.layer.css';
 import { useMediaQuery } from '@mantine/hooks';
 import { type NotificationData, Notifications, notifications, useNotifications } from '@mantine/notifications';
