@@ -23,7 +23,7 @@ import { promisify } from 'node:util';
 import { KB_PER_GB } from '@storefront/contract';
 import { createResidentialAccount } from '../apps/server/src/test/residential-account.ts';
 import { createBenchDatabase } from './bench-database.ts';
-import { startServer } from './start-server.ts';
+import { freePair, freePort, startServer } from './start-server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const megabytes = Number(process.env.BENCH_MB ?? 100);
@@ -34,14 +34,6 @@ const tunnelCount = Number(process.env.BENCH_TUNNELS ?? 2000);
 const memoryOnly = process.env.BENCH_ONLY === 'memory';
 const SQUID = '/usr/sbin/squid';
 const execFileAsync = promisify(execFile);
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function startProcess(command: string, args: string[], env: Record<string, string>, ready: RegExp, cwd = root) {
   const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -268,21 +260,6 @@ const released = await startProcess(
   /gateway listening on port/,
   releaseDir,
 );
-/** A free port whose next is free too (the server's gateway listens on port + 1). */
-async function freePair(): Promise<number> {
-  for (;;) {
-    const port = await freePort();
-    const next = net.createServer();
-    const free = await new Promise<boolean>((resolve) => {
-      next.once('error', () => resolve(false));
-      next.listen(port + 1, '127.0.0.1', () => resolve(true));
-    });
-    if (free) {
-      await new Promise((resolve) => next.close(resolve));
-      return port;
-    }
-  }
-}
 const serverPort = await freePair();
 // As `npm start` and `npm run serve` run it: V8's defaults.
 const server = await startServer(serverPort, bench.url, {

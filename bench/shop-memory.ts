@@ -20,7 +20,7 @@ import { KB_PER_GB } from '@storefront/contract';
 import autocannon from 'autocannon';
 import { createResidentialAccount } from '../apps/server/src/test/residential-account.ts';
 import { createBenchDatabase } from './bench-database.ts';
-import { stopProcess } from './start-server.ts';
+import { freePair, freePort, stopProcess } from './start-server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const extraEnv = JSON.parse(process.env.BENCH_SERVER_ENV ?? '{}') as Record<string, string>;
@@ -28,13 +28,6 @@ const phases = Number(process.env.BENCH_PHASES ?? 1);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const execFileAsync = promisify(execFile);
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 const cpuSeconds = (pid: number) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
   return (Number(fields[11]) + Number(fields[12])) / 100;
@@ -83,21 +76,6 @@ const targetPort = await new Promise<number>((resolve) => {
     if (match) resolve(Number(match[1]));
   });
 });
-/** A free port whose next is free too (the server's gateway listens on port + 1). */
-async function freePair(): Promise<number> {
-  for (;;) {
-    const port = await freePort();
-    const next = net.createServer();
-    const free = await new Promise<boolean>((resolve) => {
-      next.once('error', () => resolve(false));
-      next.listen(port + 1, '127.0.0.1', () => resolve(true));
-    });
-    if (free) {
-      await new Promise((resolve) => next.close(resolve));
-      return port;
-    }
-  }
-}
 const port = await freePair();
 const inspectPort = await freePort();
 const server = spawn(
