@@ -109,6 +109,12 @@ describe('loadConfig', () => {
     expect(loadConfig({}).mail.smtpUrl).toBeUndefined();
   });
 
+  it('refuses a number that is only spaces rather than reading it as 0 (PORT=" " would pick a free port)', () => {
+    expect(() => loadConfig({ PORT: ' ' })).toThrow('PORT must be a whole number from 0 to 65535');
+    expect(() => loadConfig({ METRICS_PORT: '  ' })).toThrow(/METRICS_PORT must be a whole number/);
+    expect(loadConfig({ PORT: ' 3005 ' }).port).toBe(3005);
+  });
+
   it('reads ADMIN_EMAILS as a lower-case list and refuses what is not an address', () => {
     expect(loadConfig({ ADMIN_EMAILS: ' Boss@Example.com, ops@example.com ,' }).auth.adminEmails).toEqual([
       'boss@example.com',

@@ -13,14 +13,19 @@ const booleanString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'true or false' })
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
-/** A whole number in a range; `unit` is said after the range (" milliseconds"). */
+/**
+ * A whole number in a range; `unit` is said after the range (" milliseconds"). Only spaces is refused, not read as 0
+ * (`PORT= ` would otherwise pick a free port, `METRICS_PORT= ` turn the metrics off).
+ */
 function wholeNumber(min: number, max: number, unit = '', note = '') {
   const accepts = `a whole number from ${min} to ${max}${unit}${note}`;
-  return z.coerce
-    .number({ error: accepts })
-    .int({ error: accepts })
-    .min(min, { error: accepts })
-    .max(max, { error: accepts });
+  return z
+    .string()
+    .refine((value) => value.trim() !== '', { error: accepts })
+    .transform(Number)
+    .pipe(
+      z.number({ error: accepts }).int({ error: accepts }).min(min, { error: accepts }).max(max, { error: accepts }),
+    );
 }
 
 const portNumber = (note = '') => wholeNumber(0, 65_535, '', ` (0 picks a free port${note})`);

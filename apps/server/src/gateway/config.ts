@@ -56,7 +56,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Standal
   function wholeNumber(name: string, fallback: number, min: number, max: number, unit = '', note = ''): number {
     const value = read(name);
     if (value === undefined) return fallback;
-    const number = Number(value);
+    // Only spaces is refused, not read as 0 (Number(' ') is 0), as in the shop's configuration.
+    const number = value.trim() === '' ? Number.NaN : Number(value);
     if (Number.isInteger(number) && number >= min && number <= max) return number;
     problems.push(refusal(name, `a whole number from ${min} to ${max}${unit}${note}`, value));
     return fallback;
