@@ -102,7 +102,7 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
     }
   });
 
-  it("titles each signed-in page's frame, links no admin console chunk, and preloads the orders for a session", async () => {
+  it("titles each signed-in page's frame, links no admin console chunk, and preloads each page's reads for a session", async () => {
     const manifest = JSON.parse(readFileSync(path.join(webDist, '.vite/manifest.json'), 'utf8'));
     for (const [url, title] of [
       ['/dashboard/overview', 'Overview'],
@@ -129,9 +129,15 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
     // The answer differs with the cookie, and says so to caches (with or without one).
     expect((await proxies()).headers.vary).toBe('cookie');
     expect((await proxies(session)).headers.vary).toBe('cookie');
-    const overview = await t.app.inject({ method: 'GET', url: '/dashboard/overview', headers: session });
-    expect(overview.body).not.toContain(ordersPreload);
-    expect(overview.headers.vary).toBeUndefined();
+    // Each page its own reads (Purchase its prices, for a session only); the admin gate has none, and does not vary.
+    const pricingPreload = '<link rel="preload" as="fetch" crossorigin href="/api/pricing">';
+    const purchase = (headers = {}) => t.app.inject({ method: 'GET', url: '/dashboard/purchase', headers });
+    expect((await purchase(session)).body).toContain(pricingPreload);
+    expect((await purchase(session)).body).not.toContain(ordersPreload);
+    expect((await purchase()).body).not.toContain(pricingPreload);
+    const gate = await t.app.inject({ method: 'GET', url: '/dashboard/admin', headers: session });
+    expect(gate.body).not.toContain(ordersPreload);
+    expect(gate.headers.vary).toBeUndefined();
   });
 
   it('leaves the pages that depend on the session to the browser', async () => {
