@@ -10,7 +10,6 @@
 //   BENCH_SERVER_FLAGS='--max-semi-space-size=16' node's flags for the server
 //   BENCH_PHASES=1                                 load phases
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -20,7 +19,7 @@ import { KB_PER_GB } from '@storefront/contract';
 import autocannon from 'autocannon';
 import { createResidentialAccount } from '../apps/server/src/test/residential-account.ts';
 import { createBenchDatabase } from './bench-database.ts';
-import { freePair, freePort, stopProcess } from './start-server.ts';
+import { freePair, freePort, startServer, stopProcess } from './start-server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const extraEnv = JSON.parse(process.env.BENCH_SERVER_ENV ?? '{}') as Record<string, string>;
@@ -78,49 +77,21 @@ const targetPort = await new Promise<number>((resolve) => {
 });
 const port = await freePair();
 const inspectPort = await freePort();
-const server = spawn(
-  process.execPath,
-  [
-    `--inspect=127.0.0.1:${inspectPort}`,
-    ...(process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean),
-    'apps/server/src/main.ts',
-  ],
+const server = await startServer(
+  port,
+  bench.url,
   {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      APP_URL: `http://127.0.0.1:${port}`,
-      DATABASE_URL: bench.url,
-      AUTH_SECRET: randomBytes(32).toString('base64'),
-      LOG_LEVEL: 'warn',
-      LOG_EMAILS: 'true',
-      PAYMENTS_SANDBOX: 'true',
-      SEED_DEMO: 'true',
-      GATEWAY_PORT: String(port + 1),
-      GATEWAY_ALLOW_PRIVATE: 'true',
-      GATEWAY_HOST: '127.0.0.1',
-      METRICS_PORT: String(await freePort()),
-      ...extraEnv,
-    },
-    stdio: 'inherit',
+    GATEWAY_ALLOW_PRIVATE: 'true',
+    GATEWAY_HOST: '127.0.0.1',
+    METRICS_PORT: String(await freePort()),
+    ...extraEnv,
   },
-);
-for (let attempt = 0; ; attempt++) {
-  const up = await fetch(`http://127.0.0.1:${port}/api/health`).then(
-    (response) => response.ok,
-    () => false,
-  );
-  if (up) break;
-  if (attempt > 120 || server.exitCode !== null) {
-    server.kill('SIGTERM');
-    target.kill('SIGTERM');
-    await bench.drop();
-    throw new Error('the server did not become healthy');
-  }
-  await sleep(500);
-}
+  [`--inspect=127.0.0.1:${inspectPort}`, ...(process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean)],
+).catch(async (error: unknown) => {
+  target.kill('SIGTERM');
+  await bench.drop();
+  throw error;
+});
 const pid = server.pid ?? 0;
 const gatewayPort = port + 1;
 const cdp = await inspector(inspectPort);

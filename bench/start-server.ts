@@ -7,14 +7,15 @@ const root = path.resolve(import.meta.dirname, '..');
 
 /**
  * Starts the built app on `port` (in-memory PGlite unless `databaseUrl` is given), its residential gateway on `port + 1`,
- * and waits for its health check.
+ * and waits for its health check. `nodeFlags` go to Node before the server's file (--inspect, V8's flags).
  */
 export async function startServer(
   port: number,
   databaseUrl = 'memory://',
   env: Record<string, string> = {},
+  nodeFlags: string[] = [],
 ): Promise<ChildProcess> {
-  const server = spawn(process.execPath, ['apps/server/src/main.ts'], {
+  const server = spawn(process.execPath, [...nodeFlags, 'apps/server/src/main.ts'], {
     cwd: root,
     env: {
       ...process.env,
