@@ -70,8 +70,12 @@ test('public pages, their menus and their form errors', async ({ page }) => {
   expect(audit.findings).toEqual([]);
 });
 
-test('a customer’s pages, the sandbox’s pages, their dialogs, menus, toasts and errors', async ({ page }) => {
-  test.setTimeout(720_000);
+// A customer's pages in two halves, each with a customer of its own, so that the two run side by side: first what a
+// new customer sees up to paying, then what one with orders sees.
+test('a new customer’s pages, Purchase and the sandbox’s payment page, with their menu, toasts and errors', async ({
+  page,
+}) => {
+  test.setTimeout(480_000);
   const audit = new Audit(page);
   await signUp(page, uniqueEmail('a11y'));
 
@@ -114,6 +118,17 @@ test('a customer’s pages, the sandbox’s pages, their dialogs, menus, toasts 
   await audit.check('sandbox checkout, declined', PAIR_B);
   await page.getByRole('button', { name: 'Pay with test card' }).click();
   await expect(page).toHaveURL(/\/dashboard\/proxies\?tab=/);
+
+  expect(audit.findings).toEqual([]);
+});
+
+test('a customer’s orders: Proxies, Order History, the invoice, Overview and Settings, with their dialogs, menus and errors', async ({
+  page,
+}) => {
+  test.setTimeout(480_000);
+  const audit = new Audit(page);
+  await signUp(page, uniqueEmail('a11y-orders'));
+  await buyThroughSandbox(page, /Elite ISP Proxies/, /^10 IPs/);
 
   // Proxies with an order: its list open (pagination), the List Link popover, the format menu, the Cancel dialog.
   await buyThroughSandbox(page, /Elite ISP Proxies/, /^5 IPs/);
