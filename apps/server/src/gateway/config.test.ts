@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Config, envSchema, loadConfig } from '../config.ts';
@@ -242,16 +244,23 @@ describe('npm run gateway', () => {
       '  return resolved;',
       '} });',
     ].join('\n');
+    // From an empty folder: a developer's own `.env` in the checkout would otherwise be read as well.
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'gateway-config-'));
     const run = spawnSync(
       process.execPath,
-      ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, 'apps/server/src/gateway/main.ts'],
+      [
+        '--import',
+        `data:text/javascript,${encodeURIComponent(hook)}`,
+        path.join(repoRoot, 'apps/server/src/gateway/main.ts'),
+      ],
       {
-        cwd: repoRoot,
+        cwd: folder,
         env: { PATH: process.env.PATH, GATEWAY_FLUSH_MS: '50' },
         encoding: 'utf8',
         timeout: 30_000,
       },
     );
+    rmSync(folder, { recursive: true, force: true });
     expect(run.stderr.trim()).toBe(
       'The configuration was refused: GATEWAY_FLUSH_MS must be a whole number from 100 to 60000 milliseconds (got "50").',
     );
