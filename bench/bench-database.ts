@@ -1,6 +1,7 @@
 // A throwaway PostgreSQL database for a benchmark: created on BENCH_DATABASE_URL's server, migrated and seeded
-// (no demo inventory), dropped by `drop()`.
-import { randomBytes } from 'node:crypto';
+// (no demo inventory), dropped by `drop()`. One left behind by a benchmark that died first is dropped by the next.
+import { createHash, randomBytes } from 'node:crypto';
+import os from 'node:os';
 import pg from 'pg';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { type Database, openDatabase } from '../apps/server/src/db/client.ts';
@@ -12,11 +13,32 @@ export interface BenchDatabase {
   drop(): Promise<void>;
 }
 
+/** This machine's mark in a database's name: a process id means something only on the machine that made it. */
+const HOST = createHash('sha256').update(os.hostname()).digest('hex').slice(0, 6);
+const OURS = new RegExp(`^storefront_bench_${HOST}_(\\d+)_`);
+
+const running = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
 export async function createBenchDatabase(): Promise<BenchDatabase> {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `storefront_bench_${randomBytes(4).toString('hex')}`;
+  const name = `storefront_bench_${HOST}_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
+  // Databases of this machine's benchmarks whose process has gone (killed, or failed before its drop()).
+  const { rows } = await admin.query<{ datname: string }>(
+    "select datname from pg_database where datname like 'storefront\\_bench\\_%'",
+  );
+  for (const { datname } of rows) {
+    const pid = Number(OURS.exec(datname)?.[1] ?? 0);
+    if (pid > 0 && !running(pid)) await admin.query(`drop database if exists ${datname} with (force)`);
+  }
   await admin.query(`create database ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

@@ -13,7 +13,7 @@
 // once per login and remembered 2 hours).
 // Rounds (BENCH_ROUNDS, at least 3) take every way in turn, so a slow minute of the machine falls on all of them; the
 // table gives medians. The machine's load average is printed with the figures: other work skews them.
-import { type ChildProcess, execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -23,7 +23,7 @@ import { promisify } from 'node:util';
 import { KB_PER_GB } from '@storefront/contract';
 import { createResidentialAccount } from '../apps/server/src/test/residential-account.ts';
 import { createBenchDatabase } from './bench-database.ts';
-import { freePair, freePort, startServer } from './start-server.ts';
+import { freePair, freePort, spawnOwned, startServer } from './start-server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const megabytes = Number(process.env.BENCH_MB ?? 100);
@@ -36,7 +36,7 @@ const SQUID = '/usr/sbin/squid';
 const execFileAsync = promisify(execFile);
 
 function startProcess(command: string, args: string[], env: Record<string, string>, ready: RegExp, cwd = root) {
-  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnOwned(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise<{ child: ChildProcess; match: RegExpExecArray }>((resolve, reject) => {
     const seen = (data: Buffer) => {
@@ -129,7 +129,9 @@ async function startSquid(username: string, password: string) {
       '',
     ].join('\n'),
   );
-  const child = spawn(SQUID, ['-N', '-d1', '-f', path.join(dir, 'squid.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnOwned(SQUID, ['-N', '-d1', '-f', path.join(dir, 'squid.conf')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let log = '';
   const keep = (data: Buffer) => {
     log += data.toString();

@@ -3,7 +3,7 @@
 // `node .` to the first answer of /api/health (migrations already applied, as after `node . migrate`) and the resident
 // memory of an idle instance 5 s after it answered, over BENCH_RUNS starts (5). The same for the server run from the
 // sources (`node apps/server/src/main.ts`), for comparison.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createBenchDatabase } from './bench-database.ts';
+import { spawnOwned } from './start-server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const runs = Number(process.env.BENCH_RUNS ?? 5);
@@ -41,9 +42,9 @@ try {
     const memory: number[] = [];
     for (let run = 0; run < runs; run++) {
       const startedAt = performance.now();
-      const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawnOwned(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] });
       let output = '';
-      child.stdout.on('data', (data: Buffer) => {
+      child.stdout?.on('data', (data: Buffer) => {
         output += data.toString();
       });
       let port: number | undefined;

@@ -9,7 +9,7 @@
 //   BENCH_SERVER_ENV='{"MALLOC_ARENA_MAX":"2"}'  added to the server's environment
 //   BENCH_SERVER_FLAGS='--max-semi-space-size=16' node's flags for the server
 //   BENCH_PHASES=1                                 load phases
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -19,7 +19,7 @@ import { KB_PER_GB } from '@storefront/contract';
 import autocannon from 'autocannon';
 import { createResidentialAccount } from '../apps/server/src/test/residential-account.ts';
 import { createBenchDatabase } from './bench-database.ts';
-import { freePair, freePort, startServer, stopProcess } from './start-server.ts';
+import { freePair, freePort, spawnOwned, startServer, stopProcess } from './start-server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const extraEnv = JSON.parse(process.env.BENCH_SERVER_ENV ?? '{}') as Record<string, string>;
@@ -66,7 +66,10 @@ async function inspector(port: number) {
 const bench = await createBenchDatabase();
 const { username, password } = await createResidentialAccount(bench.database.db, { totalKb: 100_000 * KB_PER_GB });
 const auth = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
-const target = spawn(process.execPath, ['bench/target-server.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+const target = spawnOwned(process.execPath, ['bench/target-server.ts'], {
+  cwd: root,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const targetPort = await new Promise<number>((resolve) => {
   let out = '';
   target.stdout?.on('data', (data: Buffer) => {

@@ -3,10 +3,11 @@
 // hello-world gave 22,000 and 43,000 requests a second in two 10-second windows a minute apart), so the measured time is
 // cut into short slices taken in turn (reference, ours, ours, reference, …): a fast or a slow moment falls on both
 // alike, and the ratio is of the totals over the same minute. The spread of the slices' own ratios is printed beside it.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { spawnOwned } from './start-server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 export const LOAD = {
@@ -23,7 +24,7 @@ export const LOAD = {
  */
 export async function startHelloWorld(port: number, replayUrl?: string): Promise<ChildProcess> {
   const args = [path.join(root, 'bench/hello-server.ts'), String(port), ...(replayUrl ? [replayUrl] : [])];
-  const child = spawn(process.execPath, args, { stdio: 'inherit' });
+  const child = spawnOwned(process.execPath, args, { stdio: 'inherit' });
   for (let attempt = 0; attempt < 100; attempt++) {
     const up = await fetch(`http://127.0.0.1:${port}/`).then(
       (response) => response.ok,

@@ -1,9 +1,26 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
+
+/** Every process a benchmark started: sent SIGTERM when the benchmark exits, whether it ended or failed half-way. */
+const owned = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of owned) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+});
+
+/**
+ * `spawn`, for a process that must not outlive the benchmark: a start that fails after others have started (a server
+ * that never gets healthy, a thrown error) leaves none of them running.
+ */
+export function spawnOwned(command: string, args: readonly string[], options: SpawnOptions): ChildProcess {
+  const child = spawn(command, args, options);
+  owned.add(child);
+  child.once('exit', () => owned.delete(child));
+  return child;
+}
 
 /**
  * Starts the built app on `port` (in-memory PGlite unless `databaseUrl` is given), its residential gateway on `port + 1`,
@@ -15,7 +32,7 @@ export async function startServer(
   env: Record<string, string> = {},
   nodeFlags: string[] = [],
 ): Promise<ChildProcess> {
-  const server = spawn(process.execPath, [...nodeFlags, 'apps/server/src/main.ts'], {
+  const server = spawnOwned(process.execPath, [...nodeFlags, 'apps/server/src/main.ts'], {
     cwd: root,
     env: {
       ...process.env,
