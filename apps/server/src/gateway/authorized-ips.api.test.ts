@@ -167,8 +167,15 @@ describe('residential gateway: authorised IPs', () => {
     );
     expect(transfer.tunnel?.cut).toBe(true);
     expect(Date.now() - removedAt).toBeLessThan(cacheMs + 1_000);
-    await new Promise((resolve) => setTimeout(resolve, cacheMs));
-    expect((await httpThroughProxy(gateway.port, url(), undefined, { localAddress: '127.0.0.3' })).status).toBe(407);
+    await expect
+      .poll(
+        async () => (await httpThroughProxy(gateway.port, url(), undefined, { localAddress: '127.0.0.3' })).status,
+        {
+          timeout: cacheMs + 1_000,
+          interval: 50,
+        },
+      )
+      .toBe(407);
   });
 
   describe('behind a TCP load balancer (GATEWAY_PROXY_PROTOCOL)', () => {

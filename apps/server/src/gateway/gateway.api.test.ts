@@ -337,13 +337,16 @@ describe('residential gateway', () => {
       .update(residentialAccounts)
       .set({ totalKb: KB_PER_GB })
       .where(eq(residentialAccounts.userId, customer.userId));
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    expect((await httpThroughProxy(gateway.port, url, customer.auth)).status).toBe(200);
+    // Asked again until the change shows, for at most the cache time and a margin for a busy machine.
+    const within = { timeout: 200 + 1_000, interval: 50 };
+    await expect.poll(async () => (await httpThroughProxy(gateway.port, url, customer.auth)).status, within).toBe(200);
     await t.database.db.update(users).set({ banned: true }).where(eq(users.id, customer.userId));
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    const blocked = await httpThroughProxy(gateway.port, url, customer.auth);
-    expect(blocked.status).toBe(403);
-    expect(blocked.body.toString()).toBe(gatewayMessages.blocked);
+    await expect
+      .poll(async () => {
+        const blocked = await httpThroughProxy(gateway.port, url, customer.auth);
+        return [blocked.status, blocked.body.toString()];
+      }, within)
+      .toEqual([403, gatewayMessages.blocked]);
   });
 
   it('cuts the open tunnels of an account within the cache time once it is banned, gone, re-passworded or used up', async () => {
