@@ -71,9 +71,14 @@ async function prepareShop(databaseUrl: string, base: string): Promise<Sessions>
     // Account e-mails go through the outbox: sent here rather than by a job this app does not run.
     await dispatchOutbox(database.db, mailer, app.log);
     const link = /(http\S+verify-email\S+)/.exec(mails.findLast((mail) => mail.to === email)?.text ?? '')?.[1] ?? '';
-    // The link leads to the confirmation page, whose button posts the token back.
+    // The link leads to the confirmation page, whose button posts the token back with the password.
     const token = new URL(link).searchParams.get('token');
-    await app.inject({ method: 'POST', url: '/api/auth/confirm-email', headers, payload: { token } });
+    await app.inject({
+      method: 'POST',
+      url: '/api/auth/confirm-email',
+      headers,
+      payload: { token, password: PASSWORD },
+    });
     await applyAdminEmails(database.db, config.auth.adminEmails);
     const answer = await app.inject({
       method: 'POST',

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { confirmationMessages } from '@storefront/contract';
 import {
   confirmField,
   linkFromMail,
@@ -36,6 +37,13 @@ test.describe('sign-up and sign-in', () => {
     await expect(page.getByText(email)).toBeVisible();
     expect((await page.request.get('/api/user/auth')).ok()).toBe(true);
     expect((await (await page.request.get('/api/user/auth')).json()).authenticated).toBe(false);
+    // It takes the password the account was signed up with: nothing, then another one, are refused in words.
+    await page.getByRole('button', { name: 'Confirm and sign in' }).click();
+    await expect(page.getByText(confirmationMessages.passwordRequired)).toBeVisible();
+    await passwordField(page).fill('An0ther!password');
+    await page.getByRole('button', { name: 'Confirm and sign in' }).click();
+    await expect(page.getByRole('alert')).toHaveText(confirmationMessages.wrongPassword);
+    await passwordField(page).fill(STRONG_PASSWORD);
     await page.getByRole('button', { name: 'Confirm and sign in' }).click();
     await expect(page.getByText('Welcome!', { exact: true }).first()).toBeVisible();
     await expect(page).toHaveURL(/\/dashboard\/overview$/);

@@ -53,8 +53,10 @@ export async function signUp(page: Page, email: string, password = STRONG_PASSWO
   await confirmField(page).fill(password);
   await page.getByRole('button', { name: 'Create Account' }).click();
   await expect(page.getByRole('heading', { name: 'Check Your Email' })).toBeVisible();
-  // No session before the address is confirmed: the mailed link leads to /auth/callback, whose button signs in.
+  // No session before the address is confirmed: the mailed link leads to /auth/callback, which takes the password
+  // the account was signed up with and signs in.
   await page.goto(await linkFromMail(email, /verify-email/));
+  await passwordField(page).fill(password);
   await page.getByRole('button', { name: 'Confirm and sign in' }).click();
   await expect(page).toHaveURL(/\/dashboard\/overview$/);
 }

@@ -35,6 +35,10 @@ export const confirmationMessages = {
   USER_NOT_FOUND: 'No account matches this link.',
   incomplete: 'The confirmation link is incomplete. Open it again from the e-mail.',
   failed: 'The address could not be confirmed. Please try again.',
+  passwordRequired: 'Enter the password you chose when you signed up.',
+  wrongPassword:
+    'This is not the password this address was signed up with. If you did not sign up twice, someone else may have ' +
+    'used your address: sign up again with your own password, then use the link in the newest e-mail.',
 } as const;
 
 /**
@@ -102,8 +106,9 @@ export const changePasswordRequestSchema = z.object({
 export const passwordChangedSchema = z.object({ message: z.string() });
 
 /**
- * POST /api/auth/confirm-email: the confirmation page posts the mailed token back. A missing, empty or overlong token
- * is an incomplete link, in the page's own words.
+ * POST /api/auth/confirm-email: the confirmation page posts the mailed token back with the password the account was
+ * signed up with (a stranger who signed up first with the address cannot hand the owner an account whose password
+ * the stranger knows). A missing, empty or overlong token is an incomplete link, in the page's own words.
  */
 export const confirmEmailRequestSchema = z.object(
   {
@@ -111,6 +116,10 @@ export const confirmEmailRequestSchema = z.object(
       .string({ error: confirmationMessages.incomplete })
       .min(1, confirmationMessages.incomplete)
       .max(4000, confirmationMessages.incomplete),
+    password: z
+      .string({ error: confirmationMessages.passwordRequired })
+      .min(1, confirmationMessages.passwordRequired)
+      .max(PASSWORD_MAX, authMessages.passwordTooLong),
   },
   { error: confirmationMessages.incomplete },
 );

@@ -35,7 +35,7 @@ describe('the log of a full flow', () => {
     const landing = await get(confirmation);
     expect(landing.status).toBe(303);
     const token = new URL(landing.headers.get('location') ?? '', base).searchParams.get('token') ?? '';
-    const confirmed = await post('/api/auth/confirm-email', { token });
+    const confirmed = await post('/api/auth/confirm-email', { token, password: 'Str0ng!pass' });
     expect(confirmed.status).toBe(200);
     const cookie = cookieOf(confirmed.headers.getSetCookie());
 

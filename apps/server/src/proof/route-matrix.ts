@@ -95,7 +95,7 @@ const SAMPLES: { [N in EndpointName]: (f: MatrixFixture) => CallInput<Endpoints[
   checkSession: () => ({}),
   changePassword: () => ({ body: { newPassword: strongPassword } }),
   // A token that is not one: the call answers 400 to everyone, past every guard (it is a step of the confirmation).
-  confirmEmail: () => ({ body: { token: 'not-a-token' } }),
+  confirmEmail: () => ({ body: { token: 'not-a-token', password: strongPassword } }),
   getAuthorizedIps: () => ({}),
   saveAuthorizedIps: () => ({ body: { ips: ['8.8.4.4'], onlyFromTheseIps: false } }),
   getPreferences: () => ({}),

@@ -182,17 +182,23 @@ export async function confirmationLinkOf(t: TestApp, email: string): Promise<str
   return url.pathname + url.search;
 }
 
+/** The password the test helpers sign customers up with. */
+export const TEST_PASSWORD = 'Str0ng!pass';
+
 /**
  * Follows a mailed confirmation link as a browser does: the link leads to the /auth/callback page, whose button posts the
- * token back from the shop's own origin. Answers the post's answer (its cookie is the new session).
+ * token back from the shop's own origin with the password the account was signed up with. Answers the post's answer
+ * (its cookie is the new session).
  */
-export async function confirmEmail(t: TestApp, link: string) {
+export async function confirmEmail(t: TestApp, link: string, password = TEST_PASSWORD) {
   const landing = await t.app.inject({ method: 'GET', url: link });
   const page = new URL(String(landing.headers.location), t.config.appUrl);
   if (landing.statusCode !== 303 || page.pathname !== '/auth/callback') {
     throw new Error(`the confirmation link did not lead to /auth/callback: ${landing.statusCode} ${page}`);
   }
-  return callApi(t, 'POST', '/api/auth/confirm-email', { payload: { token: page.searchParams.get('token') } });
+  return callApi(t, 'POST', '/api/auth/confirm-email', {
+    payload: { token: page.searchParams.get('token'), password },
+  });
 }
 
 /**
@@ -201,7 +207,7 @@ export async function confirmEmail(t: TestApp, link: string) {
  */
 export async function signUpCustomer(t: TestApp, email: string): Promise<{ cookie: string; id: string }> {
   const response = await callApi(t, 'POST', '/api/auth/sign-up/email', {
-    payload: { email, password: 'Str0ng!pass', name: email.split('@')[0], callbackURL: '/auth/callback' },
+    payload: { email, password: TEST_PASSWORD, name: email.split('@')[0], callbackURL: '/auth/callback' },
   });
   if (response.statusCode !== 200) throw new Error(`sign-up failed: ${response.body}`);
   const confirmed = await confirmEmail(t, await confirmationLinkOf(t, email));

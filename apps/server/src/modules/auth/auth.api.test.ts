@@ -1,4 +1,4 @@
-import { authMessages } from '@storefront/contract';
+import { authMessages, confirmationMessages } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users, verifications } from '../../db/schema.ts';
@@ -22,7 +22,7 @@ describe('accounts', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({
-      ADMIN_EMAILS: 'boss@example.com',
+      ADMIN_EMAILS: 'boss@example.com,owner@example.com',
       AUTH_RATE_LIMIT_PER_IP: '1000',
       AUTH_RATE_LIMIT_PER_EMAIL: '1000',
     });
@@ -109,7 +109,7 @@ describe('accounts', () => {
         method: 'POST',
         url: '/api/auth/confirm-email',
         headers,
-        payload: { token },
+        payload: { token, password: 'Str0ng!pass' },
       });
       expect(response.statusCode).toBe(403);
       expect(cookieOf(response.headers['set-cookie'])).not.toContain('session_token=');
@@ -119,7 +119,12 @@ describe('accounts', () => {
   });
 
   it('answers a bad or missing confirmation token with 400 and words, not a session', async () => {
-    for (const payload of [{ token: 'not-a-token' }, {}, { token: 42 }]) {
+    for (const payload of [
+      { token: 'not-a-token', password: 'Str0ng!pass' },
+      { token: 'not-a-token' },
+      {},
+      { token: 42 },
+    ]) {
       const response = await t.app.inject({ method: 'POST', url: '/api/auth/confirm-email', headers: json, payload });
       expect(response.statusCode).toBe(400);
       expect(response.json().message).toMatch(/\w+ \w+/);
@@ -258,6 +263,40 @@ describe('accounts', () => {
       headers: { cookie: cookieOf(confirmed.headers['set-cookie']) },
     });
     expect(me.json().user.role).toBe('admin');
+  });
+
+  it('never lets a stranger who signed up first with an address hold its account (account pre-hijacking)', async () => {
+    // A stranger signs up first with an administrator's address and a password of their own, and asks for links.
+    expect((await signUp('owner@example.com', 'Strang3r!pass')).statusCode).toBe(200);
+    expect((await signIn('owner@example.com', 'Strang3r!pass')).statusCode).toBe(403);
+    const strangersLink = await confirmationLinkOf(t, 'owner@example.com');
+    // The owner of the mailbox opens that link: without the stranger's password it confirms nothing.
+    const guessed = await confirmEmail(t, strangersLink, 'Own3r!password');
+    expect(guessed.statusCode).toBe(400);
+    expect(guessed.json().message).toBe(confirmationMessages.wrongPassword);
+    expect(cookieOf(guessed.headers['set-cookie'])).not.toContain('session_token=');
+    const [unconfirmed] = await t.database.db.select().from(users).where(eq(users.email, 'owner@example.com'));
+    expect(unconfirmed?.emailVerified).toBe(false);
+
+    // The owner signs up: the account starts over with the owner's password and a fresh link is mailed (not "you
+    // already have an account"); the stranger's password no longer opens it, nor does the stranger's older link.
+    await t.mailsSettled();
+    const before = t.mails.length;
+    expect((await signUp('owner@example.com', 'Own3r!password')).statusCode).toBe(200);
+    await t.mailsSettled();
+    expect(t.mails.slice(before).map((mail) => mail.subject)).toEqual([expect.stringMatching(/Confirm your e-mail/)]);
+    expect((await confirmEmail(t, strangersLink, 'Strang3r!pass')).statusCode).toBe(400);
+    const confirmed = await confirmEmail(t, await confirmationLinkOf(t, 'owner@example.com'), 'Own3r!password');
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const me = await callApi(t, 'GET', '/api/user/auth', { cookie: cookieOf(confirmed.headers['set-cookie']) });
+    expect(me.json().user.role).toBe('admin');
+    expect((await signIn('owner@example.com', 'Strang3r!pass')).statusCode).toBe(401);
+    expect((await signIn('owner@example.com', 'Own3r!password')).statusCode).toBe(200);
+
+    // Once confirmed, a sign-up with the address changes nothing and mails "you already have an account".
+    expect((await signUp('owner@example.com', 'Strang3r!pass')).statusCode).toBe(200);
+    expect((await signIn('owner@example.com', 'Strang3r!pass')).statusCode).toBe(401);
+    expect((await signIn('owner@example.com', 'Own3r!password')).statusCode).toBe(200);
   });
 
   it('at start-up promotes only confirmed listed users and demotes admins whose address is not confirmed', async () => {

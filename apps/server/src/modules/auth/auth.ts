@@ -21,6 +21,7 @@ import type { Mail } from '../../lib/mailer.ts';
 import { ACCOUNT_EMAIL_KEY_PREFIX, enqueueEmail } from '../notifications/outbox.ts';
 import { promoteIfAdmin } from './admin-emails.ts';
 import { accountExistsEmail, confirmationEmail, passwordResetEmail } from './emails.ts';
+import { startUnconfirmedAccountOver } from './unconfirmed-accounts.ts';
 
 export const AUTH_BASE_PATH = '/api/auth';
 /** better-auth calls answered 404 (see `disabledPaths` below). */
@@ -157,7 +158,7 @@ export function createAuth({ config, db, wakeMailer, logger, secret }: AuthDeps)
       logger.info({ userId }, 'confirmed address in ADMIN_EMAILS: admin role given');
   };
 
-  return betterAuth({
+  const auth = betterAuth({
     appName: config.site.brandName,
     baseURL: config.appUrl,
     basePath: AUTH_BASE_PATH,
@@ -185,7 +186,16 @@ export function createAuth({ config, db, wakeMailer, logger, secret }: AuthDeps)
       // then returns its generic answer for a known one), and nobody holds an account, or a role, for an address they
       // have not proven to own. The known address is told by e-mail instead.
       requireEmailVerification: true,
-      onExistingUserSignUp: async ({ user }) => queueEmail('account-exists', accountExistsEmail(brand, user.email)),
+      // A confirmed address is told by e-mail. One not yet confirmed is started over with this sign-up's password and
+      // mailed a fresh link (unconfirmed-accounts.ts): whoever signed up with it before holds nothing.
+      onExistingUserSignUp: async ({ user }, request) => {
+        if (user.emailVerified) return queueEmail('account-exists', accountExistsEmail(brand, user.email));
+        const body = (await request?.json().catch(() => undefined)) as { password?: unknown } | undefined;
+        if (typeof body?.password !== 'string') return;
+        if (await startUnconfirmedAccountOver(db, user.id, body.password)) {
+          await auth.api.sendVerificationEmail({ body: { email: user.email } });
+        }
+      },
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
       sendResetPassword: async ({ user, url }) => queueEmail('reset', passwordResetEmail(brand, user.email, url)),
@@ -243,6 +253,7 @@ export function createAuth({ config, db, wakeMailer, logger, secret }: AuthDeps)
       genericOAuth({ config: socialProviders(config.auth) }),
     ],
   });
+  return auth;
 }
 
 export type Auth = ReturnType<typeof createAuth>;

@@ -3,12 +3,14 @@ import { confirmationMessages, endpoints, paths } from '@storefront/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
 import { crossSiteMessage, isRefusedCrossSite, ownOrigins } from '../../lib/own-site.ts';
 import { routeOf } from '../../lib/route.ts';
 import { AUTH_BASE_PATH, type Auth } from './auth.ts';
 import { createDeviceCookies } from './device-cookie.ts';
 import { type Guards, headersOf } from './guards.ts';
 import { authPath, authRateLimiter } from './rate-limit.ts';
+import { isWrongSignUpPassword } from './unconfirmed-accounts.ts';
 
 /** Node's request as the Fetch API request better-auth expects; the URL is built on APP_URL, never on the Host header. */
 export function toWebRequest(request: FastifyRequest, appUrl: string): Request {
@@ -93,21 +95,28 @@ export function signUpAnswer(body: unknown) {
 /** better-auth's handler at /api/auth/*, behind the per-IP and per-e-mail limits. */
 export const authRoutes: FastifyPluginAsync<{
   auth: Auth;
+  db: Db;
   config: Config;
   /** Where the counters live (../../lib/rate-limit-store.ts). */
   rateLimit: RateLimitPluginOptions;
   /** AUTH_SECRET, which also signs the device cookies. */
   secret: string;
   guards: Guards;
-}> = async (app, { auth, config, rateLimit: rateLimitOptions, secret, guards }) => {
+}> = async (app, { auth, db, config, rateLimit: rateLimitOptions, secret, guards }) => {
   await app.register(rateLimit, rateLimitOptions);
   const devices = createDeviceCookies(secret, config.appUrl.startsWith('https://'));
   const checkRateLimit = authRateLimiter(app, config.auth.rateLimit, devices, secret);
   const appOrigin = new URL(config.appUrl).origin;
   const origins = ownOrigins(config.appUrl);
 
-  /** The confirmation page's button: confirms the address with better-auth's own call, which signs the customer in. */
-  async function confirmEmail(token: string, request: FastifyRequest, reply: FastifyReply) {
+  /**
+   * The confirmation page's button: with the password the account was signed up with (unconfirmed-accounts.ts),
+   * confirms the address with better-auth's own call, which signs the customer in.
+   */
+  async function confirmEmail(token: string, password: string, request: FastifyRequest, reply: FastifyReply) {
+    if (await isWrongSignUpPassword(db, secret, token, password)) {
+      return reply.status(400).send({ code: 'WRONG_PASSWORD', message: confirmationMessages.wrongPassword });
+    }
     const url = new URL(`${AUTH_BASE_PATH}/verify-email`, config.appUrl);
     url.searchParams.set('token', token);
     const headers = headersOf(request);
@@ -140,7 +149,7 @@ export const authRoutes: FastifyPluginAsync<{
   app.withTypeProvider<ZodTypeProvider>().route({
     ...routeOf(endpoints.confirmEmail),
     preValidation: confirmEmailChecks,
-    handler: async (request, reply) => confirmEmail(request.body.token, request, reply),
+    handler: async (request, reply) => confirmEmail(request.body.token, request.body.password, request, reply),
   });
 
   app.route({

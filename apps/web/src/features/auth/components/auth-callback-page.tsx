@@ -1,5 +1,5 @@
 import '../../../styles/app-mantine.ts';
-import { Alert, Button, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Button, Loader, PasswordInput, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { authMessages, confirmationMessages, paths } from '@storefront/contract';
 import { useQueryClient } from '@tanstack/react-query';
@@ -49,19 +49,28 @@ export function confirmationAddress(token: string): string | null {
 const CONFIRM_FAILED: string = confirmationMessages.failed;
 
 /**
- * The mailed confirmation link leads here with its token. Confirming (which signs in) takes a press of the button: a
- * link alone, which any site can make a browser open, never signs anyone in (login CSRF).
+ * The mailed confirmation link leads here with its token. Confirming (which signs in) takes the password the account
+ * was signed up with and a press of the button: a link alone, which any site can make a browser open, never signs
+ * anyone in (login CSRF), and a stranger who signed up first with the address cannot hand its owner an account whose
+ * password the stranger knows (the server checks the password).
  */
 function ConfirmEmail({ token, onConfirmed }: { token: string; onConfirmed: () => void }) {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [password, setPassword] = useState('');
+  const [passwordError, setPasswordError] = useState<string | null>(null);
   const address = confirmationAddress(token);
 
   const confirm = async () => {
+    if (password === '') {
+      setPasswordError(confirmationMessages.passwordRequired);
+      return;
+    }
     setPending(true);
     setError(null);
+    setPasswordError(null);
     try {
-      await callApi('confirmEmail', { body: { token }, fallbackMessage: CONFIRM_FAILED });
+      await callApi('confirmEmail', { body: { token, password }, fallbackMessage: CONFIRM_FAILED });
       onConfirmed();
     } catch (caught) {
       setError(caught instanceof ApiError ? caught.message : CONFIRM_FAILED);
@@ -86,9 +95,28 @@ function ConfirmEmail({ token, onConfirmed }: { token: string; onConfirmed: () =
             {error}
           </Alert>
         )}
-        <Button onClick={() => void confirm()} loading={pending}>
-          Confirm and sign in
-        </Button>
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            void confirm();
+          }}
+        >
+          <Stack gap="md">
+            <PasswordInput
+              label="Password"
+              description="The password you chose when you signed up"
+              autoComplete="current-password"
+              value={password}
+              onChange={(event) => setPassword(event.currentTarget.value)}
+              error={passwordError}
+              required
+            />
+            <Button type="submit" loading={pending}>
+              Confirm and sign in
+            </Button>
+          </Stack>
+        </form>
         {error && (
           <Button component={Link} to={paths.login} variant="default">
             Back to Login
