@@ -554,7 +554,8 @@ export async function startGateway({
         socket.end(socksReply(SocksReply.addressTypeNotSupported));
         return;
       }
-      if ('refused' in outcome) {
+      // Port 0 is no destination: refused as HTTP's CONNECT refuses it (authorityOf).
+      if ('refused' in outcome || request.port === 0) {
         socket.end(socksReply(SocksReply.notAllowed));
         return;
       }

@@ -167,10 +167,11 @@ describe('residential gateway: SOCKS 5 on the same port', () => {
     expect(await usedKb(customer.userId)).toBe(0);
   });
 
-  it('refuses what HTTP refuses: private targets, no data left, a blocked account (reply 0x02)', async () => {
+  it('refuses what HTTP refuses: private targets, port 0, no data left, a blocked account (reply 0x02)', async () => {
     const gateway = await start({ allowPrivateTargets: false });
     const customer = await account(KB_PER_GB);
     for (const where of [
+      { host: '8.8.8.8', port: 0 },
       { host: '127.0.0.1', port: target.port },
       { host: 'localhost', port: target.port, type: 'domain' as const },
       { host: '::1', port: 80 },
