@@ -18,7 +18,14 @@ export function PasswordRequirements({ value, id }: { value: string; id: string 
               // The tint's text colour: 4.5:1 or more on the page in both schemes (teal 8 was 3.9:1 on white).
               c={met ? 'var(--mantine-color-teal-light-color)' : 'dimmed'}
               icon={
-                <ThemeIcon size={14} radius="xl" color={met ? 'teal' : 'gray'} variant={met ? 'filled' : 'light'}>
+                // A rule not yet met: a dimmed point, seen in both schemes (the gray tint's point was near-black on dark).
+                <ThemeIcon
+                  size={14}
+                  radius="xl"
+                  color={met ? 'teal' : 'gray'}
+                  variant={met ? 'filled' : 'light'}
+                  c={met ? undefined : 'dimmed'}
+                >
                   {met ? <IconCheck size={10} aria-hidden /> : <IconPoint size={10} aria-hidden />}
                 </ThemeIcon>
               }

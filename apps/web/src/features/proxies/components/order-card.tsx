@@ -94,8 +94,15 @@ export const OrderCard = memo(function OrderCard({ order, format, onCancel }: Or
           )}
         </Stack>
         <Group gap="xs">
+          {/* Cancel is red in both schemes: the theme's contrast rule made its text near-white on the dark card. */}
           {active && !order.cancelled && (
-            <Button size="xs" variant="subtle" color="red" onClick={() => onCancel(order)}>
+            <Button
+              size="xs"
+              variant="subtle"
+              color="red"
+              c="var(--mantine-color-red-text)"
+              onClick={() => onCancel(order)}
+            >
               Cancel
             </Button>
           )}

@@ -10,7 +10,7 @@ import {
   paths,
 } from '@storefront/contract';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
 import { usePricing } from '../../../lib/queries/pricing.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
@@ -61,10 +61,20 @@ export function PurchasePage() {
     setBundle(null);
   };
 
+  // 'Selection Required' goes as soon as there is a selection: it must not stand beside a filled-in summary.
+  const chosen = productId !== null && bundle !== null && quantity >= CUSTOM_AMOUNT_MIN;
+  const selectionToast = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (chosen && selectionToast.current !== undefined) {
+      notifications.hide(selectionToast.current);
+      selectionToast.current = undefined;
+    }
+  }, [chosen]);
+
   const submit = () => {
     if (redirecting) return;
-    if (!productId || bundle === null || quantity < CUSTOM_AMOUNT_MIN) {
-      notifications.show({
+    if (!productId || bundle === null || !chosen) {
+      selectionToast.current = notifications.show({
         color: 'red',
         title: 'Selection Required',
         message: 'Please select a proxy type and bundle before checkout.',
