@@ -17,10 +17,38 @@ interface ValidationIssue {
 const isZodDefault = (message: string) =>
   /^(Invalid (input|option|string|number|key|element|value|type)|Too (big|small)|Unrecognized key)/.test(message);
 
+const article = (noun: string) => (/^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`);
+const UNITS: Record<string, string> = { string: ' characters', array: ' items', set: ' items', file: ' bytes' };
+
+/**
+ * One of zod's generic messages about the field `where`, in plain words ("quantity must be at least 1"); a message of
+ * another form is kept after the field's name.
+ */
+export function zodMessageInWords(where: string, message: string): string {
+  const type = /^Invalid input: expected (\w+), received (\w+)$/.exec(message);
+  if (type) {
+    const [, expected = '', received] = type;
+    if (received === 'undefined') return `${where} is required`;
+    // A query parameter given twice (?country=us&country=gb) arrives as a list.
+    if (received === 'array' && expected !== 'array') return `${where} must be given once`;
+    return `${where} must be ${article(expected)}`;
+  }
+  const size = /^Too (small|big): expected (\w+) to (?:be|have) ([<>]=?)(\S+?)(?: \w+)?$/.exec(message);
+  if (size) {
+    const [, , kind = '', bound = '', limit] = size;
+    const unit = limit === '1' ? (UNITS[kind] ?? '').replace(/s$/, '') : (UNITS[kind] ?? '');
+    const words = { '>=': 'at least', '>': 'more than', '<=': 'at most', '<': 'less than' }[bound] ?? bound;
+    return `${where} must be ${words} ${limit}${unit}`;
+  }
+  const option = /^Invalid option: expected one of (.+)$/.exec(message);
+  if (option) return `${where} must be one of ${option[1]?.replaceAll('|', ', ')}`;
+  return `${where}: ${message}`;
+}
+
 /**
  * Turns schema validation issues into words a person can read. The contract's own messages are shown as written
- * ("This coupon code does not exist."); zod's generic ones are prefixed by their field and the whole by
- * "Invalid request." ("Invalid request. quantity: Too small: expected number to be >=1").
+ * ("This coupon code does not exist."); zod's generic ones are said in plain words with their field, the whole after
+ * "Invalid request." ("Invalid request. quantity must be at least 1").
  */
 export function describeValidation(context: string | undefined, issues: ValidationIssue[]): string {
   const described = issues.slice(0, 5).map((issue) => {
@@ -28,7 +56,7 @@ export function describeValidation(context: string | undefined, issues: Validati
     if (!isZodDefault(message)) return { sentence: true, text: message };
     const zodPath = issue.params?.issue?.path?.map(String).join('.');
     const where = zodPath || issue.instancePath?.replace(/^\//, '').replaceAll('/', '.') || context || 'request';
-    return { sentence: false, text: `${where}: ${message}` };
+    return { sentence: false, text: zodMessageInWords(where, message) };
   });
   const parts = [...new Set(described.map((part) => part.text))];
   if (described.every((part) => part.sentence)) {
