@@ -21,6 +21,7 @@ export const apiKeyMessages = {
   notFound: 'This API key does not exist or was already revoked.',
   invalidKey: 'This API key is not valid. It may have been revoked; create a new one in Settings.',
   keyRequired: 'An API key is required: add ?key=YOUR_API_KEY to the link or send it as "Authorization: Bearer".',
+  oneKey: 'The link gives more than one API key: keep one ?key= in it.',
   fetchFailed: 'Failed to fetch API keys',
   createFailed: 'Failed to create the API key',
   revokeFailed: 'Failed to revoke the API key',

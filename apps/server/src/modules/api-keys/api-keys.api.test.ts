@@ -277,6 +277,9 @@ describe('personal API keys and proxy list links', () => {
     const missing = await link('product=isp_proxies');
     expect(missing.statusCode).toBe(401);
     expect(missing.json().message).toBe(apiKeyMessages.keyRequired);
+    const twice = await link(`key=${annKey.key}&key=other`);
+    expect(twice.statusCode).toBe(400);
+    expect(twice.json().message).toBe(apiKeyMessages.oneKey);
     for (const key of ['psk_nope', `psk_${randomBytes(32).toString('base64url')}`, 'sk_live_abc', 'x'.repeat(5000)]) {
       const wrong = await link(`key=${encodeURIComponent(key)}`);
       expect(wrong.statusCode, key.slice(0, 10)).toBe(401);

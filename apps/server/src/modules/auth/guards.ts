@@ -202,6 +202,10 @@ export function createGuards(auth: Auth, config: Config, authenticateKey: Authen
       return remembered ? remembered.user.id : undefined;
     },
     async requireReader(request, reply, { keyInQuery: fromQuery = false } = {}) {
+      // ?key=a&key=b arrives as a list: not "no key", but one too many.
+      if (fromQuery && Array.isArray((request.query as { key?: unknown } | undefined)?.key)) {
+        throw new AppError('BAD_REQUEST', apiKeyMessages.oneKey);
+      }
       const key = apiKeyOf(request, fromQuery);
       if (key === undefined) {
         const signedIn = await currentSession(request, { reply });
