@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_DOCS_CSP } from './plugins/api-docs.ts';
-import { nulMessage, tooDeepMessage } from './plugins/json-body.ts';
+import { brokenTextMessage, nulMessage, tooDeepMessage } from './plugins/json-body.ts';
 import { createTestApp, signUpCustomer, type TestApp } from './test/test-app.ts';
 
 describe('app shell', () => {
@@ -61,6 +61,27 @@ describe('app shell', () => {
     });
     expect(checkout.statusCode).toBe(400);
     expect(checkout.json()).toEqual({ success: false, error: { message: nulMessage } });
+  });
+
+  it('refuses text with an unpaired surrogate with a 400 in words instead of storing U+FFFD in its place', async () => {
+    const { cookie } = await signUpCustomer(t, 'surrogate@example.com');
+    const headers = { 'content-type': 'application/json', origin: 'http://localhost:3000', cookie };
+    for (const [url, payload] of [
+      ['/api/api-keys', '{"name":"k\\udfff"}'],
+      ['/api/auth/update-user', '{"name":"Al\\ud800ice"}'],
+    ] as const) {
+      const answer = await t.app.inject({ method: 'POST', url, headers, payload });
+      expect(answer.statusCode, url).toBe(400);
+      expect(answer.json(), url).toEqual({ message: brokenTextMessage });
+    }
+    // A pair (an emoji written as two escapes) is text like any other.
+    const emoji = await t.app.inject({
+      method: 'POST',
+      url: '/api/api-keys',
+      headers,
+      payload: '{"name":"k \\ud83d\\ude00"}',
+    });
+    expect(emoji.statusCode).toBe(201);
   });
 
   it('refuses JSON nested 5,000 levels deep with a 400, on the auth routes and everywhere else', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonDepthExceeds, jsonHasNul } from './json-body.ts';
+import { hasLoneSurrogate, jsonDepthExceeds, jsonHasNul } from './json-body.ts';
 
 describe('jsonDepthExceeds', () => {
   const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
@@ -24,5 +24,15 @@ describe('jsonHasNul', () => {
     expect(jsonHasNul(JSON.stringify({ note: 'a backslash then u0000: \\u0000' }))).toBe(false);
     expect(jsonHasNul(JSON.stringify({ note: '\\\u0000' }))).toBe(true);
     expect(jsonHasNul('{"plain":"text"}')).toBe(false);
+  });
+});
+
+describe('hasLoneSurrogate', () => {
+  it('finds an unpaired surrogate in any string or key of a parsed body, and accepts paired ones', () => {
+    expect(hasLoneSurrogate(JSON.parse('{"name":"Al\\ud800ice"}'))).toBe(true);
+    expect(hasLoneSurrogate(JSON.parse('{"list":[1,{"k":"\\udfff"}]}'))).toBe(true);
+    expect(hasLoneSurrogate(JSON.parse('{"\\ud800":1}'))).toBe(true);
+    expect(hasLoneSurrogate(JSON.parse('{"name":"smile \\ud83d\\ude00","n":1,"x":null}'))).toBe(false);
+    expect(hasLoneSurrogate({ name: 'Ann 😀', tags: ['a'] })).toBe(false);
   });
 });

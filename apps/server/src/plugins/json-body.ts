@@ -28,6 +28,21 @@ export function jsonHasNul(text: string): boolean {
   return false;
 }
 
+/** Text that is not valid Unicode would be stored with U+FFFD in its place, changed without a word. */
+export const brokenTextMessage =
+  'Text in this request holds a broken character (an unpaired surrogate such as \\ud800): send valid Unicode.';
+
+/** Whether a parsed JSON value holds a string (or a key) that is not well-formed: a lone surrogate, only escaped. */
+export function hasLoneSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return !value.isWellFormed();
+  if (Array.isArray(value)) return value.some(hasLoneSurrogate);
+  if (value === null || typeof value !== 'object') return false;
+  return Object.entries(value).some(([key, inner]) => !key.isWellFormed() || hasLoneSurrogate(inner));
+}
+
+/** A JSON text that writes a surrogate escape (`\\ud800`-`\\udfff`): only such a text can hold a lone one. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
 /** The deepest nesting of objects and arrays in a JSON text, read without parsing it (strings are skipped). */
 export function jsonDepthExceeds(text: string, max: number): boolean {
   let depth = 0;
@@ -62,7 +77,14 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       done(new AppError('BAD_REQUEST', nulMessage), undefined);
       return;
     }
-    parseJson(request, text, done);
+    if (!SURROGATE_ESCAPE.test(text)) {
+      parseJson(request, text, done);
+      return;
+    }
+    parseJson(request, text, (error, parsed) => {
+      if (!error && hasLoneSurrogate(parsed)) done(new AppError('BAD_REQUEST', brokenTextMessage), undefined);
+      else done(error, parsed);
+    });
   });
 }
 
