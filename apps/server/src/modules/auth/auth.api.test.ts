@@ -13,7 +13,7 @@ import {
   type TestApp,
 } from '../../test/test-app.ts';
 import { applyAdminEmails } from './admin-emails.ts';
-import { returnAddressMessage } from './routes.ts';
+import { noSuchAuthCallMessage, returnAddressMessage } from './routes.ts';
 
 const ORIGIN = 'http://localhost:3000';
 const json = { 'content-type': 'application/json', origin: ORIGIN };
@@ -129,6 +129,15 @@ describe('accounts', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json().message).toMatch(/\w+ \w+/);
       expect(cookieOf(response.headers['set-cookie'])).not.toContain('session_token=');
+    }
+  });
+
+  it('answers a call it does not offer with a 404 in words, not a body of null', async () => {
+    const { cookie } = await signUpCustomer(t, 'caller@example.com');
+    for (const url of ['/api/auth/delete-user', '/api/auth/admin/impersonate-user', '/api/auth/no-such-call']) {
+      const answer = await t.app.inject({ method: 'POST', url, headers: { ...json, cookie }, payload: {} });
+      expect(answer.statusCode, url).toBe(404);
+      expect(answer.json(), url).toEqual({ message: noSuchAuthCallMessage });
     }
   });
 

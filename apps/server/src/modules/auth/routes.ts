@@ -92,6 +92,8 @@ export function signUpAnswer(body: unknown) {
   };
 }
 
+export const noSuchAuthCallMessage = 'There is no such account call, or this shop does not offer it.';
+
 /** better-auth's handler at /api/auth/*, behind the per-IP and per-e-mail limits. */
 export const authRoutes: FastifyPluginAsync<{
   auth: Auth;
@@ -175,6 +177,14 @@ export const authRoutes: FastifyPluginAsync<{
       await checkRateLimit(request, reply);
       const requester = request.method === 'POST' ? guards.rememberedUserId(request) : undefined;
       const response = await auth.handler(toWebRequest(request, config.appUrl));
+      // A call better-auth does not have, or that this shop turns off, answers 404 with no words (a body of `null`).
+      if (response.status === 404) {
+        const answer = (await response
+          .clone()
+          .json()
+          .catch(() => null)) as { message?: unknown } | null;
+        if (typeof answer?.message !== 'string') return reply.status(404).send({ message: noSuchAuthCallMessage });
+      }
       if (path === '/sign-up/email' && response.status === 200) {
         return sendWebResponse(reply, new Response(JSON.stringify(signUpAnswer(request.body)), response));
       }
