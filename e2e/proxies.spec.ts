@@ -148,6 +148,10 @@ test.describe('the Proxies page', () => {
     await page.goto('/dashboard/proxies?tab=residential');
     await expect(page.getByRole('tab', { name: 'Residential Proxies', selected: true })).toBeVisible();
     await expect(page.getByText('No residential proxies')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Buy Residential Proxies' })).toHaveAttribute(
+      'href',
+      '/dashboard/purchase',
+    );
   });
 
   test('residential: usage, credentials and generated lines the contract parser reads back', async ({ page }) => {

@@ -1,5 +1,6 @@
 import {
   ActionIcon,
+  Button,
   Card,
   Group,
   PasswordInput,
@@ -10,9 +11,10 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { formatDate, type OrderUsage, type ProcessingOrder } from '@storefront/contract';
+import { formatDate, type OrderUsage, type ProcessingOrder, paths } from '@storefront/contract';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { lazy, Suspense } from 'react';
+import { Link } from 'react-router';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { useDailyUsage } from '../api/proxies-api.ts';
 import { gb, usageColor } from '../proxies-model.ts';
@@ -104,10 +106,14 @@ function UsageCard({ account }: { account: OrderUsage }) {
 /** The Residential tab: waiting orders, then each account's usage, credentials and list generator. */
 export function ResidentialTab({ usage, processing }: { usage: OrderUsage[]; processing: ProcessingOrder[] }) {
   if (usage.length === 0 && processing.length === 0) {
+    // As the ISP tabs' empty states: what is missing, and where to get it.
     return (
-      <Text c="dimmed" ta="center" py="xl">
-        No residential proxies
-      </Text>
+      <Stack align="center" gap="xs" py="xl">
+        <Text c="dimmed">No residential proxies</Text>
+        <Button component={Link} to={paths.purchase} variant="light">
+          Buy Residential Proxies
+        </Button>
+      </Stack>
     );
   }
   return (
