@@ -21,24 +21,24 @@ function StatCard({
   loading: boolean;
 }) {
   return (
+    // The figure at the card's foot: the cards of a row are as tall as the tallest, so their figures line up whether a
+    // label takes one line or two.
     <Card withBorder padding="lg">
       <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <Stack gap={4}>
-          <Text size="sm" c="dimmed" fw={500}>
-            {label}
-          </Text>
-          {loading ? (
-            <Skeleton h={32} w={60} />
-          ) : (
-            <Text fz={28} fw={700} lh={1.2}>
-              {value}
-            </Text>
-          )}
-        </Stack>
+        <Text size="sm" c="dimmed" fw={500}>
+          {label}
+        </Text>
         <ThemeIcon variant="light" size={40} radius="md">
           {icon}
         </ThemeIcon>
       </Group>
+      {loading ? (
+        <Skeleton h={32} w={60} mt="auto" />
+      ) : (
+        <Text fz={28} fw={700} lh={1.2} mt="auto">
+          {value}
+        </Text>
+      )}
     </Card>
   );
 }
