@@ -66,7 +66,7 @@ export function ResidentialInventoryCard() {
               <UsageBar percent={0} label={NBSP} />
             </Reserved>
             <Reserved>
-              <SimpleGrid cols={{ base: 2, xs: 4 }} spacing="xs">
+              <SimpleGrid cols={2} spacing="xs">
                 {['Used (sold)', 'Limit', 'Available', 'Carried by the gateway'].map((label) => (
                   <Figure key={label} label={label} value="0.000 GB" />
                 ))}
@@ -77,7 +77,9 @@ export function ResidentialInventoryCard() {
         {data && (
           <>
             <UsageBar percent={data.usagePercentage} label="Bandwidth used" />
-            <SimpleGrid cols={{ base: 2, xs: 4 }} spacing="xs">
+            {/* Two figures a row at every width: the card is half the console's width, so four a row (as the window's
+                width allowed) broke "500.000 GB" and the labels over two lines each, at different heights. */}
+            <SimpleGrid cols={2} spacing="xs">
               <Figure label="Used (sold)" value={gb(data.bandwidthUsed)} />
               <Figure label="Limit" value={gb(data.bandwidthLimit)} />
               <Figure label="Available" value={gb(data.bandwidthAvailable)} />
