@@ -51,7 +51,6 @@ export const theme = createTheme({
     // Mantine puts a focusable <div> without a role first in a menu (for the initial focus): a menu may hold menu
     // items only (axe's aria-required-children), and the focus goes to the first item instead.
     Menu: { defaultProps: { withInitialFocusPlaceholder: false } satisfies Partial<MenuProps> },
-    Tabs: { classNames: { list: classes.tabsList } },
     Pagination: {
       defaultProps: {
         getControlProps: (control) => ({ 'aria-label': PAGINATION_CONTROLS[control] }),

@@ -1,6 +1,7 @@
 import { Box, SimpleGrid, Skeleton, Stack, Tabs, Title } from '@mantine/core';
 import { adminTabOf, paths } from '@storefront/contract';
 import { useSearchParams } from 'react-router';
+import { ScrollingTabsList } from '../../../components/scrolling-tabs-list.tsx';
 import { site } from '../../../config/site.ts';
 import { PAGE_TITLES, usePageTitle } from '../../../lib/use-page-title.ts';
 import { ADMIN_TABS } from '../admin-tabs.ts';
@@ -61,13 +62,13 @@ export function AdminPage() {
             onChange={(value) => setParams(value && value !== 'inventory' ? { tab: value } : {}, { replace: true })}
             keepMounted={false}
           >
-            <Tabs.List>
+            <ScrollingTabsList value={tab}>
               {ADMIN_TABS.map((entry) => (
                 <Tabs.Tab key={entry.value} value={entry.value}>
                   {entry.label}
                 </Tabs.Tab>
               ))}
-            </Tabs.List>
+            </ScrollingTabsList>
             <Tabs.Panel value="inventory" pt="md">
               <Stack gap="md">
                 <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">

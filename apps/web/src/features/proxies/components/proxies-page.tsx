@@ -14,6 +14,7 @@ import {
 import { IconDownload, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { startTransition, useCallback, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { ScrollingTabsList } from '../../../components/scrolling-tabs-list.tsx';
 import { downloadText } from '../../../lib/download.ts';
 import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
 import { useOrders, useOrderUsage } from '../../../lib/queries/orders.ts';
@@ -134,13 +135,13 @@ export function ProxiesPage() {
         onChange={(value) => setParams(value ? { tab: value } : {}, { replace: true })}
         keepMounted={false}
       >
-        <Tabs.List>
+        <ScrollingTabsList value={tab}>
           {TABS.map((item) => (
             <Tabs.Tab key={item.id} value={item.id}>
               {item.label}
             </Tabs.Tab>
           ))}
-        </Tabs.List>
+        </ScrollingTabsList>
         {TABS.slice(0, 2).map((item) => {
           const list = ordersOf(orderList, item.id);
           return (
