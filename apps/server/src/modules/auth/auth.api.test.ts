@@ -14,6 +14,7 @@ import {
 } from '../../test/test-app.ts';
 import { applyAdminEmails } from './admin-emails.ts';
 import { noSuchAuthCallMessage, returnAddressMessage } from './routes.ts';
+import { startUnconfirmedAccountOver } from './unconfirmed-accounts.ts';
 
 const ORIGIN = 'http://localhost:3000';
 const json = { 'content-type': 'application/json', origin: ORIGIN };
@@ -302,6 +303,9 @@ describe('accounts', () => {
     expect((await signIn('owner@example.com', 'Strang3r!pass')).statusCode).toBe(401);
     expect((await signIn('owner@example.com', 'Own3r!password')).statusCode).toBe(200);
 
+    // A sign-up that read the account while it was unconfirmed and writes after the confirmation changes nothing.
+    const [owner] = await t.database.db.select().from(users).where(eq(users.email, 'owner@example.com'));
+    expect(await startUnconfirmedAccountOver(t.database.db, owner?.id ?? '', 'Strang3r!pass')).toBe(false);
     // Once confirmed, a sign-up with the address changes nothing and mails "you already have an account".
     expect((await signUp('owner@example.com', 'Strang3r!pass')).statusCode).toBe(200);
     expect((await signIn('owner@example.com', 'Strang3r!pass')).statusCode).toBe(401);

@@ -10,7 +10,7 @@ import { AUTH_BASE_PATH, type Auth } from './auth.ts';
 import { createDeviceCookies } from './device-cookie.ts';
 import { type Guards, headersOf } from './guards.ts';
 import { authPath, authRateLimiter } from './rate-limit.ts';
-import { isWrongSignUpPassword } from './unconfirmed-accounts.ts';
+import { checkSignUpPassword, keepConfirmingPassword } from './unconfirmed-accounts.ts';
 
 /** Node's request as the Fetch API request better-auth expects; the URL is built on APP_URL, never on the Host header. */
 export function toWebRequest(request: FastifyRequest, appUrl: string): Request {
@@ -116,7 +116,8 @@ export const authRoutes: FastifyPluginAsync<{
    * confirms the address with better-auth's own call, which signs the customer in.
    */
   async function confirmEmail(token: string, password: string, request: FastifyRequest, reply: FastifyReply) {
-    if (await isWrongSignUpPassword(db, secret, token, password)) {
+    const checked = await checkSignUpPassword(db, secret, token, password);
+    if (checked.outcome === 'wrong') {
       return reply.status(400).send({ code: 'WRONG_PASSWORD', message: confirmationMessages.wrongPassword });
     }
     const url = new URL(`${AUTH_BASE_PATH}/verify-email`, config.appUrl);
@@ -125,7 +126,10 @@ export const authRoutes: FastifyPluginAsync<{
     headers.delete('content-length');
     headers.delete('content-type');
     const response = await auth.handler(new Request(url, { method: 'GET', headers }));
-    if (response.ok) return sendWebResponse(reply, new Response(JSON.stringify({ status: true }), response));
+    if (response.ok) {
+      if (checked.outcome === 'matched') await keepConfirmingPassword(db, checked.userId, password);
+      return sendWebResponse(reply, new Response(JSON.stringify({ status: true }), response));
+    }
     // better-auth answers 401 with its code for a bad or expired token: for this call that is bad input.
     const { code } = (await response.json().catch(() => ({}))) as { code?: string };
     const known =
