@@ -206,6 +206,18 @@ test.describe('social sign-in', () => {
     await expect(page).toHaveURL(/\/dashboard\/overview$/);
     await expect(page.getByTestId('sidebar-email')).toHaveText(email);
   });
+
+  test('a provider that has not verified the address makes no account and no session', async ({ page }) => {
+    const email = uniqueEmail('unverified');
+    await setNextSocialIdentity({ sub: `sub-${email}`, email, name: 'Someone Else', email_verified: false });
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Continue with Google' }).click();
+    await expect(page.getByText('the provider has not verified this e-mail address')).toBeVisible();
+    expect((await (await page.request.get('/api/user/auth')).json()).authenticated).toBe(false);
+    // The address is still free: its owner signs up with e-mail and password as anyone would.
+    await signUp(page, email);
+    await expect(page.getByTestId('sidebar-email')).toHaveText(email);
+  });
 });
 
 test.describe('two-factor', () => {

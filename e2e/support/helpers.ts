@@ -39,7 +39,13 @@ export async function linkFromMail(to: string, pattern: RegExp): Promise<string>
   return link ?? '';
 }
 
-export async function setNextSocialIdentity(identity: { sub: string; email: string; name: string }) {
+export async function setNextSocialIdentity(identity: {
+  sub: string;
+  email: string;
+  name: string;
+  /** Whether the provider says it verified the address (it does unless told otherwise). */
+  email_verified?: boolean;
+}) {
   await fetch(`http://127.0.0.1:${E2E.controlPort}/oidc/identity`, { method: 'POST', body: JSON.stringify(identity) });
 }
 

@@ -34,14 +34,18 @@ const smtp = new SMTPServer({
 });
 await new Promise<void>((resolve) => smtp.listen(E2E.smtpPort, '127.0.0.1', resolve));
 
-let nextIdentity = { sub: 'google-user-1', email: 'social@e2e.test', name: 'Social User' };
+let nextIdentity: { sub: string; email: string; name: string; email_verified?: boolean } = {
+  sub: 'google-user-1',
+  email: 'social@e2e.test',
+  name: 'Social User',
+};
 const oidc = new OAuth2Server();
 await oidc.issuer.keys.generate('RS256');
 oidc.service.on('beforeTokenSigning', (token) => {
-  Object.assign(token.payload, { ...nextIdentity, email_verified: true });
+  Object.assign(token.payload, { email_verified: true, ...nextIdentity });
 });
 oidc.service.on('beforeUserinfo', (response) => {
-  response.body = { ...nextIdentity, email_verified: true };
+  response.body = { email_verified: true, ...nextIdentity };
 });
 await oidc.start(E2E.oidcPort, '127.0.0.1');
 

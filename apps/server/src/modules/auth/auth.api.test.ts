@@ -1,7 +1,7 @@
 import { authMessages, confirmationMessages } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users, verifications } from '../../db/schema.ts';
+import { accounts, users, verifications } from '../../db/schema.ts';
 import { crossSiteMessage } from '../../lib/own-site.ts';
 import {
   callApi,
@@ -14,7 +14,7 @@ import {
 } from '../../test/test-app.ts';
 import { applyAdminEmails } from './admin-emails.ts';
 import { noSuchAuthCallMessage, returnAddressMessage } from './routes.ts';
-import { startUnconfirmedAccountOver } from './unconfirmed-accounts.ts';
+import { RESEND_AFTER_MS, startUnconfirmedAccountOver } from './unconfirmed-accounts.ts';
 
 const ORIGIN = 'http://localhost:3000';
 const json = { 'content-type': 'application/json', origin: ORIGIN };
@@ -276,8 +276,13 @@ describe('accounts', () => {
   });
 
   it('never lets a stranger who signed up first with an address hold its account (account pre-hijacking)', async () => {
-    // A stranger signs up first with an administrator's address and a password of their own, and asks for links.
-    expect((await signUp('owner@example.com', 'Strang3r!pass')).statusCode).toBe(200);
+    const db = t.database.db;
+    const ownerRow = async () => (await db.select().from(users).where(eq(users.email, 'owner@example.com')))[0];
+    // A stranger signs up first with an administrator's address, a password and a name of their own, and asks for links.
+    const stranger = await callApi(t, 'POST', '/api/auth/sign-up/email', {
+      payload: { email: 'owner@example.com', password: 'Strang3r!pass', name: 'Visit evil.example' },
+    });
+    expect(stranger.statusCode).toBe(200);
     expect((await signIn('owner@example.com', 'Strang3r!pass')).statusCode).toBe(403);
     const strangersLink = await confirmationLinkOf(t, 'owner@example.com');
     // The owner of the mailbox opens that link: without the stranger's password it confirms nothing.
@@ -285,18 +290,22 @@ describe('accounts', () => {
     expect(guessed.statusCode).toBe(400);
     expect(guessed.json().message).toBe(confirmationMessages.wrongPassword);
     expect(cookieOf(guessed.headers['set-cookie'])).not.toContain('session_token=');
-    const [unconfirmed] = await t.database.db.select().from(users).where(eq(users.email, 'owner@example.com'));
-    expect(unconfirmed?.emailVerified).toBe(false);
+    expect((await ownerRow())?.emailVerified).toBe(false);
 
-    // The owner signs up: the account starts over with the owner's password and a fresh link is mailed (not "you
-    // already have an account"); the stranger's password no longer opens it, nor does the stranger's older link.
+    // The owner signs up: the account starts over with the owner's password and name (not "you already have an
+    // account"; no second link within a minute of the last: the one in the mailbox works with the new password).
     await t.mailsSettled();
     const before = t.mails.length;
     expect((await signUp('owner@example.com', 'Own3r!password')).statusCode).toBe(200);
+    // Started over in the background (the answer takes as long as for any known address): a right password is now
+    // told "confirm first" (403), a wrong one 401.
+    await expect.poll(async () => (await signIn('owner@example.com', 'Own3r!password')).statusCode).toBe(403);
+    expect((await signIn('owner@example.com', 'Strang3r!pass')).statusCode).toBe(401);
+    expect((await ownerRow())?.name).toBe('owner@example.com');
     await t.mailsSettled();
-    expect(t.mails.slice(before).map((mail) => mail.subject)).toEqual([expect.stringMatching(/Confirm your e-mail/)]);
+    expect(t.mails.slice(before).filter((mail) => /already have/.test(mail.subject))).toEqual([]);
     expect((await confirmEmail(t, strangersLink, 'Strang3r!pass')).statusCode).toBe(400);
-    const confirmed = await confirmEmail(t, await confirmationLinkOf(t, 'owner@example.com'), 'Own3r!password');
+    const confirmed = await confirmEmail(t, strangersLink, 'Own3r!password');
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     const me = await callApi(t, 'GET', '/api/user/auth', { cookie: cookieOf(confirmed.headers['set-cookie']) });
     expect(me.json().user.role).toBe('admin');
@@ -304,12 +313,45 @@ describe('accounts', () => {
     expect((await signIn('owner@example.com', 'Own3r!password')).statusCode).toBe(200);
 
     // A sign-up that read the account while it was unconfirmed and writes after the confirmation changes nothing.
-    const [owner] = await t.database.db.select().from(users).where(eq(users.email, 'owner@example.com'));
-    expect(await startUnconfirmedAccountOver(t.database.db, owner?.id ?? '', 'Strang3r!pass')).toBe(false);
+    const owner = await ownerRow();
+    const late = await startUnconfirmedAccountOver(db, owner?.id ?? '', { password: 'Strang3r!pass', name: 'x' });
+    expect(late).toEqual({ changed: false, mail: false });
     // Once confirmed, a sign-up with the address changes nothing and mails "you already have an account".
     expect((await signUp('owner@example.com', 'Strang3r!pass')).statusCode).toBe(200);
     expect((await signIn('owner@example.com', 'Strang3r!pass')).statusCode).toBe(401);
     expect((await signIn('owner@example.com', 'Own3r!password')).statusCode).toBe(200);
+  });
+
+  it('mails a started-over account a fresh link at most once a minute', async () => {
+    const db = t.database.db;
+    const address = 'twice@example.com';
+    const links = async () => {
+      await t.mailsSettled();
+      return t.mails.filter((mail) => mail.to === address && /Confirm your e-mail/.test(mail.subject)).length;
+    };
+    expect((await signUp(address, 'Str0ng!pass')).statusCode).toBe(200);
+    expect(await links()).toBe(1);
+    const [user] = await db.select().from(users).where(eq(users.email, address));
+    // When the password was last set (a sign-in would mail a link itself: the database is asked instead).
+    const setAt = async () =>
+      (
+        await db
+          .select()
+          .from(accounts)
+          .where(eq(accounts.userId, user?.id ?? ''))
+      )[0]?.updatedAt.getTime();
+    const first = await setAt();
+    expect((await signUp(address, 'Str0ng!pass2')).statusCode).toBe(200);
+    await expect.poll(setAt).not.toBe(first);
+    expect(await links()).toBe(1);
+    // A minute later, a sign-up mails a fresh link.
+    await db
+      .update(accounts)
+      .set({ updatedAt: new Date(Date.now() - RESEND_AFTER_MS) })
+      .where(eq(accounts.userId, user?.id ?? ''));
+    expect((await signUp(address, 'Str0ng!pass3')).statusCode).toBe(200);
+    await expect.poll(links).toBe(2);
+    expect((await confirmEmail(t, await confirmationLinkOf(t, address), 'Str0ng!pass3')).statusCode).toBe(200);
   });
 
   it('at start-up promotes only confirmed listed users and demotes admins whose address is not confirmed', async () => {

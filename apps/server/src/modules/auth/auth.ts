@@ -190,11 +190,14 @@ export function createAuth({ config, db, wakeMailer, logger, secret }: AuthDeps)
       // mailed a fresh link (unconfirmed-accounts.ts): whoever signed up with it before holds nothing.
       onExistingUserSignUp: async ({ user }, request) => {
         if (user.emailVerified) return queueEmail('account-exists', accountExistsEmail(brand, user.email));
-        const body = (await request?.json().catch(() => undefined)) as { password?: unknown } | undefined;
+        const body = (await request?.json().catch(() => undefined)) as { password?: unknown; name?: unknown };
         if (typeof body?.password !== 'string') return;
-        if (await startUnconfirmedAccountOver(db, user.id, body.password)) {
-          await auth.api.sendVerificationEmail({ body: { email: user.email } });
-        }
+        const signUp = { password: body.password, name: typeof body.name === 'string' ? body.name : '' };
+        // Not awaited: the answer takes as long as for a confirmed address (a second hash, and better-auth's mailing,
+        // which waits at least 500 ms, would tell a timer that an unconfirmed account exists).
+        void startUnconfirmedAccountOver(db, user.id, signUp)
+          .then(({ mail }) => (mail ? auth.api.sendVerificationEmail({ body: { email: user.email } }) : undefined))
+          .catch((error: unknown) => logger.error({ err: error }, 'an unconfirmed account could not be started over'));
       },
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
@@ -221,13 +224,19 @@ export function createAuth({ config, db, wakeMailer, logger, secret }: AuthDeps)
     databaseHooks: {
       user: {
         create: {
+          // A social sign-in makes an account only for an address its provider has verified: an unverified one (a
+          // Discord account made with somebody else's address) would hold the account, with its session, until the
+          // address's owner confirmed it for them (docs/decisions/2026-11-27-unconfirmed-accounts.md).
           // Only an address already proven (a social provider's verified e-mail) can be an admin from the start.
-          before: async (user) => ({
-            data: {
-              ...user,
-              role: user.emailVerified === true && adminEmails.has(user.email.toLowerCase()) ? 'admin' : 'user',
-            },
-          }),
+          before: async (user, context) => {
+            if (/^\/(oauth2\/)?callback\//.test(context?.path ?? '') && user.emailVerified !== true) return false;
+            return {
+              data: {
+                ...user,
+                role: user.emailVerified === true && adminEmails.has(user.email.toLowerCase()) ? 'admin' : 'user',
+              },
+            };
+          },
         },
       },
       session: {

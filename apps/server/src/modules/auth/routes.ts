@@ -127,7 +127,7 @@ export const authRoutes: FastifyPluginAsync<{
     headers.delete('content-type');
     const response = await auth.handler(new Request(url, { method: 'GET', headers }));
     if (response.ok) {
-      if (checked.outcome === 'matched') await keepConfirmingPassword(db, checked.userId, password);
+      if (checked.outcome === 'matched') await keepConfirmingPassword(db, checked.userId, checked.hash);
       return sendWebResponse(reply, new Response(JSON.stringify({ status: true }), response));
     }
     // better-auth answers 401 with its code for a bad or expired token: for this call that is bad input.

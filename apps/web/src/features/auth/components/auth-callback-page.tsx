@@ -21,6 +21,13 @@ const KNOWN_ERRORS: Record<string, string> = {
   state_mismatch: 'The sign-in took too long or was started in another browser. Please try again.',
   please_restart_the_process: 'The sign-in took too long. Please try again.',
   email_not_found: 'The provider did not share an e-mail address, which an account needs.',
+  // A social sign-in makes an account only for an address the provider has verified (the server refuses the rest).
+  unable_to_create_user:
+    'No account was made: the provider has not verified this e-mail address. Verify it with the provider, or sign up ' +
+    'with e-mail and password.',
+  account_not_linked:
+    'This address already has an account that is not confirmed. Confirm it with the link in your e-mail, or sign up ' +
+    'with e-mail and password to claim it.',
 };
 
 export function callbackErrorMessage(params: URLSearchParams): string | null {
@@ -28,7 +35,7 @@ export function callbackErrorMessage(params: URLSearchParams): string | null {
   const description = params.get('error_description');
   if (!code && !description) return null;
   if (description) return description;
-  const known = code ? KNOWN_ERRORS[code.toLowerCase()] : undefined;
+  const known = code ? KNOWN_ERRORS[code.toLowerCase().replaceAll(' ', '_')] : undefined;
   return known ?? (code && !/^[A-Z_]+$/i.test(code) ? code : authMessages.oauthFailed);
 }
 
