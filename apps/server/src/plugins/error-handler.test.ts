@@ -8,7 +8,7 @@ const messageOf = (schema: z.ZodType, input: unknown) => schema.safeParse(input)
 describe("zod's generic messages in plain words", () => {
   it.each([
     [z.string(), undefined, 'newPassword is required'],
-    [z.string(), ['us', 'gb'], 'newPassword must be given once'],
+    [z.string(), ['us', 'gb'], 'newPassword must be a string'],
     [z.number(), 'abc', 'newPassword must be a number'],
     [z.object({}), 1, 'newPassword must be an object'],
     [z.number().min(1), 0, 'newPassword must be at least 1'],
@@ -20,6 +20,10 @@ describe("zod's generic messages in plain words", () => {
     [z.enum(['a', 'b']), 'c', 'newPassword must be one of "a", "b"'],
   ])('%#: %s', (schema, input, words) => {
     expect(zodMessageInWords('newPassword', messageOf(schema, input))).toBe(words);
+  });
+
+  it('says a query parameter given twice must be given once (in a body, a list is simply the wrong type)', () => {
+    expect(zodMessageInWords('country', messageOf(z.string(), ['us', 'gb']), true)).toBe('country must be given once');
   });
 
   it('keeps a message of another form after the field, and the contract’s own sentences as written', () => {

@@ -24,13 +24,13 @@ const UNITS: Record<string, string> = { string: ' characters', array: ' items', 
  * One of zod's generic messages about the field `where`, in plain words ("quantity must be at least 1"); a message of
  * another form is kept after the field's name.
  */
-export function zodMessageInWords(where: string, message: string): string {
+export function zodMessageInWords(where: string, message: string, inQuery = false): string {
   const type = /^Invalid input: expected (\w+), received (\w+)$/.exec(message);
   if (type) {
     const [, expected = '', received] = type;
     if (received === 'undefined') return `${where} is required`;
     // A query parameter given twice (?country=us&country=gb) arrives as a list.
-    if (received === 'array' && expected !== 'array') return `${where} must be given once`;
+    if (inQuery && received === 'array' && expected !== 'array') return `${where} must be given once`;
     return `${where} must be ${article(expected)}`;
   }
   const size = /^Too (small|big): expected (\w+) to (?:be|have) ([<>]=?)(\S+?)(?: \w+)?$/.exec(message);
@@ -56,7 +56,7 @@ export function describeValidation(context: string | undefined, issues: Validati
     if (!isZodDefault(message)) return { sentence: true, text: message };
     const zodPath = issue.params?.issue?.path?.map(String).join('.');
     const where = zodPath || issue.instancePath?.replace(/^\//, '').replaceAll('/', '.') || context || 'request';
-    return { sentence: false, text: zodMessageInWords(where, message) };
+    return { sentence: false, text: zodMessageInWords(where, message, context === 'querystring') };
   });
   const parts = [...new Set(described.map((part) => part.text))];
   if (described.every((part) => part.sentence)) {

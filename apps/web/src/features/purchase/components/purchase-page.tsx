@@ -10,7 +10,7 @@ import {
   paths,
 } from '@storefront/contract';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
 import { usePricing } from '../../../lib/queries/pricing.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
@@ -27,6 +27,9 @@ import { BundleGrid } from './bundle-grid.tsx';
 import { OrderSummary } from './order-summary.tsx';
 import { ProductCard } from './product-card.tsx';
 import classes from './purchase.module.css';
+
+/** The id of the 'Selection Required' toast. */
+const SELECTION_TOAST = 'selection-required';
 
 /**
  * How long 'Checkout Started' shows before the payment page opens (spec section 4 'Checkout'): long enough to read its
@@ -61,20 +64,18 @@ export function PurchasePage() {
     setBundle(null);
   };
 
-  // 'Selection Required' goes as soon as there is a selection: it must not stand beside a filled-in summary.
+  // 'Selection Required' goes as soon as there is a selection: it must not stand beside a filled-in summary. One id
+  // for it (Mantine shows a toast with an id on screen once), so that hiding it hides every press's.
   const chosen = productId !== null && bundle !== null && quantity >= CUSTOM_AMOUNT_MIN;
-  const selectionToast = useRef<string | undefined>(undefined);
   useEffect(() => {
-    if (chosen && selectionToast.current !== undefined) {
-      notifications.hide(selectionToast.current);
-      selectionToast.current = undefined;
-    }
+    if (chosen) notifications.hide(SELECTION_TOAST);
   }, [chosen]);
 
   const submit = () => {
     if (redirecting) return;
     if (!productId || bundle === null || !chosen) {
-      selectionToast.current = notifications.show({
+      notifications.show({
+        id: SELECTION_TOAST,
         color: 'red',
         title: 'Selection Required',
         message: 'Please select a proxy type and bundle before checkout.',
