@@ -52,7 +52,7 @@ test.describe('buying through the sandbox provider', () => {
     // The delivered IPs count on the Overview.
     await page.getByRole('link', { name: 'Overview' }).click();
     await expect(
-      page.getByText('Active Elite ISP Proxies').locator('..').getByText('5', { exact: true }),
+      page.getByRole('group', { name: 'Active Elite ISP Proxies' }).getByText('5', { exact: true }),
     ).toBeVisible();
   });
 

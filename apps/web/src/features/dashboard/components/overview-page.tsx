@@ -1,7 +1,7 @@
 import { Alert, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { paths } from '@storefront/contract';
 import { IconBuildingStore, IconChartPie, IconServer, IconShoppingCart } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useId } from 'react';
 import { Link } from 'react-router';
 import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
 import { useOrders, useOrderUsage } from '../../../lib/queries/orders.ts';
@@ -20,12 +20,13 @@ function StatCard({
   icon: ReactNode;
   loading: boolean;
 }) {
+  const labelId = useId();
   return (
     // The figure at the card's foot: the cards of a row are as tall as the tallest, so their figures line up whether a
     // label takes one line or two.
-    <Card withBorder padding="lg">
+    <Card withBorder padding="lg" role="group" aria-labelledby={labelId}>
       <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <Text size="sm" c="dimmed" fw={500}>
+        <Text size="sm" c="dimmed" fw={500} id={labelId}>
           {label}
         </Text>
         <ThemeIcon variant="light" size={40} radius="md">
