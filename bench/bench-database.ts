@@ -15,7 +15,7 @@ export interface BenchDatabase {
 
 /** This machine's mark in a database's name: a process id means something only on the machine that made it. */
 const HOST = createHash('sha256').update(os.hostname()).digest('hex').slice(0, 6);
-const OURS = new RegExp(`^storefront_bench_${HOST}_(\\d+)_`);
+const OURS = new RegExp(`^storefront_bench_${HOST}_(\\d+)_[0-9a-f]{8}$`);
 
 const running = (pid: number) => {
   try {
@@ -31,13 +31,17 @@ export async function createBenchDatabase(): Promise<BenchDatabase> {
   const name = `storefront_bench_${HOST}_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  // Databases of this machine's benchmarks whose process has gone (killed, or failed before its drop()).
+  // Databases of this machine's benchmarks whose process has gone (killed, or failed before its drop()) and that nobody
+  // is connected to (a benchmark in another process namespace with the same host name may use one: it is left).
   const { rows } = await admin.query<{ datname: string }>(
-    "select datname from pg_database where datname like 'storefront\\_bench\\_%'",
+    `select datname from pg_database d where datname like 'storefront\\_bench\\_%'
+       and not exists (select 1 from pg_stat_activity a where a.datname = d.datname)`,
   );
   for (const { datname } of rows) {
     const pid = Number(OURS.exec(datname)?.[1] ?? 0);
-    if (pid > 0 && !running(pid)) await admin.query(`drop database if exists ${datname} with (force)`);
+    if (pid > 0 && !running(pid)) {
+      await admin.query(`drop database if exists ${admin.escapeIdentifier(datname)}`).catch(() => {});
+    }
   }
   await admin.query(`create database ${name}`);
   const url = new URL(adminUrl);

@@ -1,6 +1,7 @@
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -10,6 +11,10 @@ const owned = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of owned) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
 });
+// Stopped by a signal (Ctrl-C, a CI time-out), Node exits without its 'exit' event unless the signal is handled.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => process.exit(128 + (os.constants.signals[signal] ?? 0)));
+}
 
 /**
  * `spawn`, for a process that must not outlive the benchmark: a start that fails after others have started (a server
