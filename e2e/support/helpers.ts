@@ -89,4 +89,7 @@ export async function buyThroughSandbox(page: Page, product: RegExp, bundle: Reg
   await expect(page).toHaveURL(/\/sandbox\/checkout\//);
   await page.getByRole('button', { name: 'Pay with test card' }).click();
   await expect(page).toHaveURL(/\/dashboard\/proxies\?tab=/);
+  // Told once that the payment went through; the address keeps only its tab.
+  await expect(page.getByText('Payment received').last()).toBeVisible();
+  await expect(page).toHaveURL(/\/dashboard\/proxies\?tab=[a-z0-9_]+$/);
 }

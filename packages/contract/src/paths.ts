@@ -47,3 +47,8 @@ export function isKnownPagePath(pathname: string): boolean {
 export function proxiesTabPath(productId: string): string {
   return `${paths.proxies}?tab=${encodeURIComponent(productId)}`;
 }
+
+/** Where a paid checkout returns the customer: the product's tab, told that the payment went through (`paid=1`). */
+export function paidReturnPath(productId: string): string {
+  return `${proxiesTabPath(productId)}&paid=1`;
+}

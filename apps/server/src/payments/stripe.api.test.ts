@@ -119,7 +119,7 @@ describe('checkout through Stripe (a local stand-in for its API)', () => {
       'subscription_data[metadata][orderId]': order?.id,
       client_reference_id: order?.id,
       customer_email: 'ann@example.com',
-      success_url: 'http://localhost:3000/dashboard/proxies?tab=isp_proxies',
+      success_url: 'http://localhost:3000/dashboard/proxies?tab=isp_proxies&paid=1',
       cancel_url: 'http://localhost:3000/dashboard/purchase',
     });
     expect(order).toMatchObject({

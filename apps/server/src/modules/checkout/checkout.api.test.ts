@@ -194,7 +194,7 @@ describe('checkout through the sandbox provider', () => {
     const paid = await pay(ann.cookie, id, 'ok');
     expect(paid.json()).toMatchObject({
       status: 'paid',
-      redirectUrl: 'http://localhost:3000/dashboard/proxies?tab=isp_proxies',
+      redirectUrl: 'http://localhost:3000/dashboard/proxies?tab=isp_proxies&paid=1',
     });
     // A second click changes nothing.
     expect((await pay(ann.cookie, id, 'ok')).json().status).toBe('paid');

@@ -1,4 +1,4 @@
-import { type CheckoutSelection, checkoutMessages, PRODUCTS, paths, proxiesTabPath } from '@storefront/contract';
+import { type CheckoutSelection, checkoutMessages, PRODUCTS, paidReturnPath, paths } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { coupons, featureFlags, orders, products, promoCodes } from '../../db/schema.ts';
@@ -73,7 +73,7 @@ export async function createCheckout(options: CreateCheckoutOptions) {
       currency: options.currency,
       recurring: product.unit === 'ip_month',
       promoCode: promo && promoForProvider(promo),
-      successUrl: `${options.appUrl}${proxiesTabPath(productId)}`,
+      successUrl: `${options.appUrl}${paidReturnPath(productId)}`,
       cancelUrl: `${options.appUrl}${paths.purchase}`,
       expiresAt: new Date(order.createdAt.getTime() + CHECKOUT_PAYABLE_MS),
     });

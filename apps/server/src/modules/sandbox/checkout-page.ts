@@ -1,4 +1,4 @@
-import { PRODUCTS, paths, proxiesTabPath, type SandboxCheckout, unitLabel } from '@storefront/contract';
+import { PRODUCTS, paidReturnPath, paths, type SandboxCheckout, unitLabel } from '@storefront/contract';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { orders, promoCodes, users } from '../../db/schema.ts';
@@ -48,7 +48,7 @@ export async function getSandboxCheckout({
     couponCode: code,
     recurring: PRODUCTS[productId].unit === 'ip_month',
     customerEmail: email,
-    successUrl: `${appUrl}${proxiesTabPath(productId)}`,
+    successUrl: `${appUrl}${paidReturnPath(productId)}`,
     cancelUrl: `${appUrl}${paths.purchase}`,
   };
 }

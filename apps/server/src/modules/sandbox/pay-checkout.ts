@@ -1,4 +1,4 @@
-import { proxiesTabPath, sandboxMessages } from '@storefront/contract';
+import { paidReturnPath, sandboxMessages } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
@@ -35,7 +35,7 @@ export async function paySandboxCheckout({
   card: 'ok' | 'declined';
 }) {
   const { order, email } = await findSandboxCheckout({ db, checkoutId, userId });
-  const redirectUrl = `${brand.appUrl}${proxiesTabPath(order.productId)}`;
+  const redirectUrl = `${brand.appUrl}${paidReturnPath(order.productId)}`;
   if (order.status !== 'awaiting_payment') {
     return { status: 'paid' as const, redirectUrl, message: sandboxMessages.paid };
   }

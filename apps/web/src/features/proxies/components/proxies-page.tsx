@@ -12,7 +12,7 @@ import {
   paths,
 } from '@storefront/contract';
 import { IconDownload, IconPlus, IconRefresh } from '@tabler/icons-react';
-import { startTransition, useCallback, useState } from 'react';
+import { startTransition, useCallback, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ScrollingTabsList } from '../../../components/scrolling-tabs-list.tsx';
 import { downloadText } from '../../../lib/download.ts';
@@ -33,10 +33,26 @@ const TABS: { id: ProductId; label: string; empty: string }[] = [
 ];
 
 /** /dashboard/proxies (spec section 2 'Proxies'): the customer's orders by product, downloads, cancel, residential data. */
+/** Said on return from a paid checkout: delivery follows the payment provider's confirmation, within seconds. */
+const PAID_MESSAGE = 'Thank you! Your order shows here as soon as it is delivered, usually within seconds.';
+
 export function ProxiesPage() {
   usePageTitle('Proxies');
   const [params, setParams] = useSearchParams();
   const tab = tabOf(params.get('tab'));
+  // Back from a paid checkout (?paid=1): said once, and the address keeps only its tab (a reload says nothing).
+  const paid = params.get('paid') === '1';
+  useEffect(() => {
+    if (!paid) return;
+    notifications.show({ color: 'green', title: 'Payment received', message: PAID_MESSAGE });
+    setParams(
+      (current) => {
+        current.delete('paid');
+        return current;
+      },
+      { replace: true },
+    );
+  }, [paid, setParams]);
   const orders = useOrders({ refreshWhileProcessing: true });
   const usage = useOrderUsage();
   const processing = useProcessingOrders();
