@@ -13,12 +13,12 @@ import { accounts, users } from '../../db/schema.ts';
 /** better-auth's provider id of an e-mail and password login. */
 const CREDENTIAL = 'credential';
 
-/** The unconfirmed account of `email` with its password login, if there is one. */
+/** The unconfirmed account of `email` and its password's hash (null without a password login), if there is one. */
 async function unconfirmedLogin(db: Db, email: string) {
   const [row] = await db
     .select({ userId: users.id, hash: accounts.password })
     .from(users)
-    .innerJoin(accounts, and(eq(accounts.userId, users.id), eq(accounts.providerId, CREDENTIAL)))
+    .leftJoin(accounts, and(eq(accounts.userId, users.id), eq(accounts.providerId, CREDENTIAL)))
     .where(and(eq(users.email, email.toLowerCase()), eq(users.emailVerified, false)))
     .limit(1);
   return row;
@@ -69,14 +69,9 @@ export async function checkSignUpPassword(
 ): Promise<{ outcome: 'wrong' | 'notJudged' } | { outcome: 'matched'; userId: string; hash: string }> {
   const claims = await verifyJWT<{ email?: unknown; updateTo?: unknown }>(token, secret);
   if (!claims || typeof claims.email !== 'string' || claims.updateTo !== undefined) return { outcome: 'notJudged' };
-  const [user] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.email, claims.email.toLowerCase()), eq(users.emailVerified, false)))
-    .limit(1);
-  if (!user) return { outcome: 'notJudged' };
   const login = await unconfirmedLogin(db, claims.email);
-  if (!login?.hash || !(await verifyPassword({ hash: login.hash, password }))) return { outcome: 'wrong' };
+  if (!login) return { outcome: 'notJudged' };
+  if (!login.hash || !(await verifyPassword({ hash: login.hash, password }))) return { outcome: 'wrong' };
   return { outcome: 'matched', userId: login.userId, hash: login.hash };
 }
 
