@@ -4,8 +4,10 @@
 // performance), as Lighthouse advises for a figure that varies with the machine's load, and at the end a table of the
 // medians (page, performance, LCP, TBT, CLS) beside the targets and the load average. LH_RUNS (default 5) sets the runs
 // per page; LH_PAGES=/,/dashboard/proxies picks pages; LH_DETAILS=1 also prints main-thread work, long tasks and
-// metric weights.
+// metric weights; LH_SAVE=<folder> writes each run's whole report there as JSON.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { recordProof } from '../apps/server/src/test/proof-results.ts';
@@ -102,6 +104,11 @@ try {
       if (!result) throw new Error('Lighthouse returned nothing');
       printRun(`run ${run}`, result.lhr);
       if (process.env.LH_DETAILS) printDetails(result.lhr);
+      if (process.env.LH_SAVE) {
+        mkdirSync(process.env.LH_SAVE, { recursive: true });
+        const file = `${page.path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'landing'}-${run}.json`;
+        writeFileSync(path.join(process.env.LH_SAVE, file), JSON.stringify(result.lhr));
+      }
       // A failed run (Lighthouse's trace broken on a busy machine) is left out of the median.
       if (!result.lhr.runtimeError) results.push(result.lhr);
     }

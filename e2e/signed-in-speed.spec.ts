@@ -287,3 +287,40 @@ test("each signed-in page's first reads are preloaded with its HTML, and the pag
     for (const read of seen) expect(read, pathname).toEqual({ href: read.href, asked: true, fetched: ['link'] });
   }
 });
+
+test('every page loads a few script files and breaks no rule of the Content-Security-Policy', async ({ page }) => {
+  // Violations are reported by the browser even when the code catches them (zod probing for `new Function` did).
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (event) =>
+      seen.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`),
+    );
+  });
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  const visit = async (pathname: string, ready: () => Promise<void>) => {
+    scripts.length = 0;
+    await page.goto(pathname);
+    await ready();
+    await page.waitForLoadState('networkidle');
+    const violations = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+    expect(violations, pathname).toEqual([]);
+    // The entry, the toasts, the shared chunk, the layout and the page (docs/decisions/2026-11-27-fewer-chunks.md).
+    console.log(`${pathname}: ${scripts.length} scripts`);
+    expect(scripts.length, `${pathname}: ${scripts.join(', ')}`).toBeLessThanOrEqual(7);
+  };
+  await visit(paths.home, () => expect(page.getByRole('heading', { level: 1 })).toBeVisible());
+  // The landing's lazy pieces load on their own, without the signed-in pages' shared code.
+  expect(scripts.filter((script) => /\/assets\/shared-/.test(script))).toEqual([]);
+  await visit(paths.login, () => expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible());
+  await signUp(page, uniqueEmail('few-scripts'));
+  for (const [pathname] of PAGE_READS) {
+    await visit(pathname, async () => {
+      await expect(page.locator('[data-page-skeleton]')).toHaveCount(0);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    });
+  }
+});

@@ -34,6 +34,30 @@ export default defineConfig(({ isSsrBuild }) => ({
     sourcemap: false,
     reportCompressedSize: false,
     manifest: !isSsrBuild,
+    ...(!isSsrBuild && {
+      rolldownOptions: {
+        output: {
+          // Few files rather than many small ones (docs/decisions/2026-11-27-fewer-chunks.md): a page loads at most
+          // seven (the build checks it) instead of 30–60, each a round trip on a phone's network. What the landing
+          // needs ('$initial': the entry and all it imports) is one file; the toasts and the landing's Products menu,
+          // which the landing loads later on its own, one each; whatever two or more split-off pages share, one more,
+          // so the next page loads only its own chunk. A page's own code stays its own chunk, as does the admin
+          // console's (the route budget checks that no customer's chunk holds it).
+          codeSplitting: {
+            groups: [
+              { name: 'app', tags: ['$initial'], priority: 4 },
+              { name: 'toasts', test: /src[\\/]app[\\/]notifications-host\.tsx$/, priority: 3 },
+              {
+                name: 'menu',
+                test: /src[\\/]features[\\/]landing[\\/]components[\\/]products-menu\.tsx$/,
+                priority: 2,
+              },
+              { name: 'shared', minShareCount: 2, priority: 1 },
+            ],
+          },
+        },
+      },
+    }),
     ...(isSsrBuild && {
       outDir: 'dist-ssr',
       emptyOutDir: true,

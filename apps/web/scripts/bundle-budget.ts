@@ -1,8 +1,8 @@
 // Fails the build when a route's JavaScript (gzipped, everything it loads before it shows: the entry, its chunk and
-// the chunks those import) grows past its budget, or when a customer's route would load the admin console's code.
+// the chunks those import) grows past its budget, when it is spread over more than MAX_ROUTE_FILES files, or when a customer's route would load the admin console's code.
 // Prints each route's figure. Run by `npm run build` after Vite.
 import path from 'node:path';
-import { routeSizes } from './route-bundles.ts';
+import { MAX_ROUTE_FILES, routeSizes } from './route-bundles.ts';
 
 const dist = path.resolve(import.meta.dirname, '../dist');
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -10,9 +10,17 @@ let failed = false;
 console.log('JavaScript per route (gzip), loaded before the page shows:');
 for (const { route, files, totalBytes, adminModules } of routeSizes(dist)) {
   const over = totalBytes > route.budgetBytes;
+  const tooMany = files.length > MAX_ROUTE_FILES;
   console.log(
-    `  ${route.name.padEnd(14)} ${kb(totalBytes).padStart(9)}  budget ${kb(route.budgetBytes).padStart(9)}${over ? '  OVER' : ''}`,
+    `  ${route.name.padEnd(14)} ${kb(totalBytes).padStart(9)} in ${files.length} file${files.length === 1 ? ' ' : 's'}  budget ${kb(route.budgetBytes).padStart(9)}${over ? '  OVER' : ''}${tooMany ? '  TOO MANY FILES' : ''}`,
   );
+  if (tooMany) {
+    failed = true;
+    console.error(
+      `The ${route.name} route loads ${files.length} JavaScript files before it shows, more than ${MAX_ROUTE_FILES}: ${files.map((file) => file.file).join(', ')}`,
+    );
+    console.error('  See the chunk groups in apps/web/vite.config.ts (output.codeSplitting).');
+  }
   if (over) {
     failed = true;
     console.error(

@@ -22,37 +22,41 @@ const layout = 'src/features/dashboard/components/dashboard-layout.tsx';
 /** The admin route's own chunk: it checks the role before the console (admin-page.tsx, its own chunk) is imported. */
 const adminGate = 'src/features/dashboard/components/admin-route.tsx';
 
-/** The budgets: each route's figure when they were set (README, "Page sizes") with room for ordinary growth (about 10 %). */
+/**
+ * The budgets: each route's figure when they were set (README, "Page sizes") with room for ordinary growth (about 7 %).
+ * Since the split-off pages share one chunk (vite.config.ts), every page but the landing carries it (about 140 KB of the figures
+ * below): a page's figure is its first visit's, the next pages load only their own chunks.
+ */
 export const ROUTES: Route[] = [
   { name: 'Landing', modules: [], budgetBytes: LANDING_JS_BUDGET_BYTES, customer: true },
   {
     name: 'Overview',
     modules: [layout, 'src/features/dashboard/components/overview-page.tsx'],
-    budgetBytes: 225 * KB,
+    budgetBytes: 290 * KB,
     customer: true,
   },
   {
     name: 'Proxies',
     modules: [layout, 'src/features/proxies/components/proxies-page.tsx'],
-    budgetBytes: 295 * KB,
+    budgetBytes: 300 * KB,
     customer: true,
   },
   {
     name: 'Purchase',
     modules: [layout, 'src/features/purchase/components/purchase-page.tsx'],
-    budgetBytes: 245 * KB,
+    budgetBytes: 295 * KB,
     customer: true,
   },
   {
     name: 'Order History',
     modules: [layout, 'src/features/order-history/components/order-history-page.tsx'],
-    budgetBytes: 232 * KB,
+    budgetBytes: 290 * KB,
     customer: true,
   },
   {
     name: 'Settings',
     modules: [layout, 'src/features/account/components/settings-page.tsx'],
-    budgetBytes: 270 * KB,
+    budgetBytes: 300 * KB,
     customer: true,
   },
   {
@@ -62,15 +66,22 @@ export const ROUTES: Route[] = [
     customer: false,
   },
   // What a customer who opens /dashboard/admin loads: the role's gate and 'Access Denied', none of the console.
-  { name: 'Admin, denied', modules: [layout, adminGate], budgetBytes: 215 * KB, customer: true },
-  { name: 'Sign in', modules: ['src/features/auth/components/login-page.tsx'], budgetBytes: 207 * KB, customer: true },
+  { name: 'Admin, denied', modules: [layout, adminGate], budgetBytes: 290 * KB, customer: true },
+  { name: 'Sign in', modules: ['src/features/auth/components/login-page.tsx'], budgetBytes: 280 * KB, customer: true },
   {
     name: 'Sign up',
     modules: ['src/features/auth/components/signup-page.tsx'],
-    budgetBytes: 202 * KB,
+    budgetBytes: 280 * KB,
     customer: true,
   },
 ];
+
+/**
+ * The most JavaScript files a route may load before it shows (the admin console's count when it was set): on HTTP/1.1
+ * a browser fetches six at a time from one host, and each further round costs a phone a network round trip. The build
+ * once made 30–60 small ones per page (docs/decisions/2026-11-27-fewer-chunks.md).
+ */
+export const MAX_ROUTE_FILES = 7;
 
 type BuildManifest = Record<string, { file: string; imports?: string[]; isEntry?: boolean }>;
 
