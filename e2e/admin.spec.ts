@@ -278,3 +278,27 @@ test('works at 375 px without sideways scrolling', async ({ page }) => {
     expect(await noSidewaysScroll(page), tab).toBeLessThanOrEqual(0);
   }
 });
+
+test('on a short phone screen the usage chart loads when its place is scrolled near, not before', async ({ page }) => {
+  // At 375 x 800 the chart is on screen at load; on a screen this short its place starts more than 300 px below.
+  await page.setViewportSize({ width: 375, height: 300 });
+  const charts: string[] = [];
+  page.on('request', (request) => {
+    if (/\/assets\/daily-usage-chart-[^/]+\.js$/.test(request.url())) charts.push(request.url());
+  });
+  await asAdmin(page);
+  await page.goto('/dashboard/admin?tab=inventory');
+  // The chart's place, held by a placeholder of its size until the chart loads.
+  const place = page.locator('text=Carried by the gateway: 0.000 GB in the last 30 days');
+  await expect(place).toBeAttached();
+  await page.waitForLoadState('networkidle');
+  const below = await place.evaluate((element) => element.getBoundingClientRect().top - window.innerHeight);
+  expect(below).toBeGreaterThan(300);
+  expect(charts).toEqual([]);
+
+  await place.scrollIntoViewIfNeeded();
+  await expect(
+    page.getByRole('img', { name: /^Carried by the gateway, per day over the last 30 days$/ }),
+  ).toBeVisible();
+  expect(charts).toHaveLength(1);
+});

@@ -2,6 +2,7 @@ import { Badge, Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, Title
 import { notifications } from '@mantine/notifications';
 import { lazy, Suspense, useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
+import { WhenNearView } from '../../../components/when-near-view.tsx';
 import { useResidentialDailyUsage, useResidentialStock, useSetResidentialLimit } from '../api/inventory-api.ts';
 import { Reserved } from './reserved.tsx';
 import { HealthBadge, UsageBar } from './usage-health.tsx';
@@ -87,12 +88,15 @@ export function ResidentialInventoryCard() {
             </SimpleGrid>
           </>
         )}
-        {/* The chart's room is held while its days and its code load (its own chunk). */}
+        {/* The chart's room is held while its days load, until it is about to be seen, and while its code loads (its
+            own chunk). */}
         {daily.isPending && <ChartPlaceholder />}
         {daily.data && (
-          <Suspense fallback={<ChartPlaceholder />}>
-            <DailyUsageChart days={daily.data.days} label="Carried by the gateway" />
-          </Suspense>
+          <WhenNearView placeholder={<ChartPlaceholder />}>
+            <Suspense fallback={<ChartPlaceholder />}>
+              <DailyUsageChart days={daily.data.days} label="Carried by the gateway" />
+            </Suspense>
+          </WhenNearView>
         )}
         <Group align="flex-end" gap="sm">
           <NumberInput

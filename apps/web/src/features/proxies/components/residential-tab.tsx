@@ -16,6 +16,7 @@ import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { CopyButton } from '../../../components/copy-button.tsx';
+import { WhenNearView } from '../../../components/when-near-view.tsx';
 import { useDailyUsage } from '../api/proxies-api.ts';
 import { gb, usageColor } from '../proxies-model.ts';
 import { ProcessingRow } from './order-card.tsx';
@@ -37,15 +38,17 @@ function CopyIcon({ value, label }: { value: string; label: string }) {
 
 const DailyUsageChart = lazy(() => import('../../../components/daily-usage-chart.tsx'));
 
-/** What the gateway carried per day; nothing while there is no traffic to show. */
+/** What the gateway carried per day; nothing while there is no traffic to show, its code once it is about to be seen. */
 function UsageOverTime() {
   const daily = useDailyUsage(true);
   const days = daily.data?.days ?? [];
   if (!days.some((entry) => entry.usedInKb > 0)) return null;
   return (
-    <Suspense fallback={null}>
-      <DailyUsageChart days={days} label="Data used" />
-    </Suspense>
+    <WhenNearView placeholder={null}>
+      <Suspense fallback={null}>
+        <DailyUsageChart days={days} label="Data used" />
+      </Suspense>
+    </WhenNearView>
   );
 }
 
