@@ -9,6 +9,7 @@ import {
   type ModalProps,
   type NotificationProps,
   type PaginationProps,
+  type TableScrollContainerProps,
 } from '@mantine/core';
 import classes from './theme.module.css';
 
@@ -51,6 +52,11 @@ export const theme = createTheme({
     // Mantine puts a focusable <div> without a role first in a menu (for the initial focus): a menu may hold menu
     // items only (axe's aria-required-children), and the focus goes to the first item instead.
     Menu: { defaultProps: { withInitialFocusPlaceholder: false } satisfies Partial<MenuProps> },
+    // A table wider than the screen shows its scrollbar (on a phone nothing else says it scrolls sideways; Mantine's
+    // default shows it only under a hovering pointer). A container that passes its own scroll-area props says so too.
+    TableScrollContainer: {
+      defaultProps: { scrollAreaProps: { type: 'auto' } } satisfies Partial<TableScrollContainerProps>,
+    },
     Pagination: {
       defaultProps: {
         getControlProps: (control) => ({ 'aria-label': PAGINATION_CONTROLS[control] }),

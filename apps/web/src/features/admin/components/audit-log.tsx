@@ -27,7 +27,10 @@ export function AuditLogView() {
         // On a phone the table scrolls sideways: the scroll area takes the focus, so the arrow keys scroll it too.
         <Table.ScrollContainer
           minWidth={560}
-          scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Audit log entries' } }}
+          scrollAreaProps={{
+            type: 'auto',
+            viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Audit log entries' },
+          }}
         >
           <Table striped withTableBorder verticalSpacing="xs">
             <Table.Thead>

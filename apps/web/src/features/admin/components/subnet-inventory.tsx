@@ -96,6 +96,7 @@ function SubnetCard({
                 minWidth={420}
                 maxHeight={360}
                 scrollAreaProps={{
+                  type: 'auto',
                   viewportProps: { tabIndex: 0, role: 'region', 'aria-label': `IPs of ${subnet.subnet}` },
                 }}
               >
