@@ -312,9 +312,21 @@ test('every page loads a few script files and breaks no rule of the Content-Secu
     console.log(`${pathname}: ${scripts.length} scripts`);
     expect(scripts.length, `${pathname}: ${scripts.join(', ')}`).toBeLessThanOrEqual(7);
   };
+  const shared = () => scripts.filter((script) => /\/assets\/shared-/.test(script));
   await visit(paths.home, () => expect(page.getByRole('heading', { level: 1 })).toBeVisible());
-  // The landing's lazy pieces load on their own, without the signed-in pages' shared code.
-  expect(scripts.filter((script) => /\/assets\/shared-/.test(script))).toEqual([]);
+  // The landing's lazy pieces (the toasts, the Products menu, the phone menu) load without the signed-in pages' code.
+  await page.getByRole('button', { name: 'Products' }).first().hover();
+  await expect(page.getByRole('menu')).toBeVisible();
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.getByRole('button', { name: 'Open navigation' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(shared()).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  for (const pathname of [paths.privacy, paths.terms, '/no-such-page']) {
+    await visit(pathname, () => expect(page.getByRole('heading', { level: 1 })).toBeVisible());
+    expect(shared(), pathname).toEqual([]);
+  }
   await visit(paths.login, () => expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible());
   await signUp(page, uniqueEmail('few-scripts'));
   for (const [pathname] of PAGE_READS) {

@@ -38,18 +38,22 @@ export default defineConfig(({ isSsrBuild }) => ({
       rolldownOptions: {
         output: {
           // Few files rather than many small ones (docs/decisions/2026-11-27-fewer-chunks.md): a page loads at most
-          // seven (the build checks it) instead of 30–60, each a round trip on a phone's network. What the landing
-          // needs ('$initial': the entry and all it imports) is one file; the toasts and the landing's Products menu,
-          // which the landing loads later on its own, one each; whatever two or more split-off pages share, one more,
-          // so the next page loads only its own chunk. A page's own code stays its own chunk, as does the admin
-          // console's (the route budget checks that no customer's chunk holds it).
+          // seven (the build checks it) instead of 30–60, each a round trip on a phone's network. In order:
+          // - 'app': what the landing needs ('$initial': the entry and all it imports), one file;
+          // - 'toasts': the notification host, which every page loads after it shows;
+          // - 'public': what the public pages load later (the landing's Products and phone menus, the frame of the
+          //   privacy, terms and 404 pages, which all bring the app's Mantine styles), so none of them needs 'shared';
+          // - 'shared': whatever two or more split-off pages share besides, so the next page loads only its own chunk.
+          // A page's own code stays its own chunk, as does the admin console's (the route budget checks that no
+          // customer's chunk holds it). A group's test names the modules whose imports it takes, never a page the
+          // server links by its module (a module taken into a group has no entry of its own in the build manifest).
           codeSplitting: {
             groups: [
               { name: 'app', tags: ['$initial'], priority: 4 },
               { name: 'toasts', test: /src[\\/]app[\\/]notifications-host\.tsx$/, priority: 3 },
               {
-                name: 'menu',
-                test: /src[\\/]features[\\/]landing[\\/]components[\\/]products-menu\.tsx$/,
+                name: 'public',
+                test: /src[\\/](components[\\/]simple-page-layout|features[\\/]legal[\\/]components[\\/]legal-page|features[\\/]landing[\\/]components[\\/](products-menu|landing-mobile-menu))\.tsx$/,
                 priority: 2,
               },
               { name: 'shared', minShareCount: 2, priority: 1 },

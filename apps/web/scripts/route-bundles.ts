@@ -67,6 +67,14 @@ export const ROUTES: Route[] = [
   },
   // What a customer who opens /dashboard/admin loads: the role's gate and 'Access Denied', none of the console.
   { name: 'Admin, denied', modules: [layout, adminGate], budgetBytes: 290 * KB, customer: true },
+  // The server-drawn public pages besides the landing: shown before their JavaScript, which loads after.
+  {
+    name: 'Privacy, Terms',
+    modules: ['src/features/legal/components/privacy-page.tsx'],
+    budgetBytes: 195 * KB,
+    customer: true,
+  },
+  { name: 'Not found', modules: ['src/features/errors/not-found-page.tsx'], budgetBytes: 195 * KB, customer: true },
   { name: 'Sign in', modules: ['src/features/auth/components/login-page.tsx'], budgetBytes: 280 * KB, customer: true },
   {
     name: 'Sign up',

@@ -16,6 +16,7 @@ import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { CopyButton } from '../../../components/copy-button.tsx';
+import { UsageChartRoom } from '../../../components/usage-chart-room.tsx';
 import { WhenNearView } from '../../../components/when-near-view.tsx';
 import { useDailyUsage } from '../api/proxies-api.ts';
 import { gb, usageColor } from '../proxies-model.ts';
@@ -44,8 +45,8 @@ function UsageOverTime() {
   const days = daily.data?.days ?? [];
   if (!days.some((entry) => entry.usedInKb > 0)) return null;
   return (
-    <WhenNearView placeholder={null}>
-      <Suspense fallback={null}>
+    <WhenNearView placeholder={<UsageChartRoom />}>
+      <Suspense fallback={<UsageChartRoom />}>
         <DailyUsageChart days={days} label="Data used" />
       </Suspense>
     </WhenNearView>
