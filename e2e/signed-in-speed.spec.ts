@@ -308,7 +308,8 @@ test('every page loads a few script files and breaks no rule of the Content-Secu
     await page.waitForLoadState('networkidle');
     const violations = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
     expect(violations, pathname).toEqual([]);
-    // The entry, the toasts, the shared chunk, the layout and the page (docs/decisions/2026-11-27-fewer-chunks.md).
+    // The entry, the toasts, the public pages' file, the shared chunk, the layout and the page
+    // (docs/decisions/2026-11-27-fewer-chunks.md).
     console.log(`${pathname}: ${scripts.length} scripts`);
     expect(scripts.length, `${pathname}: ${scripts.join(', ')}`).toBeLessThanOrEqual(7);
   };
