@@ -1,5 +1,5 @@
 // Fails the build when a route's JavaScript (gzipped, everything it loads before it shows: the entry, its chunk and
-// the chunks those import) grows past its budget, when it is spread over more than MAX_ROUTE_FILES files, or when a customer's route would load the admin console's code.
+// the chunks those import) grows past its budget, when it is spread over more than MAX_ROUTE_FILES files, when a customer's route would load the admin console's code, or zod.
 // Prints each route's figure. Run by `npm run build` after Vite.
 import path from 'node:path';
 import { MAX_ROUTE_FILES, routeSizes } from './route-bundles.ts';
@@ -8,7 +8,7 @@ const dist = path.resolve(import.meta.dirname, '../dist');
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 let failed = false;
 console.log('JavaScript per route (gzip), loaded before the page shows:');
-for (const { route, files, totalBytes, adminModules } of routeSizes(dist)) {
+for (const { route, files, totalBytes, adminModules, zodModules } of routeSizes(dist)) {
   const over = totalBytes > route.budgetBytes;
   const tooMany = files.length > MAX_ROUTE_FILES;
   console.log(
@@ -39,6 +39,15 @@ for (const { route, files, totalBytes, adminModules } of routeSizes(dist)) {
       `The ${route.name} route (a customer's) would load the admin console's code: ${adminModules.slice(0, 5).join(', ')}${adminModules.length > 5 ? ', …' : ''}`,
     );
     console.error('  Import it only from src/features/admin/ (the admin page is its own chunk).');
+  }
+  if (route.customer && zodModules.length > 0) {
+    failed = true;
+    console.error(
+      `The ${route.name} route (a customer's) would load zod (${zodModules.slice(0, 3).join(', ')}${zodModules.length > 3 ? ', …' : ''}): a module it imports builds a schema.`,
+    );
+    console.error(
+      "  Keep schemas in packages/contract/src/schemas/ and import a page's messages, constants and rules from the modules beside it.",
+    );
   }
 }
 if (failed) process.exit(1);

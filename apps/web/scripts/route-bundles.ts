@@ -100,7 +100,17 @@ export interface RouteSize {
   totalBytes: number;
   /** Admin console modules found in its chunks (must be none for a customer's route). */
   adminModules: string[];
+  /** zod's modules found in its chunks besides its configuration (must be none for a customer's route). */
+  zodModules: string[];
 }
+
+/**
+ * zod's modules besides the two its `config` needs (set first by main.tsx: src/lib/zod-without-eval.ts): a customer's
+ * page validates nothing with a schema, so a zod module in its chunks means a schema came along with a message or a
+ * constant it imports (schemas live in packages/contract/src/schemas/).
+ */
+const isZodModule = (module: string) =>
+  /(^|[\\/])node_modules[\\/]zod[\\/]/.test(module) && !/[\\/]zod[\\/]v4[\\/]core[\\/](core|util)\.js$/.test(module);
 
 export function routeSizes(distDir: string): RouteSize[] {
   const manifest: BuildManifest = JSON.parse(readFileSync(path.join(distDir, '.vite/manifest.json'), 'utf8'));
@@ -129,14 +139,13 @@ export function routeSizes(distDir: string): RouteSize[] {
     };
     for (const module of route.modules) visit(module);
     const sized = [...files].map((file) => ({ file, gzipBytes: gz(file) }));
-    const adminModules = [...files].flatMap((file) =>
-      (chunkModules[file] ?? []).filter((module) => module.startsWith('src/features/admin/')),
-    );
+    const modules = [...files].flatMap((file) => chunkModules[file] ?? []);
     return {
       route,
       files: sized,
       totalBytes: sized.reduce((sum, file) => sum + file.gzipBytes, 0),
-      adminModules,
+      adminModules: modules.filter((module) => module.startsWith('src/features/admin/')),
+      zodModules: modules.filter(isZodModule),
     };
   });
 }

@@ -1,6 +1,4 @@
-import { z } from 'zod';
-import { PROXY_FORMATS } from './proxy-formats.ts';
-import { COUNTRY_OPTIONS, GENERATOR_COUNT_DEFAULT, GENERATOR_COUNT_MAX, GENERATOR_COUNT_MIN } from './residential.ts';
+import type { PROXY_FORMATS } from './proxy-formats.ts';
 
 /**
  * Personal API keys: a customer's scripts and tools read their orders and load their proxy lists with one, without a
@@ -9,9 +7,12 @@ import { COUNTRY_OPTIONS, GENERATOR_COUNT_DEFAULT, GENERATOR_COUNT_MAX, GENERATO
 
 /** Every key starts with it, so that a key found in a script or a leak is recognised for what it is. */
 export const API_KEY_PREFIX = 'psk_';
+
 /** How many characters of a key are kept in clear and shown in the list (the prefix and the next eight). */
 export const API_KEY_START_LENGTH = API_KEY_PREFIX.length + 8;
+
 export const API_KEY_LIMIT = 10;
+
 export const API_KEY_NAME_MAX = 64;
 
 export const apiKeyMessages = {
@@ -29,67 +30,20 @@ export const apiKeyMessages = {
   revoked: 'API key revoked. Tools using it stop working at once.',
 } as const;
 
-/** A key as its owner sees it in the list: never the key itself, only its first characters. */
-export const apiKeySchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  start: z.string().describe(`The first ${API_KEY_START_LENGTH} characters of the key`),
-  createdAt: z.string(),
-  lastUsedAt: z.string().nullable().describe('Updated at most once a minute'),
-});
-export type ApiKey = z.infer<typeof apiKeySchema>;
-export const apiKeyListSchema = z.array(apiKeySchema);
-
-/** The answer of a creation: the only time the whole key is shown. */
-export const createdApiKeySchema = apiKeySchema.extend({ key: z.string() });
-export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
-
-export const createApiKeyRequestSchema = z.object({
-  name: z
-    .string({ error: apiKeyMessages.nameRequired })
-    .trim()
-    .min(1, { error: apiKeyMessages.nameRequired })
-    .max(API_KEY_NAME_MAX, { error: apiKeyMessages.nameTooLong }),
-});
-
-export const apiKeyIdParamsSchema = z.object({ id: z.uuid({ error: apiKeyMessages.notFound }) });
+/**
+ * The request schema's rule for a name in plain code, for the browser's create form (which would otherwise load zod
+ * for one field): the same words for the same names (the contract's test holds the two together).
+ */
+export function apiKeyNameProblem(name: string): string | null {
+  const trimmed = name.trim();
+  if (trimmed.length === 0) return apiKeyMessages.nameRequired;
+  // Characters as zod counts them (code points: an emoji is one).
+  if ([...trimmed].length > API_KEY_NAME_MAX) return apiKeyMessages.nameTooLong;
+  return null;
+}
 
 /** Products a list link serves; without `product`, every static proxy of the customer (the Download List's lines). */
 export const PROXY_LIST_PRODUCTS = ['isp_proxies', 'pk1_isp_proxies', 'residential_proxies'] as const;
-const proxyFormatValues = Object.keys(PROXY_FORMATS) as [keyof typeof PROXY_FORMATS, ...(keyof typeof PROXY_FORMATS)[]];
-const countMessage = `count must be a whole number from ${GENERATOR_COUNT_MIN} to ${GENERATOR_COUNT_MAX}.`;
-const countryIds = new Set(COUNTRY_OPTIONS.map((country) => country.id));
-
-/** GET /api/proxy-list: the customer's current proxies as text, one a line, for a tool that loads a list by URL. */
-export const proxyListQuerySchema = z.object({
-  key: z.string().optional().describe('The API key; or send it as `Authorization: Bearer <key>`'),
-  product: z
-    .enum(PROXY_LIST_PRODUCTS, {
-      error: `product must be one of ${PROXY_LIST_PRODUCTS.join(', ')}.`,
-    })
-    .optional(),
-  format: z
-    .enum(proxyFormatValues, { error: `format must be one of ${proxyFormatValues.join(', ')}.` })
-    .default('ip:port:user:pass'),
-  country: z
-    .string()
-    .transform((value) => value.toUpperCase())
-    .refine((value) => countryIds.has(value), { error: 'country must be a two-letter country code, such as US.' })
-    .default('US')
-    .describe('Residential only'),
-  type: z
-    .enum(['dynamic', 'static'], { error: 'type must be dynamic or static.' })
-    .default('dynamic')
-    .describe('Residential only'),
-  count: z.coerce
-    .number({ error: countMessage })
-    .int({ error: countMessage })
-    .min(GENERATOR_COUNT_MIN, { error: countMessage })
-    .max(GENERATOR_COUNT_MAX, { error: countMessage })
-    .default(GENERATOR_COUNT_DEFAULT)
-    .describe('Residential only'),
-});
-export type ProxyListQuery = z.infer<typeof proxyListQuerySchema>;
 
 /** The list link as the Proxies page shows it; the key stays a placeholder unless one is given. */
 export function proxyListUrl(

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { authMessages, PASSWORD_MAX, passwordRules, passwordStrengthProblem } from './auth.ts';
+import { z } from 'zod';
+import { regexes } from 'zod/v4/core';
+import {
+  authMessages,
+  EMAIL_FORM,
+  isValidEmail,
+  PASSWORD_MAX,
+  passwordRules,
+  passwordStrengthProblem,
+} from './auth.ts';
 
 describe('the one password rule', () => {
   it('names the first part a password breaks, in the order the hint lists them', () => {
@@ -18,5 +27,25 @@ describe('the one password rule', () => {
       authMessages.needsNumber,
       authMessages.needsSpecial,
     ]);
+  });
+});
+
+describe('isValidEmail', () => {
+  it("takes what zod's z.email() takes (the auth service's check), with the spec's pattern besides", () => {
+    // The same pattern (the formatter drops escapes a dash at the end of a class does not need).
+    expect(EMAIL_FORM.source).toBe(regexes.email.source.replaceAll('\\-', '-'));
+    const email = z.email();
+    for (const value of [
+      'a@b',
+      'a@b.c',
+      'a@b.co',
+      'first.last+tag@mail.example.com',
+      "o'neil@example.org",
+      'a b@c.de',
+    ]) {
+      expect(isValidEmail(value), value).toBe(email.safeParse(value).success);
+    }
+    expect(isValidEmail('a@b.co')).toBe(true);
+    expect(isValidEmail('a@b')).toBe(false);
   });
 });

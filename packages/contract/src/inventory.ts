@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** Spec section 5: `IP:PORT:USERNAME:PASSWORD`, the IP four numeric groups, username and password without a colon. */
 const UPLOAD_LINE = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3}):(\d{1,5}):([^:\s]+):([^:\s]+)$/;
 
@@ -46,16 +44,3 @@ export function parseUploadLines(
 
 /** At most a /16 (65,536 lines) in one upload. */
 export const UPLOAD_MAX_LINES = 65_536;
-export const uploadIpsRequestSchema = z.object({
-  ips: z
-    .array(z.string().max(300, 'A line has at most 300 characters.'), {
-      error: 'Send the lines as ips: ["IP:PORT:USER:PASS", …].',
-    })
-    .max(UPLOAD_MAX_LINES, `At most ${UPLOAD_MAX_LINES.toLocaleString('en-US')} lines in one upload.`),
-});
-export const uploadIpsResponseSchema = z.object({
-  message: z.string(),
-  added: z.number().int(),
-  skipped: z.number().int(),
-  delivered: z.number().int(),
-});

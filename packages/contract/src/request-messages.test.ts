@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  adminUserLookupQuerySchema,
-  COUPON_NAME_MAX,
-  couponMessages,
-  createCouponRequestSchema,
-  swapSubnetRequestSchema,
-} from './admin.ts';
+import { COUPON_NAME_MAX, couponMessages } from './admin.ts';
+import { adminUserLookupQuerySchema, createCouponRequestSchema, swapSubnetRequestSchema } from './schemas/admin.ts';
 
 /** zod's own English (what the server prefixes with a field path): never what a person should read. */
 const ZOD_WORDING = /^(Invalid (input|option|string|number|key|element|value|type)|Too (big|small)|Unrecognized key)/;

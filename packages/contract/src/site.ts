@@ -1,4 +1,4 @@
-import type { PricingResponse } from './catalogue.ts';
+import type { PricingResponse } from './schemas/catalogue.ts';
 
 /** The operator's settings the browser needs; the server embeds them in index.html (no secrets here). */
 export interface SiteConfig {

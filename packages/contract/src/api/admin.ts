@@ -1,3 +1,4 @@
+import { endpoint } from '../endpoint.ts';
 import {
   adminCouponListSchema,
   adminUserLookupQuerySchema,
@@ -25,12 +26,11 @@ import {
   swapSubnetResponseSchema,
   toggleCouponRequestSchema,
   updateFeaturesRequestSchema,
-} from '../admin.ts';
-import { adminAlertsSchema } from '../alerts.ts';
-import { featureListSchema } from '../catalogue.ts';
-import { endpoint } from '../endpoint.ts';
-import { uploadIpsRequestSchema, uploadIpsResponseSchema } from '../inventory.ts';
-import { dailyUsageSchema } from '../orders.ts';
+} from '../schemas/admin.ts';
+import { adminAlertsSchema } from '../schemas/alerts.ts';
+import { featureListSchema } from '../schemas/catalogue.ts';
+import { uploadIpsRequestSchema, uploadIpsResponseSchema } from '../schemas/inventory.ts';
+import { dailyUsageSchema } from '../schemas/orders.ts';
 import { routes } from './routes.ts';
 
 /**

@@ -1,40 +1,40 @@
 import { z } from 'zod';
+import { endpoint } from '../endpoint.ts';
 import {
   apiKeyIdParamsSchema,
   apiKeyListSchema,
   createApiKeyRequestSchema,
   createdApiKeySchema,
   proxyListQuerySchema,
-} from '../api-keys.ts';
+} from '../schemas/api-keys.ts';
 import {
   authCheckResponseSchema,
   changePasswordRequestSchema,
   confirmEmailRequestSchema,
   confirmEmailResponseSchema,
   passwordChangedSchema,
-} from '../auth.ts';
+} from '../schemas/auth.ts';
 import {
   errorResponseSchema,
   featureListSchema,
   healthResponseSchema,
   pricingResponseSchema,
   readinessResponseSchema,
-} from '../catalogue.ts';
+} from '../schemas/catalogue.ts';
 import {
   checkoutFailureSchema,
   checkoutRequestSchema,
   checkoutResponseSchema,
   orderHistorySchema,
-} from '../checkout.ts';
-import { authorizedIpsRequestSchema, authorizedIpsSchema, preferencesSchema } from '../customer-settings.ts';
-import { endpoint } from '../endpoint.ts';
+} from '../schemas/checkout.ts';
+import { authorizedIpsRequestSchema, authorizedIpsSchema, preferencesSchema } from '../schemas/customer-settings.ts';
 import {
   cancelOrderRequestSchema,
   dailyUsageSchema,
   orderListSchema,
   orderUsageListSchema,
   processingOrderListSchema,
-} from '../orders.ts';
+} from '../schemas/orders.ts';
 import { routes } from './routes.ts';
 
 /** The calls of the public site, the sign-in screens and the customer's dashboard (and their tools, with an API key). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from '../endpoint.ts';
 import {
   sandboxBillingSchema,
   sandboxCheckoutSchema,
@@ -6,9 +7,8 @@ import {
   sandboxInvoiceSchema,
   sandboxPayRequestSchema,
   sandboxPayResponseSchema,
-} from '../checkout.ts';
-import { endpoint } from '../endpoint.ts';
-import { orderIdSchema } from '../orders.ts';
+} from '../schemas/checkout.ts';
+import { orderIdSchema } from '../schemas/orders.ts';
 import { routes } from './routes.ts';
 
 /**

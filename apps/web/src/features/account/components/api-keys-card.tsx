@@ -20,8 +20,8 @@ import {
   API_KEY_NAME_MAX,
   type ApiKey,
   apiKeyMessages,
+  apiKeyNameProblem,
   type CreatedApiKey,
-  createApiKeyRequestSchema,
   proxyListUrl,
 } from '@storefront/contract';
 import { IconPlus } from '@tabler/icons-react';
@@ -66,10 +66,8 @@ export function ApiKeysCard() {
     setShowProblem(false);
     create.reset();
   };
-  // The server's own rule and words (the contract's schema): a name too long is said to be so, never cut to fit.
-  const nameProblem = (value: string) =>
-    createApiKeyRequestSchema.safeParse({ name: value }).error?.issues[0]?.message ?? null;
-  const problem = nameProblem(name);
+  // The server's own rule and words (the contract's): a name too long is said to be so, never cut to fit.
+  const problem = apiKeyNameProblem(name);
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     setShowProblem(true);

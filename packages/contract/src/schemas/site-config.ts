@@ -1,5 +1,7 @@
+// The zod schema of the site's configuration (site.ts's SiteConfig), which the server checks; the web app takes the
+// type only, so its pages load no zod (docs/decisions/2026-11-27-schemas-apart.md).
 import { z } from 'zod';
-import type { SiteConfig } from './site.ts';
+import type { SiteConfig } from '../site.ts';
 
 export const siteConfigSchema: z.ZodType<SiteConfig> = z.object({
   brandName: z.string().min(1),

@@ -1,0 +1,317 @@
+// The zod schemas of admin.ts: what the server validates and serialises, and the API reference; the web app takes
+// their types only, so its pages load no zod (docs/decisions/2026-11-27-schemas-apart.md).
+import { z } from 'zod';
+import {
+  adminMessages,
+  COUPON_AMOUNT_OFF_MAX_CENTS,
+  COUPON_MAX_REDEMPTIONS,
+  COUPON_MONTHS_MAX,
+  COUPON_NAME_MAX,
+  CUSTOM_ORDER_MAX,
+  couponMessages,
+  customOrderMessages,
+} from '../admin.ts';
+import { PRODUCT_IDS } from '../products.ts';
+import { featureFlagSchema } from './catalogue.ts';
+
+export const ipPoolSchema = z.enum(['pk1', 'isp'], { error: 'The pool is pk1 or isp.' });
+
+/** The pool in an address: /api/admin/stocks/{pool}, /api/admin/ips/{pool}/subnets. */
+export const ipPoolParamsSchema = z.object({ pool: ipPoolSchema });
+
+/** POST /api/admin/features: the whole list in, the whole list out (spec section 7). */
+export const updateFeaturesRequestSchema = z
+  .array(featureFlagSchema, { error: 'Send the whole feature list: [{ featureName, isEnabled }].' })
+  .min(1, 'Send the whole feature list: [{ featureName, isEnabled }].')
+  .max(PRODUCT_IDS.length * 4);
+
+/** Spec section 3 'Residential stock': all in MB (1000 MB to the GB in the admin's view). */
+export const residentialStockSchema = z.object({
+  bandwidthUsed: z.number(),
+  bandwidthLimit: z.number(),
+  bandwidthAvailable: z.number(),
+  usagePercentage: z.number(),
+  /** MB the residential gateway has carried for all accounts together (metered; 1 MB = 1024 KB of the accounts). */
+  bandwidthCarried: z.number(),
+});
+export type ResidentialStock = z.infer<typeof residentialStockSchema>;
+
+export const setResidentialLimitRequestSchema = z.object({
+  bandwidthLimit: z
+    .number({ error: 'The limit is a number of MB, such as 500000 for 500 GB.' })
+    .int('The limit is a whole number of MB.')
+    .min(0, 'The limit cannot be negative.')
+    .max(1_000_000_000_000, 'The limit is at most 1,000,000,000,000 MB.'),
+});
+
+export const setResidentialLimitResponseSchema = residentialStockSchema.extend({
+  message: z.string(),
+  delivered: z.number().int(),
+});
+
+/**
+ * Spec section 3 'PK1 stock' (and the same for Elite ISP). `usagePercentage` is the part of the pool that cannot be sold
+ * now (sold or burnt); `recycles` are the burnt IPs waiting for their subnet to be swapped.
+ */
+export const ipStockSchema = z.object({
+  totalIps: z.number().int(),
+  soldIps: z.number().int(),
+  availableIps: z.number().int(),
+  burntIps: z.number().int(),
+  usagePercentage: z.number(),
+  recycles: z.array(z.object({ ip: z.string() })),
+});
+export type IpStock = z.infer<typeof ipStockSchema>;
+
+/** Spec section 3 'PK1 subnets data'. `needRotated` means burnt. */
+export const subnetIpSchema = z.object({
+  ip: z.string(),
+  endpoint: z.string(),
+  isAssigned: z.boolean(),
+  assignedToEntityId: z.string().nullable(),
+  needRotated: z.boolean(),
+});
+export type SubnetIp = z.infer<typeof subnetIpSchema>;
+
+export const subnetSchema = z.object({
+  subnet: z.string(),
+  totalIps: z.number().int(),
+  assignedIps: z.number().int(),
+  unassignedIps: z.number().int(),
+  burntIps: z.number().int(),
+  ips: z.array(subnetIpSchema),
+});
+export type Subnet = z.infer<typeof subnetSchema>;
+
+export const subnetsDataSchema = z.object({
+  totalSubnets: z.number().int(),
+  totalIps: z.number().int(),
+  subnets: z.array(subnetSchema),
+});
+export type SubnetsData = z.infer<typeof subnetsDataSchema>;
+
+/**
+ * `?ips=false` leaves each subnet's `ips` empty (the admin page loads a subnet's IPs when its card opens);
+ * `?subnet=…` answers that one subnet.
+ */
+export const subnetsQuerySchema = z.object({
+  ips: z.enum(['true', 'false'], { error: 'ips is true or false.' }).default('true'),
+  subnet: z.string().trim().min(1).max(50).optional(),
+});
+
+export const swapSubnetRequestSchema = z.object({
+  subnet: z.string().trim().min(1, 'Choose the subnet to swap.').max(50, adminMessages.unknownSubnet),
+  newEndpoints: z
+    .array(z.string().max(300, 'A line has at most 300 characters.'))
+    .max(65_536, 'At most 65,536 lines in one swap.'),
+});
+
+export const swapSubnetResponseSchema = z.object({
+  message: z.string(),
+  swapped: z.number().int(),
+  delivered: z.number().int(),
+});
+
+/** One recorded administrator change: who, when, what, and its figures. */
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  actorEmail: z.string(),
+  action: z.string(),
+  summary: z.string(),
+  details: z.record(z.string(), z.unknown()),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+/** Far beyond any log this shop keeps (2.5 million entries), and small enough for an offset. */
+const AUDIT_PAGE_MAX = 100_000;
+
+export const auditLogQuerySchema = z.object({
+  page: z.coerce
+    .number({ error: 'page is a number from 1.' })
+    .int('page is a whole number.')
+    .min(1, 'page is a number from 1.')
+    .max(AUDIT_PAGE_MAX, `page is a number from 1 to ${AUDIT_PAGE_MAX}.`)
+    .default(1),
+});
+
+export const auditLogSchema = z.object({
+  entries: z.array(auditEntrySchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type AuditLog = z.infer<typeof auditLogSchema>;
+
+/** A custom order as the admin's table shows it (spec section 3 'Custom order'). */
+export const customOrderSchema = z.object({
+  orderId: z.string(),
+  productId: z.string(),
+  quantity: z.number().int(),
+  status: z.enum(['awaiting_payment', 'processing', 'paid', 'fulfilled', 'expired']),
+  isPaid: z.boolean(),
+  checkoutLink: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type CustomOrder = z.infer<typeof customOrderSchema>;
+
+export const adminUserLookupQuerySchema = z.object({
+  email: z
+    .string({ error: customOrderMessages.enterEmail })
+    .trim()
+    .min(1, customOrderMessages.enterEmail)
+    .max(254, 'Email must be at most 254 characters'),
+});
+
+export const adminUserLookupSchema = z.object({
+  user: z.object({ id: z.string(), email: z.string(), createdAt: z.string() }),
+  customOrders: z.array(customOrderSchema),
+});
+export type AdminUserLookup = z.infer<typeof adminUserLookupSchema>;
+
+export const customCheckoutRequestSchema = z.object({
+  userId: z.string({ error: customOrderMessages.searchFirst }).min(1, customOrderMessages.searchFirst).max(100),
+  quantity: z
+    .number({ error: customOrderMessages.quantityRange })
+    .int(customOrderMessages.quantityRange)
+    .min(1, customOrderMessages.quantityRange)
+    .max(CUSTOM_ORDER_MAX, customOrderMessages.quantityRange),
+  coupon: z
+    .string()
+    .trim()
+    .max(15, 'A coupon code has at most 15 characters.')
+    .nullish()
+    .transform((code) => (code ? code : undefined)),
+});
+
+export const customCheckoutResponseSchema = z.object({ checkoutUrl: z.string() });
+
+export const fulfilRequestSchema = z.object({
+  userId: z.string({ error: customOrderMessages.missingOrderOrUser }).min(1, customOrderMessages.missingOrderOrUser),
+  orderId: z.uuid({ error: customOrderMessages.missingOrderOrUser }),
+  ips: z.array(z.string().max(300), { error: customOrderMessages.emptyFulfil }).max(CUSTOM_ORDER_MAX * 2),
+});
+
+export const fulfilResponseSchema = z.object({ customOrders: z.array(customOrderSchema) });
+
+/** Spec section 3 'Coupon' with its promo codes. `created` is in seconds, as Stripe gives it. */
+export const adminCouponSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  percentOff: z.number().nullable(),
+  amountOff: z.number().nullable(),
+  currency: z.string(),
+  duration: z.enum(['once', 'repeating', 'forever']),
+  durationInMonths: z.number().nullable(),
+  created: z.number().int(),
+  products: z.array(z.object({ id: z.string(), name: z.string() })),
+  promoCodes: z.array(
+    z.object({
+      id: z.string(),
+      code: z.string(),
+      active: z.boolean(),
+      timesRedeemed: z.number().int(),
+      maxRedemptions: z.number().int().nullable(),
+      expiresAt: z.string().nullable(),
+    }),
+  ),
+});
+export type AdminCoupon = z.infer<typeof adminCouponSchema>;
+
+export const adminCouponListSchema = z.object({ coupons: z.array(adminCouponSchema) });
+
+/**
+ * Spec section 3 'Coupon redemption', per promo code, with its coupon's discount and whether the coupon was deleted: a
+ * deleted coupon's code stays listed with the discount it gave, and a new coupon may take the same code, so one code
+ * can appear twice (`promoCodeId` tells them apart).
+ */
+export const couponRedemptionSchema = z.object({
+  couponCode: z.string(),
+  totalRedemptions: z.number().int(),
+  uniqueUsers: z.number().int(),
+  redemptionsByEmail: z.array(z.object({ email: z.string(), count: z.number().int() })),
+  promoCodeId: z.string(),
+  percentOff: z.number().nullable(),
+  amountOff: z.number().nullable(),
+  currency: z.string(),
+  deletedAt: z.string().nullable(),
+});
+export type CouponRedemption = z.infer<typeof couponRedemptionSchema>;
+
+export const couponRedemptionsSchema = z.object({
+  coupons: z.array(couponRedemptionSchema),
+  totalCoupons: z.number().int(),
+});
+
+export const couponOptionsSchema = z.object({
+  durationOptions: z.array(z.object({ value: z.string(), label: z.string() })),
+  products: z.array(z.object({ id: z.string(), name: z.string(), active: z.boolean() })),
+});
+export type CouponOptions = z.infer<typeof couponOptionsSchema>;
+
+/** Spec section 3 'Create coupon payload', with the rules of section 5 on the server as in the form. */
+export const createCouponRequestSchema = z
+  .object({
+    code: z
+      .string({ error: couponMessages.codeRequired })
+      .trim()
+      .min(1, couponMessages.codeRequired)
+      .max(15, couponMessages.codeTooLong)
+      .regex(/^[A-Za-z0-9_-]*$/, couponMessages.codeCharacters),
+    name: z
+      .string({ error: couponMessages.nameTooShort })
+      .trim()
+      .min(3, couponMessages.nameTooShort)
+      .max(COUPON_NAME_MAX, couponMessages.nameTooLong),
+    duration: z.enum(['once', 'repeating', 'forever'], { error: 'Choose once, repeating or forever.' }),
+    discountType: z.enum(['percent_off', 'amount_off'], { error: 'Choose a percentage or a fixed amount.' }),
+    appliesToProducts: z
+      .array(z.enum(PRODUCT_IDS, { error: couponMessages.productRequired }), { error: couponMessages.productRequired })
+      .min(1, couponMessages.productRequired),
+    durationInMonths: z
+      .number()
+      .int(couponMessages.monthsRequired)
+      .min(1, couponMessages.monthsRequired)
+      .max(COUPON_MONTHS_MAX, couponMessages.monthsMax)
+      .nullish(),
+    maxRedemptions: z
+      .number()
+      .int(couponMessages.maxRedemptionsMin)
+      .min(1, couponMessages.maxRedemptionsMin)
+      .max(COUPON_MAX_REDEMPTIONS, couponMessages.maxRedemptionsMax)
+      .nullish(),
+    amountOff: z
+      .number()
+      .int('The amount off is in whole cents.')
+      .min(1, couponMessages.amountAboveZero)
+      .max(COUPON_AMOUNT_OFF_MAX_CENTS, couponMessages.amountTooLarge)
+      .nullish(),
+    percentOff: z
+      .number()
+      .gt(0, couponMessages.percentAboveZero)
+      .max(100, couponMessages.percentAtMost100)
+      .int(couponMessages.percentWhole)
+      .nullish(),
+  })
+  .superRefine((body, ctx) => {
+    const add = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });
+    if (body.duration === 'repeating' && !body.durationInMonths) add(couponMessages.monthsRequired, 'durationInMonths');
+    if (body.discountType === 'amount_off') {
+      // The range is the field's own check; here only that the chosen kind of discount is there.
+      if (body.amountOff == null) add(couponMessages.amountAboveZero, 'amountOff');
+      if (body.duration === 'forever') add(couponMessages.foreverAmount, 'duration');
+    } else if (body.percentOff == null) {
+      add(couponMessages.percentAboveZero, 'percentOff');
+    }
+  });
+export type CreateCouponRequest = z.input<typeof createCouponRequestSchema>;
+
+export const toggleCouponRequestSchema = z.object({ active: z.boolean({ error: 'Send { active: true } or false.' }) });
+
+export const couponMessageResponseSchema = z.object({ message: z.string() });
+
+/** DELETE /api/admin/coupons/{couponId}: a malformed id is the same 'not found' as an unknown one. */
+export const couponIdParamsSchema = z.object({ couponId: z.uuid({ error: couponMessages.couponNotFound }) });
+
+/** PATCH /api/admin/coupons/{promoCodeId}/toggle. */
+export const promoCodeIdParamsSchema = z.object({ promoCodeId: z.uuid({ error: couponMessages.promoNotFound }) });
