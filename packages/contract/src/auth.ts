@@ -26,6 +26,7 @@ export const authMessages = {
   resetEmailSent: 'Reset email sent!',
   passwordUpdated: 'Password updated!',
   signedOut: 'Signed out',
+  signOutFailed: 'Could not sign out: check your connection and try again.',
 } as const;
 
 /** What a confirmation link's failures say, by better-auth's error code (the /auth/callback page and its API call). */

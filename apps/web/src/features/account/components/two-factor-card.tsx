@@ -18,7 +18,7 @@ import { notifications } from '@mantine/notifications';
 import { QRCodeSVG } from 'qrcode.react';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
-import { authClient } from '../../../lib/auth-client.ts';
+import { loadAuthClient, usePreloadAuthClient } from '../../../lib/load-auth-client.ts';
 
 type Step =
   | { kind: 'closed' }
@@ -27,6 +27,7 @@ type Step =
 
 /** TOTP two-factor: set up with a QR code and backup codes, confirmed by a first code; turned off with the password. */
 export function TwoFactorCard({ enabled, onChanged }: { enabled: boolean; onChanged: () => Promise<void> }) {
+  usePreloadAuthClient();
   const [step, setStep] = useState<Step>({ kind: 'closed' });
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
@@ -46,6 +47,13 @@ export function TwoFactorCard({ enabled, onChanged }: { enabled: boolean; onChan
     if (!password) return setError('Enter your password');
     setPending(true);
     setError(null);
+    const authClient = await loadAuthClient().catch(() => null);
+    if (!authClient) {
+      setPending(false);
+      return setError(
+        step.action === 'enable' ? 'Two-factor could not be set up.' : 'Two-factor could not be turned off.',
+      );
+    }
     if (step.action === 'enable') {
       const { data, error: enableError } = await authClient.twoFactor.enable({ password });
       setPending(false);
@@ -68,6 +76,11 @@ export function TwoFactorCard({ enabled, onChanged }: { enabled: boolean; onChan
     if (!/^\d{6}$/.test(code)) return setError('Enter the 6-digit code');
     setPending(true);
     setError(null);
+    const authClient = await loadAuthClient().catch(() => null);
+    if (!authClient) {
+      setPending(false);
+      return setError('That code did not work. Please try again.');
+    }
     const { error: verifyError } = await authClient.twoFactor.verifyTotp({ code });
     setPending(false);
     if (verifyError) return setError(verifyError.message || 'That code did not work. Please try again.');

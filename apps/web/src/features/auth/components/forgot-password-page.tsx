@@ -5,12 +5,14 @@ import { authMessages, isValidEmail, paths } from '@storefront/contract';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { FormError } from '../../../components/form-error.tsx';
-import { authClient, authErrorMessage } from '../../../lib/auth-client.ts';
+import { authErrorMessage } from '../../../lib/auth-error-message.ts';
+import { loadAuthClient, usePreloadAuthClient } from '../../../lib/load-auth-client.ts';
 import { AuthLayout } from './auth-layout.tsx';
 import { CheckEmail } from './check-email.tsx';
 import { EmailField } from './email-field.tsx';
 
 export function ForgotPasswordPage() {
+  usePreloadAuthClient();
   const [error, setError] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const form = useForm({
@@ -21,6 +23,8 @@ export function ForgotPasswordPage() {
   const submit = form.onSubmit(async ({ email }) => {
     setError(null);
     const address = email.trim();
+    const authClient = await loadAuthClient().catch(() => null);
+    if (!authClient) return setError('We could not send the e-mail. Please try again.');
     const { error: requestError } = await authClient.requestPasswordReset({
       email: address,
       redirectTo: paths.resetPassword,

@@ -5,7 +5,8 @@ import { authMessages, isValidEmail, PASSWORD_MIN, paths } from '@storefront/con
 import { useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { FormError } from '../../../components/form-error.tsx';
-import { authClient, authErrorMessage } from '../../../lib/auth-client.ts';
+import { authErrorMessage } from '../../../lib/auth-error-message.ts';
+import { loadAuthClient, usePreloadAuthClient } from '../../../lib/load-auth-client.ts';
 import { useAuth, useRefreshAfterAuthChange } from '../../../lib/use-auth.ts';
 import { AuthLayout } from './auth-layout.tsx';
 import { EmailField } from './email-field.tsx';
@@ -15,6 +16,7 @@ import { TwoFactorStep } from './two-factor-step.tsx';
 const notVerifiedHint = 'We have sent you a new confirmation link: open it to finish signing in.';
 
 export function LoginPage() {
+  usePreloadAuthClient();
   const navigate = useNavigate();
   const refreshAuth = useRefreshAfterAuthChange();
   const { user } = useAuth();
@@ -40,6 +42,8 @@ export function LoginPage() {
 
   const submit = form.onSubmit(async ({ email, password }) => {
     setError(null);
+    const authClient = await loadAuthClient().catch(() => null);
+    if (!authClient) return setError('Sign-in failed. Please try again.');
     const { data, error: signInError } = await authClient.signIn.email({
       email: email.trim(),
       password,

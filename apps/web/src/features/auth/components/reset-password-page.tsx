@@ -6,12 +6,14 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { FormError } from '../../../components/form-error.tsx';
 import { NewPasswordForm } from '../../../components/new-password-form.tsx';
-import { authClient, authErrorMessage } from '../../../lib/auth-client.ts';
+import { authErrorMessage } from '../../../lib/auth-error-message.ts';
+import { loadAuthClient, usePreloadAuthClient } from '../../../lib/load-auth-client.ts';
 import { AuthLayout } from './auth-layout.tsx';
 
 export const REDIRECT_AFTER_RESET_MS = 3000;
 
 export function ResetPasswordPage() {
+  usePreloadAuthClient();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const token = params.get('token');
@@ -62,6 +64,8 @@ export function ResetPasswordPage() {
 
   const submit = async (newPassword: string) => {
     setError(null);
+    const authClient = await loadAuthClient().catch(() => null);
+    if (!authClient) return setError('The password could not be changed. Please try again.');
     const { error: resetError } = await authClient.resetPassword({ newPassword, token });
     if (resetError)
       return setError(authErrorMessage(resetError, 'The password could not be changed. Please try again.'));

@@ -6,7 +6,8 @@ import { useState } from 'react';
 import { Link, Navigate } from 'react-router';
 import { FormError } from '../../../components/form-error.tsx';
 import { PasswordRequirements } from '../../../components/password-requirements.tsx';
-import { authClient, authErrorMessage } from '../../../lib/auth-client.ts';
+import { authErrorMessage } from '../../../lib/auth-error-message.ts';
+import { loadAuthClient, usePreloadAuthClient } from '../../../lib/load-auth-client.ts';
 import { useAuth } from '../../../lib/use-auth.ts';
 import { AuthLayout } from './auth-layout.tsx';
 import { CheckEmail } from './check-email.tsx';
@@ -14,6 +15,7 @@ import { EmailField } from './email-field.tsx';
 import { SocialButtons } from './social-buttons.tsx';
 
 export function SignupPage() {
+  usePreloadAuthClient();
   const { user } = useAuth();
   const [error, setError] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
@@ -29,6 +31,8 @@ export function SignupPage() {
   const submit = form.onSubmit(async ({ email, password }) => {
     setError(null);
     const address = email.trim();
+    const authClient = await loadAuthClient().catch(() => null);
+    if (!authClient) return setError('Sign-up failed. Please try again.');
     const { error: signUpError } = await authClient.signUp.email({
       email: address,
       password,

@@ -3,7 +3,7 @@ import { authMessages, paths, plural } from '@storefront/contract';
 import { IconBrandDiscord, IconBrandGoogle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { site } from '../../../config/site.ts';
-import { authClient } from '../../../lib/auth-client.ts';
+import { loadAuthClient } from '../../../lib/load-auth-client.ts';
 
 const PROVIDERS = [
   { id: 'google', label: 'Google', Icon: IconBrandGoogle },
@@ -20,6 +20,15 @@ export function SocialButtons({ onError }: { onError: (message: string) => void 
   const start = async (provider: (typeof PROVIDERS)[number]['id']) => {
     setPending(provider);
     const origin = window.location.origin;
+    // Both sign-in screens share these buttons; the screens themselves load the client, so this is at once.
+    let authClient: Awaited<ReturnType<typeof loadAuthClient>>;
+    try {
+      authClient = await loadAuthClient();
+    } catch {
+      setPending(null);
+      onError(authMessages.oauthFailed);
+      return;
+    }
     const { error } = await authClient.signIn.social({
       provider,
       callbackURL: `${origin}${paths.dashboard}`,

@@ -1,7 +1,8 @@
 import { Anchor, Button, Checkbox, PinInput, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
-import { authClient, authErrorMessage } from '../../../lib/auth-client.ts';
+import { authErrorMessage } from '../../../lib/auth-error-message.ts';
+import { loadAuthClient } from '../../../lib/load-auth-client.ts';
 
 /** The second step of a sign-in with two-factor on: a TOTP code, or one of the backup codes. */
 export function TwoFactorStep({ onVerified, onCancel }: { onVerified: () => Promise<void>; onCancel: () => void }) {
@@ -19,6 +20,11 @@ export function TwoFactorStep({ onVerified, onCancel }: { onVerified: () => Prom
     }
     setPending(true);
     setError(null);
+    const authClient = await loadAuthClient().catch(() => null);
+    if (!authClient) {
+      setPending(false);
+      return setError('That code did not work. Please try again.');
+    }
     const { error: verifyError } = useBackupCode
       ? await authClient.twoFactor.verifyBackupCode({ code: value, trustDevice })
       : await authClient.twoFactor.verifyTotp({ code: value, trustDevice });

@@ -20,7 +20,7 @@ import { BrandMark } from '../../../components/brand-mark.tsx';
 import { ColorSchemeToggle } from '../../../components/color-scheme-toggle.tsx';
 import { MAIN_CONTENT_ID, SkipLink } from '../../../components/skip-link.tsx';
 import { site } from '../../../config/site.ts';
-import { authClient } from '../../../lib/auth-client.ts';
+import { loadAuthClient } from '../../../lib/load-auth-client.ts';
 import { useAuth, useRefreshAfterAuthChange } from '../../../lib/use-auth.ts';
 import { useServerPageTitle } from '../../../lib/use-page-title.ts';
 import classes from './dashboard.module.css';
@@ -75,6 +75,15 @@ export function DashboardLayout() {
 
   const signOut = async () => {
     setSigningOut(true);
+    // better-auth's client is a file of its own, fetched on the first sign-out: no signed-in page needs it to show.
+    let authClient: Awaited<ReturnType<typeof loadAuthClient>>;
+    try {
+      authClient = await loadAuthClient();
+    } catch {
+      setSigningOut(false);
+      notifications.show({ color: 'red', message: authMessages.signOutFailed });
+      return;
+    }
     await authClient.signOut();
     await refreshAuth();
     notifications.show({ color: 'green', message: authMessages.signedOut });
