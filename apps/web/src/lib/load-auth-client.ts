@@ -2,9 +2,9 @@ import { useEffect } from 'react';
 
 /**
  * better-auth's client (auth-client.ts), loaded when first used instead of imported: it becomes a file of its own
- * (about 10 KB gzip) that no page needs in order to show. The sign-in screens and Settings start loading it as they
- * show (`usePreloadAuthClient`), so it is there by the time a form is sent; a signed-in page fetches it on its first
- * sign-out. A second call answers the module already loaded.
+ * (about 10 KB gzip) that no page needs in order to show. The sign-in screens start loading it as they show
+ * (`usePreloadAuthClient`), so it is there by the time a form is sent; Settings when a two-step change starts; a
+ * signed-in page on its first sign-out. A second call answers the module already loaded.
  */
 export const loadAuthClient = async () => (await import('./auth-client.ts')).authClient;
 

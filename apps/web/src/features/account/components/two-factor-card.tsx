@@ -18,7 +18,7 @@ import { notifications } from '@mantine/notifications';
 import { QRCodeSVG } from 'qrcode.react';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
-import { loadAuthClient, usePreloadAuthClient } from '../../../lib/load-auth-client.ts';
+import { loadAuthClient } from '../../../lib/load-auth-client.ts';
 
 type Step =
   | { kind: 'closed' }
@@ -27,7 +27,6 @@ type Step =
 
 /** TOTP two-factor: set up with a QR code and backup codes, confirmed by a first code; turned off with the password. */
 export function TwoFactorCard({ enabled, onChanged }: { enabled: boolean; onChanged: () => Promise<void> }) {
-  usePreloadAuthClient();
   const [step, setStep] = useState<Step>({ kind: 'closed' });
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
@@ -107,7 +106,11 @@ export function TwoFactorCard({ enabled, onChanged }: { enabled: boolean; onChan
         </Stack>
         <Button
           variant={enabled ? 'default' : 'filled'}
-          onClick={() => setStep({ kind: 'password', action: enabled ? 'disable' : 'enable' })}
+          onClick={() => {
+            // better-auth's client loads while the password is typed (Settings shows without it).
+            loadAuthClient().catch(() => {});
+            setStep({ kind: 'password', action: enabled ? 'disable' : 'enable' });
+          }}
         >
           {enabled ? 'Turn Off' : 'Set Up Two-Factor'}
         </Button>
