@@ -1,14 +1,14 @@
 // Fails the build when a route's JavaScript (gzipped, everything it loads before it shows: the entry, its chunk and
-// the chunks those import) grows past its budget, when it is spread over more than MAX_ROUTE_FILES files, when a customer's route would load the admin console's code, or zod.
+// the chunks those import) grows past its budget, when it is spread over more than MAX_ROUTE_FILES files, when a customer's route would load the admin console's code, or when any chunk outside the console holds zod.
 // Prints each route's figure. Run by `npm run build` after Vite.
 import path from 'node:path';
-import { MAX_ROUTE_FILES, routeSizes } from './route-bundles.ts';
+import { chunksWithZod, MAX_ROUTE_FILES, routeSizes } from './route-bundles.ts';
 
 const dist = path.resolve(import.meta.dirname, '../dist');
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 let failed = false;
 console.log('JavaScript per route (gzip), loaded before the page shows:');
-for (const { route, files, totalBytes, adminModules, zodModules } of routeSizes(dist)) {
+for (const { route, files, totalBytes, adminModules } of routeSizes(dist)) {
   const over = totalBytes > route.budgetBytes;
   const tooMany = files.length > MAX_ROUTE_FILES;
   console.log(
@@ -40,14 +40,15 @@ for (const { route, files, totalBytes, adminModules, zodModules } of routeSizes(
     );
     console.error('  Import it only from src/features/admin/ (the admin page is its own chunk).');
   }
-  if (route.customer && zodModules.length > 0) {
-    failed = true;
-    console.error(
-      `The ${route.name} route (a customer's) would load zod (${zodModules.slice(0, 3).join(', ')}${zodModules.length > 3 ? ', …' : ''}): a module it imports builds a schema.`,
-    );
-    console.error(
-      "  Keep schemas in packages/contract/src/schemas/ and import a page's messages, constants and rules from the modules beside it.",
-    );
-  }
+}
+for (const chunk of chunksWithZod(dist)) {
+  failed = true;
+  const schemas = chunk.own.filter((module) => module.includes('/schemas/'));
+  console.error(
+    `${chunk.file} holds zod (${chunk.zod.slice(0, 3).join(', ')}${chunk.zod.length > 3 ? ', …' : ''}) outside the admin console, with the schemas of ${schemas.join(', ') || 'no contract module'}: one of its modules imports a schema (${chunk.own.length} of the app's modules in it).`,
+  );
+  console.error(
+    "  Keep schemas in packages/contract/src/schemas/ and import a page's messages, constants and rules from the modules beside it.",
+  );
 }
 if (failed) process.exit(1);

@@ -100,17 +100,34 @@ export interface RouteSize {
   totalBytes: number;
   /** Admin console modules found in its chunks (must be none for a customer's route). */
   adminModules: string[];
-  /** zod's modules found in its chunks besides its configuration (must be none for a customer's route). */
-  zodModules: string[];
 }
 
 /**
  * zod's modules besides the two its `config` needs (set first by main.tsx: src/lib/zod-without-eval.ts): a customer's
- * page validates nothing with a schema, so a zod module in its chunks means a schema came along with a message or a
- * constant it imports (schemas live in packages/contract/src/schemas/).
+ * page validates nothing with a schema, so a zod module in a chunk outside the admin console means a schema came along
+ * with a message or a constant some page imports (schemas live in packages/contract/src/schemas/).
  */
 const isZodModule = (module: string) =>
   /(^|[\\/])node_modules[\\/]zod[\\/]/.test(module) && !/[\\/]zod[\\/]v4[\\/]core[\\/](core|util)\.js$/.test(module);
+
+/**
+ * Every chunk of the build, the lazy ones and those of pages without a budget included, that holds zod without holding
+ * any of the admin console (the one part that validates with a schema): its file, its zod modules and the app's own
+ * modules in it, one of which imports a schema.
+ */
+export function chunksWithZod(distDir: string): { file: string; zod: string[]; own: string[] }[] {
+  const chunkModules: Record<string, string[]> = JSON.parse(
+    readFileSync(path.join(distDir, '.vite/chunk-modules.json'), 'utf8'),
+  );
+  return Object.entries(chunkModules)
+    .filter(([, modules]) => !modules.some((module) => module.startsWith('src/features/admin/')))
+    .map(([file, modules]) => ({
+      file,
+      zod: modules.filter(isZodModule),
+      own: modules.filter((module) => !module.includes('node_modules')),
+    }))
+    .filter((chunk) => chunk.zod.length > 0);
+}
 
 export function routeSizes(distDir: string): RouteSize[] {
   const manifest: BuildManifest = JSON.parse(readFileSync(path.join(distDir, '.vite/manifest.json'), 'utf8'));
@@ -145,7 +162,6 @@ export function routeSizes(distDir: string): RouteSize[] {
       files: sized,
       totalBytes: sized.reduce((sum, file) => sum + file.gzipBytes, 0),
       adminModules: modules.filter((module) => module.startsWith('src/features/admin/')),
-      zodModules: modules.filter(isZodModule),
     };
   });
 }

@@ -59,11 +59,15 @@ describe('apiKeyNameProblem', () => {
       ` ${'x'.repeat(API_KEY_NAME_MAX)} `,
     ];
     names.push('x'.repeat(API_KEY_NAME_MAX + 1), `Scraper ${'x'.repeat(API_KEY_NAME_MAX)}`, 'ключ', '🔑'.repeat(40));
+    // At the limit in code points (each emoji two UTF-16 units): the last that passes, the first that does not.
+    names.push('🔑'.repeat(API_KEY_NAME_MAX), '🔑'.repeat(API_KEY_NAME_MAX + 1));
     for (const name of names) {
       const schemaSays = createApiKeyRequestSchema.safeParse({ name }).error?.issues[0]?.message ?? null;
       expect(apiKeyNameProblem(name), JSON.stringify(name)).toBe(schemaSays);
     }
     expect(apiKeyNameProblem('')).not.toBeNull();
     expect(apiKeyNameProblem('x'.repeat(API_KEY_NAME_MAX + 1))).not.toBeNull();
+    expect(apiKeyNameProblem('🔑'.repeat(API_KEY_NAME_MAX))).toBeNull();
+    expect(apiKeyNameProblem('🔑'.repeat(API_KEY_NAME_MAX + 1))).not.toBeNull();
   });
 });

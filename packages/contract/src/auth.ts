@@ -27,6 +27,8 @@ export const authMessages = {
   passwordUpdated: 'Password updated!',
   signedOut: 'Signed out',
   signOutFailed: 'Could not sign out: check your connection and try again.',
+  /** better-auth's client (a file of its own in the web app) could not be loaded: nothing was sent. */
+  authClientUnavailable: 'Could not reach the sign-in service: check your connection and try again.',
 } as const;
 
 /** What a confirmation link's failures say, by better-auth's error code (the /auth/callback page and its API call). */

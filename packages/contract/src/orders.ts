@@ -1,6 +1,6 @@
 import type { Order } from './schemas/orders.ts';
 
-/** Residential data carried by the gateway per UTC day, oldest first, days without traffic as 0 (the usage chart). */
+/** The days the usage chart shows (dailyUsageSchema's answer), today included. */
 export const USAGE_CHART_DAYS = 30;
 
 export const ordersMessages = {

@@ -1,5 +1,6 @@
-// The zod schemas of admin.ts: what the server validates and serialises, and the API reference; the web app takes
-// their types only, so its pages load no zod (docs/decisions/2026-11-27-schemas-apart.md).
+// The zod schemas of admin.ts: what the server validates and serialises, and the API reference; the web app takes their
+// types only, apart from the console's coupon form, which checks with createCouponRequestSchema; a customer's page loads
+// no zod (docs/decisions/2026-11-27-schemas-apart.md).
 import { z } from 'zod';
 import {
   adminMessages,

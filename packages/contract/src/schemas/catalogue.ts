@@ -1,5 +1,6 @@
 // The catalogue's zod schemas (products, pricing, feature flags, health, errors): what the server validates and
-// serialises, and the API reference; the web app takes their types only, so its pages load no zod (docs/decisions/2026-11-27-schemas-apart.md).
+// serialises, and the API reference; the web app takes their types only, so its pages load no zod
+// (docs/decisions/2026-11-27-schemas-apart.md).
 import { z } from 'zod';
 import { PRODUCT_IDS } from '../products.ts';
 

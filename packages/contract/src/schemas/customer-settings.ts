@@ -1,5 +1,5 @@
-// The zod schemas of customer-settings.ts: what the server validates and serialises, and the API reference; the web app takes
-// their types only, so its pages load no zod (docs/decisions/2026-11-27-schemas-apart.md).
+// The zod schemas of customer-settings.ts: what the server validates and serialises, and the API reference; the web app
+// takes their types only, so its pages load no zod (docs/decisions/2026-11-27-schemas-apart.md).
 import { z } from 'zod';
 import { AUTHORIZED_IPS_MAX, authorizedIpMessages } from '../customer-settings.ts';
 

@@ -34,6 +34,7 @@ export const orderUsageSchema = z.object({
 export type OrderUsage = z.infer<typeof orderUsageSchema>;
 export const orderUsageListSchema = z.array(orderUsageSchema);
 
+/** Residential data carried by the gateway per UTC day, oldest first, days without traffic as 0 (the usage chart). */
 export const dailyUsageSchema = z.object({
   days: z.array(z.object({ day: z.string().describe('YYYY-MM-DD (UTC)'), usedInKb: z.number().int() })),
 });

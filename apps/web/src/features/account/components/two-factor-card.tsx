@@ -15,6 +15,7 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { authMessages } from '@storefront/contract';
 import { QRCodeSVG } from 'qrcode.react';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
@@ -49,9 +50,7 @@ export function TwoFactorCard({ enabled, onChanged }: { enabled: boolean; onChan
     const authClient = await loadAuthClient().catch(() => null);
     if (!authClient) {
       setPending(false);
-      return setError(
-        step.action === 'enable' ? 'Two-factor could not be set up.' : 'Two-factor could not be turned off.',
-      );
+      return setError(authMessages.authClientUnavailable);
     }
     if (step.action === 'enable') {
       const { data, error: enableError } = await authClient.twoFactor.enable({ password });
@@ -78,7 +77,7 @@ export function TwoFactorCard({ enabled, onChanged }: { enabled: boolean; onChan
     const authClient = await loadAuthClient().catch(() => null);
     if (!authClient) {
       setPending(false);
-      return setError('That code did not work. Please try again.');
+      return setError(authMessages.authClientUnavailable);
     }
     const { error: verifyError } = await authClient.twoFactor.verifyTotp({ code });
     setPending(false);

@@ -24,7 +24,7 @@ export function ForgotPasswordPage() {
     setError(null);
     const address = email.trim();
     const authClient = await loadAuthClient().catch(() => null);
-    if (!authClient) return setError('We could not send the e-mail. Please try again.');
+    if (!authClient) return setError(authMessages.authClientUnavailable);
     const { error: requestError } = await authClient.requestPasswordReset({
       email: address,
       redirectTo: paths.resetPassword,

@@ -43,7 +43,7 @@ export function LoginPage() {
   const submit = form.onSubmit(async ({ email, password }) => {
     setError(null);
     const authClient = await loadAuthClient().catch(() => null);
-    if (!authClient) return setError('Sign-in failed. Please try again.');
+    if (!authClient) return setError(authMessages.authClientUnavailable);
     const { data, error: signInError } = await authClient.signIn.email({
       email: email.trim(),
       password,

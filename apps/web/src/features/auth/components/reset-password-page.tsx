@@ -65,7 +65,7 @@ export function ResetPasswordPage() {
   const submit = async (newPassword: string) => {
     setError(null);
     const authClient = await loadAuthClient().catch(() => null);
-    if (!authClient) return setError('The password could not be changed. Please try again.');
+    if (!authClient) return setError(authMessages.authClientUnavailable);
     const { error: resetError } = await authClient.resetPassword({ newPassword, token });
     if (resetError)
       return setError(authErrorMessage(resetError, 'The password could not be changed. Please try again.'));

@@ -32,7 +32,7 @@ export function SignupPage() {
     setError(null);
     const address = email.trim();
     const authClient = await loadAuthClient().catch(() => null);
-    if (!authClient) return setError('Sign-up failed. Please try again.');
+    if (!authClient) return setError(authMessages.authClientUnavailable);
     const { error: signUpError } = await authClient.signUp.email({
       email: address,
       password,

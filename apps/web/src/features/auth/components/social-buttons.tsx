@@ -26,7 +26,7 @@ export function SocialButtons({ onError }: { onError: (message: string) => void 
       authClient = await loadAuthClient();
     } catch {
       setPending(null);
-      onError(authMessages.oauthFailed);
+      onError(authMessages.authClientUnavailable);
       return;
     }
     const { error } = await authClient.signIn.social({

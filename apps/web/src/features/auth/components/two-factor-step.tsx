@@ -1,4 +1,5 @@
 import { Anchor, Button, Checkbox, PinInput, Stack, Text, TextInput } from '@mantine/core';
+import { authMessages } from '@storefront/contract';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
 import { authErrorMessage } from '../../../lib/auth-error-message.ts';
@@ -23,7 +24,7 @@ export function TwoFactorStep({ onVerified, onCancel }: { onVerified: () => Prom
     const authClient = await loadAuthClient().catch(() => null);
     if (!authClient) {
       setPending(false);
-      return setError('That code did not work. Please try again.');
+      return setError(authMessages.authClientUnavailable);
     }
     const { error: verifyError } = useBackupCode
       ? await authClient.twoFactor.verifyBackupCode({ code: value, trustDevice })

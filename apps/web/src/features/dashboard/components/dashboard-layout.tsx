@@ -20,7 +20,6 @@ import { BrandMark } from '../../../components/brand-mark.tsx';
 import { ColorSchemeToggle } from '../../../components/color-scheme-toggle.tsx';
 import { MAIN_CONTENT_ID, SkipLink } from '../../../components/skip-link.tsx';
 import { site } from '../../../config/site.ts';
-import { loadAuthClient } from '../../../lib/load-auth-client.ts';
 import { useAuth, useRefreshAfterAuthChange } from '../../../lib/use-auth.ts';
 import { useServerPageTitle } from '../../../lib/use-page-title.ts';
 import classes from './dashboard.module.css';
@@ -75,16 +74,20 @@ export function DashboardLayout() {
 
   const signOut = async () => {
     setSigningOut(true);
-    // better-auth's client is a file of its own, fetched on the first sign-out: no signed-in page needs it to show.
-    let authClient: Awaited<ReturnType<typeof loadAuthClient>>;
+    // better-auth's sign-out endpoint itself, as its client calls it: the client (a file of its own, which no signed-in
+    // page loads) is not needed for one request, and a tab open since before a release may no longer find its file.
     try {
-      authClient = await loadAuthClient();
+      await fetch('/api/auth/sign-out', {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
     } catch {
       setSigningOut(false);
       notifications.show({ color: 'red', message: authMessages.signOutFailed });
       return;
     }
-    await authClient.signOut();
     await refreshAuth();
     notifications.show({ color: 'green', message: authMessages.signedOut });
     navigate(paths.login);
