@@ -14,10 +14,15 @@ import {
 import { notifications } from '@mantine/notifications';
 import { type AdminCoupon, counted, couponMessages, formatDate, formatMoney, plural } from '@storefront/contract';
 import { IconChevronDown, IconChevronRight, IconPlus, IconTrash } from '@tabler/icons-react';
-import { Fragment, useState } from 'react';
+import { Fragment, lazy, Suspense, useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
 import { useAdminCoupons, useCouponRedemptions, useDeleteCoupon, useToggleCoupon } from '../api/coupons-api.ts';
-import { CouponForm } from './coupon-form.tsx';
+
+/**
+ * The form checks with the contract's schema (createCouponRequestSchema), so it brings zod and the console's schemas:
+ * they load when the dialog first opens, not with the console.
+ */
+const CouponForm = lazy(async () => ({ default: (await import('./coupon-form.tsx')).CouponForm }));
 
 type Discount = Pick<AdminCoupon, 'percentOff' | 'amountOff' | 'currency'>;
 const discountOf = (coupon: Discount) =>
@@ -147,7 +152,11 @@ export function ActiveCoupons() {
         </Table.ScrollContainer>
       )}
       <Modal opened={adding} onClose={() => setAdding(false)} title="Add Coupon" size="lg">
-        {adding && <CouponForm onDone={() => setAdding(false)} />}
+        {adding && (
+          <Suspense fallback={<Loader size="sm" aria-label="Loading the coupon form" />}>
+            <CouponForm onDone={() => setAdding(false)} />
+          </Suspense>
+        )}
       </Modal>
       <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete coupon?">
         {deleting && (
