@@ -21,13 +21,10 @@ export function SocialButtons({ onError }: { onError: (message: string) => void 
     setPending(provider);
     const origin = window.location.origin;
     // Both sign-in screens share these buttons; the screens themselves load the client, so this is at once.
-    let authClient: Awaited<ReturnType<typeof loadAuthClient>>;
-    try {
-      authClient = await loadAuthClient();
-    } catch {
+    const authClient = await loadAuthClient().catch(() => null);
+    if (!authClient) {
       setPending(null);
-      onError(authMessages.authClientUnavailable);
-      return;
+      return onError(authMessages.authClientUnavailable);
     }
     const { error } = await authClient.signIn.social({
       provider,
