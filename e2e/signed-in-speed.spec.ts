@@ -344,6 +344,9 @@ test('every page loads a few script files and breaks no rule of the Content-Secu
   // refusing an empty coupon.
   await page.context().clearCookies();
   await asAdmin(page);
+  // Signing in lands on Overview: its scripts finish loading before the admin page's are counted.
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
   await visit(`${paths.admin}?tab=active_coupons`, () =>
     expect(page.getByRole('button', { name: 'Add Coupon' })).toBeVisible(),
   );
