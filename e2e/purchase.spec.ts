@@ -180,6 +180,7 @@ test.describe('buying through the sandbox provider', () => {
     await expect(page.getByRole('row').filter({ hasText: 'Residential Proxies' })).toContainText('$10.00');
 
     await page.setViewportSize({ width: 375, height: 800 });
-    await expect(page.getByTestId('order-history-card')).toHaveCount(2);
+    await expect(page.getByTestId('order-history-card').filter({ visible: true })).toHaveCount(2);
+    await expect(page.getByRole('row')).toHaveCount(0);
   });
 });

@@ -93,3 +93,12 @@ export async function buyThroughSandbox(page: Page, product: RegExp, bundle: Reg
   await expect(page.getByText('Payment received').last()).toBeVisible();
   await expect(page).toHaveURL(/\/dashboard\/proxies\?tab=[a-z0-9_]+$/);
 }
+
+/**
+ * The next page load is drawn by the browser, as for a visitor whose time zone the server does not know yet: the
+ * server then sends a signed-in page's frame and the page reads its data itself, so a test can make those reads fail
+ * (`page.route`) or wait. The page's own script tells the server the zone again.
+ */
+export async function nextPageDrawnByBrowser(page: Page) {
+  await page.context().clearCookies({ name: 'tz' });
+}

@@ -275,7 +275,13 @@ export async function buildApp({
     await registerSecurity(pages, { scriptHashes: webApp.scriptHashes, https: config.appUrl.startsWith('https://') });
     refuseNulInAddress(pages);
     await registerApiDocsPage(pages);
-    await registerWebApp(pages, { distDir: config.webDistDir, build: webApp, site: config.site, pricing });
+    await registerWebApp(pages, {
+      distDir: config.webDistDir,
+      build: webApp,
+      site: config.site,
+      pricing,
+      customerPages: metrics.customerPages,
+    });
   });
   return app;
 }

@@ -7,12 +7,15 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { AppProvider } from './app/provider.tsx';
 import { AppRouter, preloadRoute } from './app/router.tsx';
 import { readServerState, seedQueryClient } from './app/server-state.ts';
+import { DrawnForReader } from './lib/drawn-for-reader.ts';
 import { createQueryClient } from './lib/query-client.ts';
+import { rememberTimeZone } from './lib/time-zone.ts';
 import { authQueryKey, fetchAuthCheck } from './lib/use-auth.ts';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
+rememberTimeZone();
 const queryClient = createQueryClient();
 const serverState = readServerState();
 if (serverState) seedQueryClient(queryClient, serverState);
@@ -24,14 +27,16 @@ if (window.location.pathname.startsWith(paths.dashboard)) {
 
 const app = (
   <StrictMode>
-    <AppProvider queryClient={queryClient}>
-      <AppRouter />
-    </AppProvider>
+    <DrawnForReader value={serverState?.queries !== undefined}>
+      <AppProvider queryClient={queryClient}>
+        <AppRouter />
+      </AppProvider>
+    </DrawnForReader>
   </StrictMode>
 );
 
 if (root.firstElementChild) {
-  // The server rendered this page (landing, legal, 404). Hydrating in a transition lets React yield to the browser
+  // The server rendered this page (landing, legal, 404, a signed-in page or its frame). Hydrating in a transition lets React yield to the browser
   // between pieces of work instead of blocking the main thread for the whole tree.
   startTransition(() => {
     hydrateRoot(root, app);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate } from './dates.ts';
+import { formatDate, knownTimeZone } from './dates.ts';
 
 const moment = '2026-11-25T17:05:00Z';
 
@@ -22,5 +22,20 @@ describe('formatDate', () => {
     const local = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
     expect(formatDate(moment, 'date-time')).toBe(local.format(new Date(moment)));
     expect(formatDate('2026-01-01T00:30:00Z', 'month-day', 'UTC')).toBe('Jan 1');
+  });
+});
+
+describe('time zones', () => {
+  it('writes a moment in any named zone', () => {
+    expect(formatDate(moment, 'date-time', 'Europe/Paris')).toBe('Nov 25, 2026, 6:05 PM');
+    // The same moment is already the next day in Kiritimati (UTC+14).
+    expect(formatDate(moment, 'date', 'Pacific/Kiritimati')).toBe('Nov 26, 2026');
+  });
+
+  it("takes a browser's zone only when it is one (the cookie is the visitor's to write)", () => {
+    for (const zone of ['UTC', 'Europe/Paris', 'America/Argentina/Buenos_Aires', 'Etc/GMT+5'])
+      expect(knownTimeZone(zone)).toBe(zone);
+    for (const zone of [undefined, '', 'Mars/Olympus', 'Europe/Paris<script>', 'x'.repeat(65), 'Europe/Paris\n'])
+      expect(knownTimeZone(zone)).toBeUndefined();
   });
 });

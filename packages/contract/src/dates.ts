@@ -20,8 +20,11 @@ export type DateStyle = keyof typeof STYLES;
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
-/** A moment (a Date, an ISO string or milliseconds) in one of the shop's styles, in the reader's zone or in UTC. */
-export function formatDate(value: Date | string | number, style: DateStyle, timeZone?: 'UTC'): string {
+/**
+ * A moment (a Date, an ISO string or milliseconds) in one of the shop's styles, in the given zone (an IANA name such as
+ * 'UTC' or 'Europe/Paris'), by default the zone of the machine it runs on (the reader's, in the browser).
+ */
+export function formatDate(value: Date | string | number, style: DateStyle, timeZone?: string): string {
   const key = `${style}:${timeZone ?? ''}`;
   let format = formats.get(key);
   if (!format) {
@@ -29,4 +32,18 @@ export function formatDate(value: Date | string | number, style: DateStyle, time
     formats.set(key, format);
   }
   return format.format(value instanceof Date ? value : new Date(value));
+}
+
+/** The cookie in which the browser tells the server its time zone, so that pages the server draws show the reader's. */
+export const TIME_ZONE_COOKIE = 'tz';
+
+/** `name` when it is a time zone this runtime knows, else undefined. */
+export function knownTimeZone(name: string | undefined): string | undefined {
+  if (!name || name.length > 64) return undefined;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return name;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,3 +1,4 @@
+import type { EndpointName } from './api/index.ts';
 import type { PricingResponse } from './schemas/catalogue.ts';
 
 /** The operator's settings the browser needs; the server embeds them in index.html (no secrets here). */
@@ -31,6 +32,23 @@ export interface ServerRenderState {
   pricing?: PricingResponse;
   /** When it was read (epoch milliseconds): the browser refreshes it once it is older than its usual freshness. */
   readAt: number;
+  /**
+   * A signed-in page rendered for its reader: the session and the page's first reads as the browser's query cache
+   * holds them (TanStack Query's dehydrated state), so the browser starts with what the page was drawn from.
+   */
+  queries?: unknown;
+}
+
+/** A signed-in page's first reads (the session check first), as the reader's own session got them, by endpoint. */
+export type PageReads = Partial<Record<EndpointName, unknown>>;
+
+/** What the server knows of the reader of a signed-in page it draws whole. */
+export interface PageReader {
+  reads: PageReads;
+  /** The origin the page was asked for (the links the page shows start with it). */
+  origin: string;
+  /** The reader's time zone, as their browser told it (the `tz` cookie); dates are written in it. */
+  timeZone: string;
 }
 
 /** How the server treats one page path (see apps/web/src/entry-server.tsx). */
@@ -52,6 +70,17 @@ export interface RenderedPage {
 export interface PageRenderer {
   /** The page the server renders at this path, or undefined for pages the browser renders alone. */
   serverPage(pathname: string): ServerPage | undefined;
-  /** Renders one page for `site`, with the pricing read at `readAt`. Synchronous. */
-  renderPage(url: string, site: SiteConfig, pricing?: PricingResponse, readAt?: number): RenderedPage;
+  /**
+   * Renders one page for `site`, with the pricing read at `readAt`; a customer page with its `reader` (their session,
+   * first reads, origin and time zone) is drawn whole, without only its frame. Synchronous.
+   */
+  renderPage(
+    url: string,
+    site: SiteConfig,
+    pricing?: PricingResponse,
+    readAt?: number,
+    reader?: PageReader,
+  ): RenderedPage;
+  /** The reads a signed-in page is drawn from, the session check first; none for other pages. */
+  pageReads?(pathname: string): EndpointName[];
 }

@@ -17,6 +17,7 @@ export interface Metrics {
   registry: Registry;
   checkouts: Counter<'product' | 'result'>;
   webhookEvents: Counter<'provider' | 'type' | 'result'>;
+  customerPages: Counter<'page' | 'drawn'>;
 }
 
 export function createMetrics(): Metrics {
@@ -34,6 +35,12 @@ export function createMetrics(): Metrics {
       name: 'storefront_webhook_events_total',
       help: 'Payment provider events received, by provider, type and result (handled, duplicate, ignored, refused, failed)',
       labelNames: ['provider', 'type', 'result'],
+      registers: [registry],
+    }),
+    customerPages: new Counter({
+      name: 'storefront_customer_pages_total',
+      help: 'Customer pages sent, by page and how they were drawn: whole (for their reader), or the frame because of no_session, no_time_zone, signed_out or read_failed',
+      labelNames: ['page', 'drawn'],
       registers: [registry],
     }),
   };

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { SERVER_STATE_ELEMENT_ID } from '@storefront/contract';
+import { formatDate, SERVER_STATE_ELEMENT_ID } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyIps } from '../db/schema.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { createTestApp, signUpCustomer, type TestApp } from '../test/test-app.ts';
 
 // The public pages rendered by the server from the real build (`npm test` builds first; CI must have it).
 const webDist = path.resolve(import.meta.dirname, '../../../web/dist');
@@ -102,7 +102,7 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
     }
   });
 
-  it("titles each signed-in page's frame, links no admin console chunk, and preloads each page's reads for a session", async () => {
+  it("titles each signed-in page's frame, links no admin console chunk, and draws the frame alike for everyone", async () => {
     const manifest = JSON.parse(readFileSync(path.join(webDist, '.vite/manifest.json'), 'utf8'));
     for (const [url, title] of [
       ['/dashboard/overview', 'Overview'],
@@ -120,24 +120,82 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
     expect(admin.body).toContain(manifest['src/features/dashboard/components/admin-route.tsx'].file);
     expect(admin.body).not.toContain(manifest['src/features/admin/components/admin-page.tsx'].file);
 
-    const ordersPreload = '<link rel="preload" as="fetch" crossorigin href="/api/orders">';
-    const session = { cookie: 'storefront.session_token=anything' };
-    const proxies = (headers = {}) => t.app.inject({ method: 'GET', url: '/dashboard/proxies', headers });
-    expect((await proxies()).body).not.toContain(ordersPreload);
-    expect((await proxies(session)).body).toContain(ordersPreload);
-    expect((await proxies()).body).not.toContain(ordersPreload);
-    // The answer differs with the cookie, and says so to caches (with or without one).
-    expect((await proxies()).headers.vary).toBe('cookie');
-    expect((await proxies(session)).headers.vary).toBe('cookie');
-    // Each page its own reads (Purchase its prices, for a session only); the admin gate has none, and does not vary.
-    const pricingPreload = '<link rel="preload" as="fetch" crossorigin href="/api/pricing">';
-    const purchase = (headers = {}) => t.app.inject({ method: 'GET', url: '/dashboard/purchase', headers });
-    expect((await purchase(session)).body).toContain(pricingPreload);
-    expect((await purchase(session)).body).not.toContain(ordersPreload);
-    expect((await purchase()).body).not.toContain(pricingPreload);
-    const gate = await t.app.inject({ method: 'GET', url: '/dashboard/admin', headers: session });
-    expect(gate.body).not.toContain(ordersPreload);
+    // The frame is the same for everyone: a cookie that is no session (or no time zone to write dates in) gets it too.
+    const frame = (headers = {}) => t.app.inject({ method: 'GET', url: '/dashboard/proxies', headers });
+    for (const headers of [{}, { cookie: 'storefront.session_token=anything; tz=UTC' }]) {
+      const response = await frame(headers);
+      expect(rootOf(response.body)).toContain('Loading...');
+      expect(stateOf(response.body).queries).toBeUndefined();
+      // The answer differs with the cookie, and says so to caches (with or without one).
+      expect(response.headers.vary).toBe('cookie');
+      expect(response.headers['cache-control']).toBe('no-cache');
+    }
+    // The admin gate is never drawn for its reader, and does not vary.
+    const gate = await t.app.inject({ method: 'GET', url: '/dashboard/admin', headers: { cookie: 'tz=UTC' } });
     expect(gate.headers.vary).toBeUndefined();
+  });
+
+  it('draws each customer page whole for its reader, from their own reads, in their time zone, for them alone', async () => {
+    const manifest = JSON.parse(readFileSync(path.join(webDist, '.vite/manifest.json'), 'utf8'));
+    const ada = await signUpCustomer(t, 'ada-drawn@example.com');
+    const bob = await signUpCustomer(t, 'bob-drawn@example.com');
+    const page = (url: string, cookie: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
+    const zone = 'Pacific/Kiritimati';
+
+    const overview = await page('/dashboard/overview', `${ada.cookie}; tz=${encodeURIComponent(zone)}`);
+    expect(overview.statusCode).toBe(200);
+    expect(overview.headers['cache-control']).toBe('private, no-store');
+    expect(overview.headers.vary).toBe('cookie');
+    const root = rootOf(overview.body);
+    for (const text of ['Signed in as', 'ada-drawn@example.com', 'Account Information', 'Active Elite ISP Proxies'])
+      expect(root).toContain(text);
+    expect(root).not.toContain('Loading...');
+    expect(root).not.toContain('bob-drawn@example.com');
+    const me = (await t.app.inject({ method: 'GET', url: '/api/user/auth', headers: { cookie: ada.cookie } })).json();
+    expect(root).toContain(formatDate(me.user.createdAt, 'date', zone));
+    // The browser's query cache starts with the same answers, so it neither asks again nor draws anything else.
+    const queries = stateOf(overview.body).queries.queries as { queryKey: string[]; state: { data: unknown } }[];
+    expect(queries.map((query) => query.queryKey.join('/')).sort()).toEqual(['auth/me', 'orders/list', 'orders/usage']);
+    expect(queries.find((query) => query.queryKey[0] === 'auth')?.state.data).toEqual(me);
+    expect(overview.body).not.toContain('rel="preload" as="fetch"');
+    for (const module of [
+      'src/features/dashboard/components/dashboard-layout.tsx',
+      'src/features/dashboard/components/overview-page.tsx',
+    ]) {
+      expect(overview.body).toContain(`<link rel="modulepreload" crossorigin href="/${manifest[module].file}">`);
+    }
+
+    // Another reader gets their own page, never one kept from the first.
+    const bobs = rootOf((await page('/dashboard/overview', `${bob.cookie}; tz=UTC`)).body);
+    expect(bobs).toContain('bob-drawn@example.com');
+    expect(bobs).not.toContain('ada-drawn@example.com');
+
+    for (const [url, text] of [
+      ['/dashboard/proxies', 'No ISP proxies'],
+      ['/dashboard/purchase', 'IPs in stock'],
+      ['/dashboard/order-history', 'Order History'],
+      ['/dashboard/settings', 'API Keys'],
+    ] as const) {
+      const response = await page(url, `${ada.cookie}; tz=UTC`);
+      expect(rootOf(response.body), url).toContain(text);
+      expect(rootOf(response.body), url).not.toContain('Loading...');
+      expect(stateOf(response.body).queries, url).toBeDefined();
+    }
+
+    // Without a time zone to write dates in, or with a made-up one, the frame as for anyone.
+    for (const cookie of [ada.cookie, `${ada.cookie}; tz=Mars%2FOlympus`]) {
+      const response = await page('/dashboard/overview', cookie);
+      expect(rootOf(response.body)).toContain('Loading...');
+      expect(response.body).not.toContain('ada-drawn@example.com');
+    }
+
+    // The operator sees how the pages went out.
+    const counted = (await t.app.metrics.customerPages.get()).values;
+    const count = (page: string, drawn: string) =>
+      counted.find((value) => value.labels.page === page && value.labels.drawn === drawn)?.value;
+    expect(count('/dashboard/overview', 'whole')).toBe(2);
+    expect(count('/dashboard/overview', 'no_time_zone')).toBe(2);
+    expect(count('/dashboard/settings', 'whole')).toBe(1);
   });
 
   it('leaves the pages that depend on the session to the browser', async () => {

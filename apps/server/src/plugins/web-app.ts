@@ -5,15 +5,21 @@ import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import {
   isKnownPagePath,
+  knownTimeZone,
   messages,
+  type PageReader,
   type PageRenderer,
   type PricingResponse,
+  routes,
   SERVER_STATE_ELEMENT_ID,
   type ServerRenderState,
   SITE_CONFIG_ELEMENT_ID,
   type SiteConfig,
+  TIME_ZONE_COOKIE,
 } from '@storefront/contract';
+import { parseCookie } from 'cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Counter } from 'prom-client';
 import { carriesSessionCookie } from '../lib/own-site.ts';
 
 const ONE_YEAR_SECONDS = 31_536_000;
@@ -82,8 +88,6 @@ export function inlineScriptHashes(html: string): string[] {
 type WebRenderer = PageRenderer & {
   preloadModules?: (pathname: string) => string[];
   preloadData?: (pathname: string) => string[];
-  /** Reads preloaded only for a visitor with a session (the page's first data, e.g. the Proxies page's orders). */
-  preloadSessionData?: (pathname: string) => string[];
 };
 
 /** Vite's build manifest: source module → chunk, its styles and the chunks it imports. */
@@ -150,6 +154,9 @@ export async function loadWebAppBuild(distDir: string, site: SiteConfig): Promis
   };
 }
 
+/** Why a customer page was sent as its frame (the browser then reads and draws the page itself). */
+type FrameReason = 'no_session' | 'no_time_zone' | 'signed_out' | 'read_failed';
+
 /** The path the 404 page is rendered for; each answer carries the path asked for in its place. */
 const NOT_FOUND_STAND_IN = '/__storefront-unknown-path__';
 
@@ -166,12 +173,16 @@ export interface WebAppOptions {
   site: SiteConfig;
   /** The live pricing (the same short-lived cache as `GET /api/pricing`). */
   pricing: () => Promise<PricingResponse>;
+  /** Counts the customer pages sent, by how they were drawn (lib/metrics.ts). */
+  customerPages?: Counter<'page' | 'drawn'>;
 }
 
 /**
  * Serves the built app: hashed assets cached for a year, pages never cached. The public pages (landing with live
- * prices, privacy, terms, 404) and the signed-in pages' frame (header, navigation, a skeleton; the same for every
- * visitor) are rendered here and hydrated by the browser; the others are the app's shell, which the browser renders. Unknown page paths answer 404 with the 404 page; API paths answer JSON.
+ * prices, privacy, terms, 404), the customer pages drawn whole for a reader with a session, and otherwise the
+ * signed-in pages' frame (header, navigation, a skeleton; the same for every visitor) are rendered here and hydrated by
+ * the browser; the others are the app's shell, which the browser renders. Unknown page paths answer 404 with the 404
+ * page; API paths answer JSON.
  */
 export async function registerWebApp(app: FastifyInstance, options: WebAppOptions) {
   const { indexHtml, renderer } = options.build;
@@ -211,10 +222,72 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     return { styles: [...styles], scripts: [...scripts] };
   };
 
-  const renderPage = async (request: FastifyRequest, pathname: string, template: string): Promise<string> => {
+  /** A page's modules: its own chunk and those the renderer preloads beside it. */
+  const modulesOf = (pathname: string, module: string | undefined) => [
+    ...(module ? [module] : []),
+    ...(renderer?.preloadModules?.(pathname) ?? []),
+  ];
+
+  /**
+   * A customer page's first reads, made here as the visitor's own session (the same routes, checks and answers as the
+   * browser's fetch), for a visitor with a session cookie whose browser told its time zone; undefined otherwise or
+   * when a read fails (the page is then its frame and the browser reads for itself). `setCookie`: the session check's
+   * renewed cookie, passed on.
+   */
+  const readForVisitor = async (
+    request: FastifyRequest,
+    pathname: string,
+  ): Promise<{ reader: PageReader; setCookie: string[] } | { frame: FrameReason }> => {
+    const names = renderer?.pageReads?.(pathname) ?? [];
+    if (!carriesSessionCookie(request)) return { frame: 'no_session' };
+    const timeZone = knownTimeZone(parseCookie(request.headers.cookie ?? '')[TIME_ZONE_COOKIE]);
+    if (!timeZone) return { frame: 'no_time_zone' };
+    const headers: Record<string, string> = { accept: 'application/json' };
+    for (const name of ['cookie', 'host', 'user-agent', 'accept-language'] as const) {
+      const value = request.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    const answers = await Promise.all(
+      names.map((name) =>
+        app.inject({ method: 'GET', url: `/api${routes[name].path}`, headers, remoteAddress: request.ip }),
+      ),
+    );
+    if (answers[0]?.statusCode === 200 && !answers[0].json<{ authenticated?: boolean }>().authenticated)
+      return { frame: 'signed_out' };
+    if (answers.some((answer) => answer.statusCode !== 200)) return { frame: 'read_failed' };
+    const reader: PageReader = { reads: {}, origin: `${request.protocol}://${request.host}`, timeZone };
+    names.forEach((name, index) => {
+      reader.reads[name] = answers[index]?.json();
+    });
+    const renewed = answers[0]?.headers['set-cookie'];
+    return { reader, setCookie: renewed === undefined ? [] : [renewed].flat().map(String) };
+  };
+
+  const renderPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    pathname: string,
+    template: string,
+  ): Promise<string> => {
     const page = renderer?.serverPage(pathname);
     if (!renderer || !page) return renderPageHtml(template, { appHtml: '' });
     try {
+      const customerPage = (renderer.pageReads?.(pathname) ?? []).length > 0;
+      const visitor = customerPage ? await readForVisitor(request, pathname) : undefined;
+      if (visitor && 'frame' in visitor) options.customerPages?.inc({ page: pathname, drawn: visitor.frame });
+      if (visitor && 'reader' in visitor) {
+        const result = renderer.renderPage(pathname, options.site, undefined, Date.now(), visitor.reader);
+        options.customerPages?.inc({ page: pathname, drawn: 'whole' });
+        // Drawn for this visitor alone, with their data (as the API's own answers): never kept here, nor by a cache.
+        for (const cookie of visitor.setCookie) reply.header('set-cookie', cookie);
+        reply.header('cache-control', 'private, no-store');
+        return renderPageHtml(template, {
+          appHtml: result.html,
+          title: result.title,
+          state: result.state,
+          ...assetsOf(modulesOf(pathname, page.module)),
+        });
+      }
       const pricing = page.needsPricing ? await options.pricing().catch(() => undefined) : undefined;
       const renderedPath = page.status === 404 ? NOT_FOUND_STAND_IN : pathname;
       const cacheKey = JSON.stringify(pricing?.plans ?? null);
@@ -222,21 +295,17 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       let html = kept?.key === cacheKey ? kept.html : undefined;
       if (html === undefined) {
         const result = renderer.renderPage(renderedPath, options.site, pricing);
-        const modules = [...(page.module ? [page.module] : []), ...(renderer.preloadModules?.(pathname) ?? [])];
         html = renderPageHtml(template, {
           appHtml: result.html,
           title: result.title,
           state: result.state,
-          ...assetsOf(modules),
+          ...assetsOf(modulesOf(pathname, page.module)),
           data: renderer.preloadData?.(pathname),
         });
         rendered.set(renderedPath, { key: cacheKey, html });
       }
       if (page.status === 404) return html.replaceAll(NOT_FOUND_STAND_IN, () => escapeText(pathname));
-      // The page's first data, for a visitor with a session only (without one it would be a refused read); the HTML
-      // kept above is the same for everyone, so this is added to each answer.
-      const sessionData = carriesSessionCookie(request) ? (renderer.preloadSessionData?.(pathname) ?? []) : [];
-      return sessionData.length > 0 ? html.replace('</head>', () => `${fetchPreloads(sessionData)}</head>`) : html;
+      return html;
     } catch (error) {
       // The browser can still render the page itself.
       request.log.error({ err: error, pathname }, 'server rendering failed; sending the app shell');
@@ -253,10 +322,11 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
         .type('text/plain; charset=utf-8')
         .send('The web app is not built yet. Run `npm run build`, then start the server again.');
     }
-    const html = await renderPage(request, pathname, indexHtml);
-    // A page whose answer names its first data for a visitor with a session differs with the cookie: caches are told.
-    if ((renderer?.preloadSessionData?.(pathname) ?? []).length > 0) reply.header('vary', 'cookie');
-    return reply.status(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+    reply.header('cache-control', 'no-cache');
+    // A customer page is drawn for the visitor whose session cookie it carries: caches are told it differs with it.
+    if ((renderer?.pageReads?.(pathname) ?? []).length > 0) reply.header('vary', 'cookie');
+    const html = await renderPage(request, reply, pathname, indexHtml);
+    return reply.status(status).type('text/html; charset=utf-8').send(html);
   };
 
   app.get('/', sendPage);

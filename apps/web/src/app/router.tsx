@@ -15,6 +15,15 @@ export interface PublicPages {
   NotFoundPage: ComponentType;
 }
 
+/** The customer pages: split off in the browser, imported directly by the server renderer (drawn for their reader). */
+export interface DashboardPages {
+  OverviewPage: ComponentType;
+  ProxiesPage: ComponentType;
+  PurchasePage: ComponentType;
+  OrderHistoryPage: ComponentType;
+  SettingsPage: ComponentType;
+}
+
 const lazyPublicPages: PublicPages = {
   PrivacyPage: page(() => import('../features/legal/components/privacy-page.tsx'), 'PrivacyPage'),
   TermsPage: page(() => import('../features/legal/components/terms-page.tsx'), 'TermsPage'),
@@ -47,13 +56,9 @@ const dashboardLoaders = {
   [paths.proxies]: () => import('../features/proxies/components/proxies-page.tsx'),
 };
 const DashboardLayout = page(dashboardLoaders.layout, 'DashboardLayout');
-const OverviewPage = page(dashboardLoaders[paths.overview], 'OverviewPage');
 const AdminRoute = lazy(async () => ({ default: (await dashboardLoaders[paths.admin]()).AdminRoute }));
 // The admin console: not preloaded with the route, its chunk loads when AdminRoute renders it for an administrator.
 const AdminConsole = page(() => import('../features/admin/components/admin-page.tsx'), 'AdminPage');
-const SettingsPage = page(dashboardLoaders[paths.settings], 'SettingsPage');
-const PurchasePage = page(dashboardLoaders[paths.purchase], 'PurchasePage');
-const OrderHistoryPage = page(dashboardLoaders[paths.orderHistory], 'OrderHistoryPage');
 
 /**
  * Starts fetching the chunks a dashboard URL needs (the layout and its page) before React asks for them (the server
@@ -73,7 +78,13 @@ const SandboxInvoicePage = page(
   () => import('../features/sandbox/components/sandbox-invoice-page.tsx'),
   'SandboxInvoicePage',
 );
-const ProxiesPage = page(dashboardLoaders[paths.proxies], 'ProxiesPage');
+const lazyDashboardPages: DashboardPages = {
+  OverviewPage: page(dashboardLoaders[paths.overview], 'OverviewPage'),
+  ProxiesPage: page(dashboardLoaders[paths.proxies], 'ProxiesPage'),
+  PurchasePage: page(dashboardLoaders[paths.purchase], 'PurchasePage'),
+  OrderHistoryPage: page(dashboardLoaders[paths.orderHistory], 'OrderHistoryPage'),
+  SettingsPage: page(dashboardLoaders[paths.settings], 'SettingsPage'),
+};
 
 /** What a screen says while its code loads (spec section 2: 'Completing authentication...', 'Loading...'). */
 function Waiting({ text }: { text: string }) {
@@ -81,17 +92,20 @@ function Waiting({ text }: { text: string }) {
 }
 
 /**
- * Every page of the app; the server renders the public ones and the signed-in pages' frame itself
- * (../entry-server.tsx, which passes them imported directly) and the browser hydrates them.
+ * Every page of the app; the server renders the public ones and the signed-in pages (their frame, or a customer page
+ * whole for its reader) itself (../entry-server.tsx, which passes them imported directly) and the browser hydrates them.
  */
 export function AppRoutes({
   publicPages = lazyPublicPages,
   dashboardLayout: Layout = DashboardLayout,
+  dashboardPages = lazyDashboardPages,
 }: {
   publicPages?: PublicPages;
   dashboardLayout?: ComponentType;
+  dashboardPages?: DashboardPages;
 }) {
   const { PrivacyPage, TermsPage, NotFoundPage } = publicPages;
+  const { OverviewPage, ProxiesPage, PurchasePage, OrderHistoryPage, SettingsPage } = dashboardPages;
   return (
     <Suspense fallback={null}>
       <Routes>

@@ -1,5 +1,5 @@
 import { SERVER_STATE_ELEMENT_ID, type ServerRenderState } from '@storefront/contract';
-import type { QueryClient } from '@tanstack/react-query';
+import { type DehydratedState, hydrate, type QueryClient } from '@tanstack/react-query';
 import { parsePricing, pricingQueryKey } from '../lib/queries/pricing.ts';
 
 /**
@@ -9,6 +9,13 @@ import { parsePricing, pricingQueryKey } from '../lib/queries/pricing.ts';
 export function seedQueryClient(queryClient: QueryClient, state: ServerRenderState): void {
   const pricing = parsePricing(state.pricing);
   if (pricing) queryClient.setQueryData(pricingQueryKey, pricing, { updatedAt: state.readAt });
+  if (isDehydratedState(state.queries)) hydrate(queryClient, state.queries);
+}
+
+/** The shape TanStack Query's `dehydrate` gives (checked, since it arrives as text). */
+function isDehydratedState(value: unknown): value is DehydratedState {
+  const state = value as Partial<DehydratedState> | null;
+  return typeof state === 'object' && state !== null && Array.isArray(state.queries) && Array.isArray(state.mutations);
 }
 
 /** The state block the server embedded in a page it rendered, or undefined (a page the browser renders alone). */
@@ -18,7 +25,7 @@ export function readServerState(): ServerRenderState | undefined {
   try {
     const value = JSON.parse(element.textContent) as Partial<ServerRenderState>;
     if (typeof value.readAt !== 'number') return undefined;
-    return { readAt: value.readAt, pricing: value.pricing };
+    return { readAt: value.readAt, pricing: value.pricing, queries: value.queries };
   } catch {
     return undefined;
   }

@@ -22,15 +22,16 @@ import {
   apiKeyMessages,
   apiKeyNameProblem,
   type CreatedApiKey,
+  formatDate,
   proxyListUrl,
 } from '@storefront/contract';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { CopyValueButton } from '../../../components/copy-value-button.tsx';
 import { FormError } from '../../../components/form-error.tsx';
+import { usePageOrigin } from '../../../lib/page-origin.ts';
+import { useTimeZone } from '../../../lib/time-zone.ts';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '../api/api-keys-api.ts';
-
-const day = (iso: string) => new Date(iso).toLocaleDateString();
 
 function RevokeButton({ apiKey, onRevoke }: { apiKey: ApiKey; onRevoke: (key: ApiKey) => void }) {
   return (
@@ -49,6 +50,9 @@ function RevokeButton({ apiKey, onRevoke }: { apiKey: ApiKey; onRevoke: (key: Ap
 
 /** Personal API keys: create (named, shown once), list with first characters and dates, revoke. */
 export function ApiKeysCard() {
+  const origin = usePageOrigin();
+  const timeZone = useTimeZone();
+  const day = (iso: string) => formatDate(iso, 'date', timeZone);
   const keys = useApiKeys();
   const create = useCreateApiKey();
   const revoke = useRevokeApiKey();
@@ -237,10 +241,10 @@ export function ApiKeysCard() {
                 format.
               </Text>
               <Code block style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
-                {proxyListUrl(window.location.origin, { key: created.key })}
+                {proxyListUrl(origin, { key: created.key })}
               </Code>
               <Group>
-                <CopyValueButton value={proxyListUrl(window.location.origin, { key: created.key })} label="Copy link" />
+                <CopyValueButton value={proxyListUrl(origin, { key: created.key })} label="Copy link" />
               </Group>
             </Stack>
             <Button onClick={() => setCreated(null)}>Done</Button>

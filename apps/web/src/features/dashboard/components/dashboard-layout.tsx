@@ -14,12 +14,13 @@ import {
   IconShieldLock,
   IconShoppingCart,
 } from '@tabler/icons-react';
-import { Suspense, useEffect, useRef, useState } from 'react';
+import { Suspense, useContext, useEffect, useRef, useState } from 'react';
 import { Navigate, Outlet, NavLink as RouterNavLink, useLocation, useNavigate } from 'react-router';
 import { BrandMark } from '../../../components/brand-mark.tsx';
 import { ColorSchemeToggle } from '../../../components/color-scheme-toggle.tsx';
 import { MAIN_CONTENT_ID, SkipLink } from '../../../components/skip-link.tsx';
 import { site } from '../../../config/site.ts';
+import { DrawnForReader } from '../../../lib/drawn-for-reader.ts';
 import { useAuth, useRefreshAfterAuthChange } from '../../../lib/use-auth.ts';
 import { useServerPageTitle } from '../../../lib/use-page-title.ts';
 import classes from './dashboard.module.css';
@@ -38,14 +39,25 @@ const NAV_ITEMS = [
   { to: paths.orderHistory, label: 'Order History', Icon: IconHistory },
 ];
 
+/** Calls `then` once committed: inside a Suspense boundary, once the boundary's content has hydrated. */
+function WhenHydrated({ then }: { then: () => void }) {
+  // Once, when the boundary hydrates (`then` is made anew by each render of its parent).
+  useEffect(then, []);
+  return null;
+}
+
 /**
- * The signed-in pages' frame: header, navigation and the page. The server renders it while the session is unknown
- * (entry-server.tsx), with the page area a skeleton, so it is drawn before the JavaScript arrives; the browser hydrates
- * that same frame and then fills in the user and the page.
+ * The signed-in pages' frame: header, navigation and the page. The server draws a customer page whole for a visitor
+ * whose session it read (entry-server.tsx), and otherwise the frame with a skeleton in the page's place, so either is
+ * on screen before the JavaScript arrives; the browser hydrates what was drawn and then goes on from there.
  */
 export function DashboardLayout() {
   const { user, isAdmin, isLoading } = useAuth();
   const hydrating = useHydrating();
+  const drawnForReader = useContext(DrawnForReader);
+  // A page the server drew whole is on screen before its code: it stays inert (seen, but neither clickable nor in the
+  // accessibility tree) until it has hydrated, so no click or keystroke falls on a control that cannot answer yet.
+  const [pageInert, setPageInert] = useState(hydrating && drawnForReader);
   const [loadingTimedOut, setLoadingTimedOut] = useState(false);
   const { start } = useTimeout(() => setLoadingTimedOut(true), AUTH_LOADING_TIMEOUT_MS);
   const [opened, { toggle, close }] = useDisclosure(false);
@@ -68,8 +80,10 @@ export function DashboardLayout() {
     burgerRef.current?.focus();
   });
 
-  // Spec section 9: 'Loading...' while the session loads, at most 2000 ms; then without a user, the sign-in page.
-  const waiting = hydrating || (isLoading && !loadingTimedOut);
+  // Spec section 9: 'Loading...' while the session loads, at most 2000 ms; then without a user, the sign-in page. While
+  // hydrating, what the server drew: the whole page when it read for this visitor (the session is then in the query
+  // cache already), else the frame, whatever the browser has learnt since.
+  const waiting = (hydrating && !drawnForReader) || (isLoading && !loadingTimedOut);
   if (!waiting && !user) return <Navigate to={paths.login} replace />;
 
   const signOut = async () => {
@@ -181,13 +195,14 @@ export function DashboardLayout() {
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1}>
-        <Box maw={1200} mx="auto">
+        <Box maw={1200} mx="auto" inert={pageInert}>
           {/* A page whose code is still loading waits here, inside the layout: the navigation and its menu stay put. */}
           {waiting ? (
             <PageSkeleton pathname={location.pathname} />
           ) : (
             <Suspense fallback={<PageSkeleton pathname={location.pathname} />}>
               <Outlet />
+              {pageInert && <WhenHydrated then={() => setPageInert(false)} />}
             </Suspense>
           )}
         </Box>

@@ -1,10 +1,11 @@
 import { Alert, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { paths } from '@storefront/contract';
+import { formatDate, paths } from '@storefront/contract';
 import { IconBuildingStore, IconChartPie, IconServer, IconShoppingCart } from '@tabler/icons-react';
 import { type ReactNode, useId } from 'react';
 import { Link } from 'react-router';
 import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
 import { useOrders, useOrderUsage } from '../../../lib/queries/orders.ts';
+import { useTimeZone } from '../../../lib/time-zone.ts';
 import { useAuth } from '../../../lib/use-auth.ts';
 import { PAGE_TITLES, usePageTitle } from '../../../lib/use-page-title.ts';
 import { overviewFigures } from '../api/overview-data.ts';
@@ -47,6 +48,7 @@ function StatCard({
 export function OverviewPage() {
   usePageTitle(PAGE_TITLES[paths.overview]);
   const { user } = useAuth();
+  const timeZone = useTimeZone();
   const orders = useOrders();
   const usage = useOrderUsage();
   const figures = overviewFigures(orders.data ?? [], usage.data ?? []);
@@ -135,7 +137,7 @@ export function OverviewPage() {
             <Text size="sm" c="dimmed">
               Member since
             </Text>
-            <Text fw={500}>{user?.createdAt ? new Date(user.createdAt).toLocaleDateString() : 'N/A'}</Text>
+            <Text fw={500}>{user?.createdAt ? formatDate(user.createdAt, 'date', timeZone) : 'N/A'}</Text>
           </Stack>
         </SimpleGrid>
       </Card>

@@ -13,7 +13,6 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import {
   formatDate,
   formatMoney,
@@ -29,8 +28,10 @@ import { IconExternalLink, IconReceipt, IconRefresh } from '@tabler/icons-react'
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
+import { useTimeZone } from '../../../lib/time-zone.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { newestFirst, pageWithin, useOrderHistory } from '../api/order-history.ts';
+import classes from './order-history.module.css';
 
 const productNames = (ids: string[]) => ids.map((id) => (isProductId(id) ? PRODUCTS[id].label : id)).join(', ');
 
@@ -71,7 +72,7 @@ export function historyStatusColor(status: string): 'green' | 'yellow' | 'red' |
 export function OrderHistoryPage() {
   usePageTitle('Order History');
   const history = useOrderHistory();
-  const narrow = useMediaQuery('(max-width: 768px)');
+  const timeZone = useTimeZone();
   const [page, setPage] = useState(1);
   const entries = newestFirst(history.data ?? []);
   const pages = Math.max(1, Math.ceil(entries.length / ORDER_HISTORY_PAGE_SIZE));
@@ -127,68 +128,65 @@ export function OrderHistoryPage() {
         </Card>
       ) : (
         <>
-          {narrow ? (
-            <Stack gap="sm">
-              {shown.map((entry) => (
-                <Card key={entry.stripe_id} withBorder padding="md" data-testid="order-history-card">
-                  <Group justify="space-between" mb={6}>
-                    <Text fw={700} ff="monospace">
-                      #{shortId(entry.order_id, 8)}
-                    </Text>
-                    <StatusBadge status={entry.status} />
-                  </Group>
-                  <Text size="sm">{productNames(entry.product_ids)}</Text>
-                  <Text size="sm" c="dimmed">
-                    {formatDate(entry.purchased_at, 'date-time')}
+          <Stack gap="sm" className={classes.cards}>
+            {shown.map((entry) => (
+              <Card key={entry.stripe_id} withBorder padding="md" data-testid="order-history-card">
+                <Group justify="space-between" mb={6}>
+                  <Text fw={700} ff="monospace">
+                    #{shortId(entry.order_id, 8)}
                   </Text>
-                  <Group justify="space-between" mt={6}>
-                    <Text fw={700}>{formatMoney(entry.total, entry.currency)}</Text>
-                    <InvoiceLink entry={entry} absent="No invoice" />
-                  </Group>
-                  <Text size="xs" c="dimmed" ff="monospace" mt={4}>
-                    Ref {shortId(entry.stripe_id, 12)}
-                  </Text>
-                </Card>
-              ))}
-            </Stack>
-          ) : (
-            <Card withBorder padding={0}>
-              <Table.ScrollContainer minWidth={720}>
-                <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Order</Table.Th>
-                      <Table.Th>Payment reference</Table.Th>
-                      <Table.Th>Date</Table.Th>
-                      <Table.Th>Products</Table.Th>
-                      <Table.Th ta="right">Total</Table.Th>
-                      <Table.Th>Status</Table.Th>
-                      <Table.Th>Invoice</Table.Th>
+                  <StatusBadge status={entry.status} />
+                </Group>
+                <Text size="sm">{productNames(entry.product_ids)}</Text>
+                <Text size="sm" c="dimmed">
+                  {formatDate(entry.purchased_at, 'date-time', timeZone)}
+                </Text>
+                <Group justify="space-between" mt={6}>
+                  <Text fw={700}>{formatMoney(entry.total, entry.currency)}</Text>
+                  <InvoiceLink entry={entry} absent="No invoice" />
+                </Group>
+                <Text size="xs" c="dimmed" ff="monospace" mt={4}>
+                  Ref {shortId(entry.stripe_id, 12)}
+                </Text>
+              </Card>
+            ))}
+          </Stack>
+          <Card withBorder padding={0} className={classes.table}>
+            <Table.ScrollContainer minWidth={720}>
+              <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Order</Table.Th>
+                    <Table.Th>Payment reference</Table.Th>
+                    <Table.Th>Date</Table.Th>
+                    <Table.Th>Products</Table.Th>
+                    <Table.Th ta="right">Total</Table.Th>
+                    <Table.Th>Status</Table.Th>
+                    <Table.Th>Invoice</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {shown.map((entry) => (
+                    <Table.Tr key={entry.stripe_id}>
+                      <Table.Td ff="monospace">#{shortId(entry.order_id, 8)}</Table.Td>
+                      <Table.Td ff="monospace">{shortId(entry.stripe_id, 12)}</Table.Td>
+                      <Table.Td>{formatDate(entry.purchased_at, 'date-time', timeZone)}</Table.Td>
+                      <Table.Td>{productNames(entry.product_ids)}</Table.Td>
+                      <Table.Td ta="right" fw={600}>
+                        {formatMoney(entry.total, entry.currency)}
+                      </Table.Td>
+                      <Table.Td>
+                        <StatusBadge status={entry.status} />
+                      </Table.Td>
+                      <Table.Td>
+                        <InvoiceLink entry={entry} absent="-" />
+                      </Table.Td>
                     </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {shown.map((entry) => (
-                      <Table.Tr key={entry.stripe_id}>
-                        <Table.Td ff="monospace">#{shortId(entry.order_id, 8)}</Table.Td>
-                        <Table.Td ff="monospace">{shortId(entry.stripe_id, 12)}</Table.Td>
-                        <Table.Td>{formatDate(entry.purchased_at, 'date-time')}</Table.Td>
-                        <Table.Td>{productNames(entry.product_ids)}</Table.Td>
-                        <Table.Td ta="right" fw={600}>
-                          {formatMoney(entry.total, entry.currency)}
-                        </Table.Td>
-                        <Table.Td>
-                          <StatusBadge status={entry.status} />
-                        </Table.Td>
-                        <Table.Td>
-                          <InvoiceLink entry={entry} absent="-" />
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-            </Card>
-          )}
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          </Card>
           {pages > 1 && (
             <Group justify="center">
               <Pagination total={pages} value={current} onChange={setPage} withEdges aria-label="Order history pages" />

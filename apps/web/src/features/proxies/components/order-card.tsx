@@ -14,6 +14,7 @@ import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import { memo, startTransition, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { site } from '../../../config/site.ts';
+import { useTimeZone } from '../../../lib/time-zone.ts';
 import { relativeAge } from '../proxies-model.ts';
 import { ProxyList } from './proxy-list.tsx';
 
@@ -46,6 +47,7 @@ interface OrderCardProps {
 export const OrderCard = memo(function OrderCard({ order, format, onCancel }: OrderCardProps) {
   const [opened, setOpened] = useState(false);
   const listId = useId();
+  const timeZone = useTimeZone();
   const active = isOrderActive(order);
   if (order.processing) return <ProcessingRow label={PRODUCTS[order.product_id].label} />;
   return (
@@ -59,7 +61,7 @@ export const OrderCard = memo(function OrderCard({ order, format, onCancel }: Or
             <Text fw={600}>{PRODUCTS[order.product_id].label}</Text>
           </Group>
           <Text size="sm" c="dimmed">
-            Purchased {formatDate(order.purchase_time, 'date-time')} ({relativeAge(order.purchase_time)}) ·{' '}
+            Purchased {formatDate(order.purchase_time, 'date-time', timeZone)} ({relativeAge(order.purchase_time)}) ·{' '}
             {counted(order.proxies.length, 'proxy', 'proxies')}
           </Text>
           <Group gap={6}>
@@ -81,7 +83,7 @@ export const OrderCard = memo(function OrderCard({ order, format, onCancel }: Or
           {order.expiration_time && (
             <Text size="xs" c="dimmed">
               {active ? (order.cancelled ? 'Ends' : order.payment_failed ? 'Payment was due' : 'Renews') : 'Ended'}{' '}
-              {formatDate(order.expiration_time, 'date-time')}
+              {formatDate(order.expiration_time, 'date-time', timeZone)}
               {site.sandboxPayments && active && !order.cancelled && (
                 <>
                   {' · '}

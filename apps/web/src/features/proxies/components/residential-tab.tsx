@@ -18,6 +18,7 @@ import { Link } from 'react-router';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { UsageChartRoom } from '../../../components/usage-chart-room.tsx';
 import { WhenNearView } from '../../../components/when-near-view.tsx';
+import { useTimeZone } from '../../../lib/time-zone.ts';
 import { useDailyUsage } from '../api/proxies-api.ts';
 import { gb, usageColor } from '../proxies-model.ts';
 import { ProcessingRow } from './order-card.tsx';
@@ -109,6 +110,7 @@ function UsageCard({ account }: { account: OrderUsage }) {
 
 /** The Residential tab: waiting orders, then each account's usage, credentials and list generator. */
 export function ResidentialTab({ usage, processing }: { usage: OrderUsage[]; processing: ProcessingOrder[] }) {
+  const timeZone = useTimeZone();
   if (usage.length === 0 && processing.length === 0) {
     // As the ISP tabs' empty states: what is missing, and where to get it.
     return (
@@ -126,7 +128,7 @@ export function ResidentialTab({ usage, processing }: { usage: OrderUsage[]; pro
         <ProcessingRow
           key={order.id}
           label={`${order.quantity} GB of residential data`}
-          detail={formatDate(order.createdAt, 'date-time')}
+          detail={formatDate(order.createdAt, 'date-time', timeZone)}
         />
       ))}
       {usage.map((account) => (
