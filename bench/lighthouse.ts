@@ -10,6 +10,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import puppeteer from 'puppeteer-core';
 import { recordProof } from '../apps/server/src/test/proof-results.ts';
 import { ADMIN_TABS } from '../apps/web/src/features/admin/admin-tabs.ts';
 import { createBenchDatabase } from './bench-database.ts';
@@ -68,17 +69,20 @@ const server = await startServer(PORT, bench.url, { ADMIN_EMAILS: 'lh-admin@exam
 const customer = await signedIn(base, bench.database.db, 'lh-customer@example.com');
 await orderWithProxies(bench.database.db, customer.userId, 10_000);
 const admin = await signedIn(base, bench.database.db, 'lh-admin@example.com');
+// The time zone a browser's page tells the server (lib/time-zone.ts), so the customer pages are drawn whole for their
+// reader as in a browser that has been to the shop before; Chromium runs in this machine's zone.
+const timeZoneCookie = `tz=${encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone)}`;
 const PAGES = [
   { path: '/', name: 'Landing', cookie: '' },
-  { path: '/dashboard/overview', name: 'Overview', cookie: customer.cookie },
-  { path: '/dashboard/proxies', name: 'Proxies (10,000)', cookie: customer.cookie },
-  { path: '/dashboard/purchase', name: 'Purchase', cookie: customer.cookie },
-  { path: '/dashboard/order-history', name: 'Order History', cookie: customer.cookie },
-  { path: '/dashboard/settings', name: 'Settings', cookie: customer.cookie },
+  { path: '/dashboard/overview', name: 'Overview', cookie: `${customer.cookie}; ${timeZoneCookie}` },
+  { path: '/dashboard/proxies', name: 'Proxies (10,000)', cookie: `${customer.cookie}; ${timeZoneCookie}` },
+  { path: '/dashboard/purchase', name: 'Purchase', cookie: `${customer.cookie}; ${timeZoneCookie}` },
+  { path: '/dashboard/order-history', name: 'Order History', cookie: `${customer.cookie}; ${timeZoneCookie}` },
+  { path: '/dashboard/settings', name: 'Settings', cookie: `${customer.cookie}; ${timeZoneCookie}` },
   ...ADMIN_TABS.map((tab) => ({
     path: tab.value === 'inventory' ? '/dashboard/admin' : `/dashboard/admin?tab=${tab.value}`,
     name: `Admin: ${tab.label}`,
-    cookie: admin.cookie,
+    cookie: `${admin.cookie}; ${timeZoneCookie}`,
   })),
 ].filter((page) => !process.env.LH_PAGES || process.env.LH_PAGES.split(',').includes(page.path));
 
@@ -92,19 +96,34 @@ const chrome = await chromeLauncher.launch({
     '--disable-component-update',
   ],
 });
+// Each run starts with exactly the page's cookies in the browser's jar, as a returning visitor's browser holds them
+// (Lighthouse keeps cookies between runs, and a page writes its own: the time zone).
+const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+async function useCookies(cookieHeader: string) {
+  await browser.deleteCookie(...(await browser.cookies()));
+  const cookies = cookieHeader
+    .split(';')
+    .map((pair) => pair.trim())
+    .filter(Boolean)
+    .map((pair) => {
+      const [name = '', ...value] = pair.split('=');
+      return { name, value: value.join('='), domain: '127.0.0.1', path: '/' };
+    });
+  if (cookies.length > 0) await browser.setCookie(...cookies);
+}
 const medians: { name: string; lhr: Lhr }[] = [];
 try {
   for (const page of PAGES) {
     console.log(`Lighthouse (mobile, ${throttlingLabel}) of ${page.path}, ${runs} run${runs === 1 ? '' : 's'}:`);
     const results: Lhr[] = [];
     for (let run = 1; run <= runs; run++) {
+      await useCookies(page.cookie);
       const result = await lighthouse(`${base}${page.path}`, {
         port: chrome.port,
         output: 'json',
         logLevel: 'error',
         onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
         ...(throttlingMethod && { throttlingMethod }),
-        ...(page.cookie && { extraHeaders: { Cookie: page.cookie } }),
       });
       if (!result) throw new Error('Lighthouse returned nothing');
       printRun(`run ${run}`, result.lhr);
@@ -151,6 +170,7 @@ try {
     );
   }
 } finally {
+  await browser.disconnect();
   await chrome.kill();
   server.kill('SIGTERM');
   await new Promise((resolve) => server.once('exit', resolve));

@@ -79,6 +79,8 @@ for (const width of [1280, 375]) {
         await new Promise((resolve) => setTimeout(resolve, 1500));
         await route.continue();
       });
+      // Drawn by the browser (a visitor the server does not draw for): a skeleton, inside the layout.
+      await nextPageDrawnByBrowser(page);
       await page.goto('/dashboard/order-history');
       await expect(page.getByRole('main').getByRole('status')).toHaveText('Loading...');
       await expect(page.getByRole('navigation', { name: 'Dashboard' })).toBeAttached();
@@ -86,6 +88,15 @@ for (const width of [1280, 375]) {
       // Then the page itself (the skeleton draws its heading too while the code loads).
       await expect(page.locator('[data-page-skeleton]')).toHaveCount(0);
       await expect(page.getByRole('heading', { name: 'Order History' })).toBeVisible();
+
+      // Drawn by the server for its reader: the page itself at once, inert (not clickable) until its code has taken
+      // it over; never replaced by a skeleton meanwhile.
+      await page.goto('/dashboard/order-history');
+      const drawn = page.locator('main [inert]');
+      await expect(drawn).toContainText('Refresh');
+      await expect(page.locator('[data-page-skeleton]')).toHaveCount(0);
+      await expect(drawn).toHaveCount(0);
+      await expect(page.getByRole('button', { name: 'Refresh' })).toBeEnabled();
     });
 
     test('Checkout Started shows before the payment page; the cancel dialog warns; references read cleanly', async ({

@@ -18,7 +18,7 @@ if (!root) throw new Error('index.html has no #root element');
 rememberTimeZone();
 const queryClient = createQueryClient();
 const serverState = readServerState();
-if (serverState) seedQueryClient(queryClient, serverState);
+const { drawnForReader } = serverState ? seedQueryClient(queryClient, serverState) : { drawnForReader: false };
 // A signed-in screen needs the session and its chunks: all are asked for now, side by side, not one after the other.
 if (window.location.pathname.startsWith(paths.dashboard)) {
   void queryClient.prefetchQuery({ queryKey: authQueryKey, queryFn: fetchAuthCheck });
@@ -27,7 +27,7 @@ if (window.location.pathname.startsWith(paths.dashboard)) {
 
 const app = (
   <StrictMode>
-    <DrawnForReader value={serverState?.queries !== undefined}>
+    <DrawnForReader value={drawnForReader}>
       <AppProvider queryClient={queryClient}>
         <AppRouter />
       </AppProvider>
@@ -36,8 +36,8 @@ const app = (
 );
 
 if (root.firstElementChild) {
-  // The server rendered this page (landing, legal, 404, a signed-in page or its frame). Hydrating in a transition lets React yield to the browser
-  // between pieces of work instead of blocking the main thread for the whole tree.
+  // The server rendered this page (landing, legal, 404, a signed-in page or its frame). Hydrating in a transition lets
+  // React yield to the browser between pieces of work instead of blocking the main thread for the whole tree.
   startTransition(() => {
     hydrateRoot(root, app);
   });

@@ -6,10 +6,13 @@ import { parsePricing, pricingQueryKey } from '../lib/queries/pricing.ts';
  * Puts the data a page was rendered with into the query cache, on the server before rendering and in the browser
  * before hydrating, so both first renders agree. Anything malformed is left out (the page then loads it itself).
  */
-export function seedQueryClient(queryClient: QueryClient, state: ServerRenderState): void {
+export function seedQueryClient(queryClient: QueryClient, state: ServerRenderState): { drawnForReader: boolean } {
   const pricing = parsePricing(state.pricing);
   if (pricing) queryClient.setQueryData(pricingQueryKey, pricing, { updatedAt: state.readAt });
-  if (isDehydratedState(state.queries)) hydrate(queryClient, state.queries);
+  // A page drawn for its reader: their session and the page's first reads (entry-server.tsx).
+  if (!isDehydratedState(state.queries)) return { drawnForReader: false };
+  hydrate(queryClient, state.queries);
+  return { drawnForReader: true };
 }
 
 /** The shape TanStack Query's `dehydrate` gives (checked, since it arrives as text). */

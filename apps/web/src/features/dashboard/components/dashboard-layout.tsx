@@ -14,7 +14,7 @@ import {
   IconShieldLock,
   IconShoppingCart,
 } from '@tabler/icons-react';
-import { Suspense, useContext, useEffect, useRef, useState } from 'react';
+import { Suspense, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, Outlet, NavLink as RouterNavLink, useLocation, useNavigate } from 'react-router';
 import { BrandMark } from '../../../components/brand-mark.tsx';
 import { ColorSchemeToggle } from '../../../components/color-scheme-toggle.tsx';
@@ -79,6 +79,18 @@ export function DashboardLayout() {
     close();
     burgerRef.current?.focus();
   });
+
+  // The page as one element, made again only when it changes: the layout's render as it learns it has hydrated then
+  // hands nothing new to a page React is still hydrating (which would make React hydrate it at once, in one long task).
+  const page = useMemo(
+    () => (
+      <Suspense fallback={<PageSkeleton pathname={location.pathname} />}>
+        <Outlet />
+        {pageInert && <WhenHydrated then={() => setPageInert(false)} />}
+      </Suspense>
+    ),
+    [location.pathname, pageInert],
+  );
 
   // Spec section 9: 'Loading...' while the session loads, at most 2000 ms; then without a user, the sign-in page. While
   // hydrating, what the server drew: the whole page when it read for this visitor (the session is then in the query
@@ -197,14 +209,7 @@ export function DashboardLayout() {
       <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1}>
         <Box maw={1200} mx="auto" inert={pageInert}>
           {/* A page whose code is still loading waits here, inside the layout: the navigation and its menu stay put. */}
-          {waiting ? (
-            <PageSkeleton pathname={location.pathname} />
-          ) : (
-            <Suspense fallback={<PageSkeleton pathname={location.pathname} />}>
-              <Outlet />
-              {pageInert && <WhenHydrated then={() => setPageInert(false)} />}
-            </Suspense>
-          )}
+          {waiting ? <PageSkeleton pathname={location.pathname} /> : page}
         </Box>
       </AppShell.Main>
     </AppShell>
