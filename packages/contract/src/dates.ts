@@ -37,12 +37,14 @@ export function formatDate(value: Date | string | number, style: DateStyle, time
 /** The cookie in which the browser tells the server its time zone, so that pages the server draws show the reader's. */
 export const TIME_ZONE_COOKIE = 'tz';
 
-/** `name` when it is a time zone this runtime knows, else undefined. */
+/**
+ * The canonical name of a time zone this runtime knows ('europe/paris' is 'Europe/Paris'), else undefined. Canonical,
+ * so that however a visitor spells a zone, the formatters made for it (one per zone and style) stay a few hundred.
+ */
 export function knownTimeZone(name: string | undefined): string | undefined {
   if (!name || name.length > 64) return undefined;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return name;
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
     return undefined;
   }

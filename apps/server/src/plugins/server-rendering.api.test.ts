@@ -165,10 +165,17 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
       expect(overview.body).toContain(`<link rel="modulepreload" crossorigin href="/${manifest[module].file}">`);
     }
 
-    // Another reader gets their own page, never one kept from the first.
-    const bobs = rootOf((await page('/dashboard/overview', `${bob.cookie}; tz=UTC`)).body);
+    // Another reader gets their own page, never one kept from the first; a visitor without a session the frame.
+    const bobs = rootOf((await page('/dashboard/overview', `${bob.cookie}; tz=pacific%2Fkiritimati`)).body);
     expect(bobs).toContain('bob-drawn@example.com');
     expect(bobs).not.toContain('ada-drawn@example.com');
+    const anonymous = await t.app.inject({ method: 'GET', url: '/dashboard/overview' });
+    expect(rootOf(anonymous.body)).toContain('Loading...');
+    expect(anonymous.body).not.toContain('drawn@example.com');
+    // The page draws what its address says: the tab a paid checkout comes back to.
+    expect(
+      rootOf((await page('/dashboard/proxies?tab=residential_proxies&paid=1', `${ada.cookie}; tz=UTC`)).body),
+    ).toContain('No residential proxies');
 
     for (const [url, text] of [
       ['/dashboard/proxies', 'No ISP proxies'],
@@ -196,6 +203,7 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
     expect(count('/dashboard/overview', 'whole')).toBe(2);
     expect(count('/dashboard/overview', 'no_time_zone')).toBe(2);
     expect(count('/dashboard/settings', 'whole')).toBe(1);
+    expect(count('/dashboard/proxies', 'signed_out')).toBeGreaterThanOrEqual(1);
   });
 
   it('leaves the pages that depend on the session to the browser', async () => {

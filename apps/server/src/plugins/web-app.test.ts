@@ -92,6 +92,7 @@ describe('server-rendered pages', () => {
       build,
       site: DEFAULT_SITE_CONFIG,
       pricing: () => Promise.reject(new Error('database down')),
+      origin: 'http://localhost:3000',
     });
     const response = await app.inject({ method: 'GET', url: '/' });
     expect(response.statusCode).toBe(200);

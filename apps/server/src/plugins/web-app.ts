@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import {
+  type EndpointName,
   isKnownPagePath,
   knownTimeZone,
   messages,
@@ -18,7 +19,7 @@ import {
   TIME_ZONE_COOKIE,
 } from '@storefront/contract';
 import { parseCookie } from 'cookie';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, LightMyRequestResponse as Response } from 'fastify';
 import type { Counter } from 'prom-client';
 import { carriesSessionCookie } from '../lib/own-site.ts';
 
@@ -155,7 +156,13 @@ export async function loadWebAppBuild(distDir: string, site: SiteConfig): Promis
 }
 
 /** Why a customer page was sent as its frame (the browser then reads and draws the page itself). */
-type FrameReason = 'no_session' | 'no_time_zone' | 'signed_out' | 'read_failed';
+type FrameReason = 'no_session' | 'no_time_zone' | 'signed_out' | 'read_failed' | 'slow' | 'render_failed';
+
+/**
+ * How long a customer page's HTML waits for its reads before it goes out as its frame: the reads are the page's own,
+ * a few milliseconds each; a database that takes longer should not hold the page back.
+ */
+const READS_BUDGET_MS = 1500;
 
 /** The path the 404 page is rendered for; each answer carries the path asked for in its place. */
 const NOT_FOUND_STAND_IN = '/__storefront-unknown-path__';
@@ -175,6 +182,8 @@ export interface WebAppOptions {
   pricing: () => Promise<PricingResponse>;
   /** Counts the customer pages sent, by how they were drawn (lib/metrics.ts). */
   customerPages?: Counter<'page' | 'drawn'>;
+  /** The shop's public origin (APP_URL's): the links a drawn page shows start with it, as the browser's own do. */
+  origin: string;
 }
 
 /**
@@ -230,15 +239,17 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
 
   /**
    * A customer page's first reads, made here as the visitor's own session (the same routes, checks and answers as the
-   * browser's fetch), for a visitor with a session cookie whose browser told its time zone; undefined otherwise or
-   * when a read fails (the page is then its frame and the browser reads for itself). `setCookie`: the session check's
+   * browser's fetch): the session check first, then the page's own reads side by side. The frame instead (the browser
+   * then reads for itself) for a visitor without a session cookie, whose browser has not told its time zone, who is not
+   * signed in, or when a read fails or the reads take longer than READS_BUDGET_MS. `setCookie`: the session check's
    * renewed cookie, passed on.
    */
   const readForVisitor = async (
     request: FastifyRequest,
     pathname: string,
   ): Promise<{ reader: PageReader; setCookie: string[] } | { frame: FrameReason }> => {
-    const names = renderer?.pageReads?.(pathname) ?? [];
+    const [check, ...names] = renderer?.pageReads?.(pathname) ?? [];
+    if (!check) return { frame: 'no_session' };
     if (!carriesSessionCookie(request)) return { frame: 'no_session' };
     const timeZone = knownTimeZone(parseCookie(request.headers.cookie ?? '')[TIME_ZONE_COOKIE]);
     if (!timeZone) return { frame: 'no_time_zone' };
@@ -247,20 +258,58 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       const value = request.headers[name];
       if (typeof value === 'string') headers[name] = value;
     }
-    const answers = await Promise.all(
-      names.map((name) =>
-        app.inject({ method: 'GET', url: `/api${routes[name].path}`, headers, remoteAddress: request.ip }),
-      ),
-    );
-    if (answers[0]?.statusCode === 200 && !answers[0].json<{ authenticated?: boolean }>().authenticated)
-      return { frame: 'signed_out' };
+    const read = (name: EndpointName) =>
+      app.inject({ method: 'GET', url: `/api${routes[name].path}`, headers, remoteAddress: request.ip });
+    const reads = async (): Promise<{ frame: FrameReason } | { session: Response; answers: Response[] }> => {
+      const session = await read(check);
+      // A cookie that is no session costs one read, not the page's.
+      if (session.statusCode !== 200 || !session.json<{ authenticated?: boolean }>().authenticated)
+        return { frame: 'signed_out' };
+      return { session, answers: await Promise.all(names.map(read)) };
+    };
+    let timer: NodeJS.Timeout | undefined;
+    const outOfTime = new Promise<{ frame: FrameReason }>((resolve) => {
+      timer = setTimeout(() => resolve({ frame: 'slow' }), READS_BUDGET_MS);
+    });
+    const result = await Promise.race([reads(), outOfTime]).finally(() => clearTimeout(timer));
+    if ('frame' in result) return result;
+    const { session, answers } = result;
     if (answers.some((answer) => answer.statusCode !== 200)) return { frame: 'read_failed' };
-    const reader: PageReader = { reads: {}, origin: `${request.protocol}://${request.host}`, timeZone };
+    const reader: PageReader = { reads: { [check]: session.json() }, origin: options.origin, timeZone };
     names.forEach((name, index) => {
       reader.reads[name] = answers[index]?.json();
     });
-    const renewed = answers[0]?.headers['set-cookie'];
+    const renewed = session.headers['set-cookie'];
     return { reader, setCookie: renewed === undefined ? [] : [renewed].flat().map(String) };
+  };
+
+  /** A customer page drawn whole for its visitor (its HTML), or why it is sent as its frame instead. */
+  const drawForVisitor = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    pathname: string,
+    template: string,
+    module: string | undefined,
+  ): Promise<string | { frame: FrameReason }> => {
+    try {
+      const visitor = await readForVisitor(request, pathname);
+      if ('frame' in visitor) return visitor;
+      // With its query: the page draws what it says (Proxies' `?tab=`).
+      const result = renderer?.renderPage(request.url, options.site, undefined, Date.now(), visitor.reader);
+      if (result?.state.queries === undefined) return { frame: 'render_failed' };
+      // Drawn for this visitor alone, with their data (as the API's own answers): never kept here, nor by a cache.
+      for (const cookie of visitor.setCookie) reply.header('set-cookie', cookie);
+      reply.header('cache-control', 'private, no-store');
+      return renderPageHtml(template, {
+        appHtml: result.html,
+        title: result.title,
+        state: result.state,
+        ...assetsOf(modulesOf(pathname, module)),
+      });
+    } catch (error) {
+      request.log.error({ err: error, pathname }, 'drawing the page for its reader failed; sending its frame');
+      return { frame: 'render_failed' };
+    }
   };
 
   const renderPage = async (
@@ -271,23 +320,13 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
   ): Promise<string> => {
     const page = renderer?.serverPage(pathname);
     if (!renderer || !page) return renderPageHtml(template, { appHtml: '' });
+    const customerPage = (renderer.pageReads?.(pathname) ?? []).length > 0;
+    if (customerPage) {
+      const drawn = await drawForVisitor(request, reply, pathname, template, page.module);
+      options.customerPages?.inc({ page: pathname, drawn: typeof drawn === 'string' ? 'whole' : drawn.frame });
+      if (typeof drawn === 'string') return drawn;
+    }
     try {
-      const customerPage = (renderer.pageReads?.(pathname) ?? []).length > 0;
-      const visitor = customerPage ? await readForVisitor(request, pathname) : undefined;
-      if (visitor && 'frame' in visitor) options.customerPages?.inc({ page: pathname, drawn: visitor.frame });
-      if (visitor && 'reader' in visitor) {
-        const result = renderer.renderPage(pathname, options.site, undefined, Date.now(), visitor.reader);
-        options.customerPages?.inc({ page: pathname, drawn: 'whole' });
-        // Drawn for this visitor alone, with their data (as the API's own answers): never kept here, nor by a cache.
-        for (const cookie of visitor.setCookie) reply.header('set-cookie', cookie);
-        reply.header('cache-control', 'private, no-store');
-        return renderPageHtml(template, {
-          appHtml: result.html,
-          title: result.title,
-          state: result.state,
-          ...assetsOf(modulesOf(pathname, page.module)),
-        });
-      }
       const pricing = page.needsPricing ? await options.pricing().catch(() => undefined) : undefined;
       const renderedPath = page.status === 404 ? NOT_FOUND_STAND_IN : pathname;
       const cacheKey = JSON.stringify(pricing?.plans ?? null);
