@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { signIn, signUp, uniqueEmail } from './support/helpers.ts';
+import { pageLive, signIn, signUp, uniqueEmail } from './support/helpers.ts';
 import { E2E } from './support/ports.ts';
 
 // One administrator works through the console; the tests run in order on the shared app.
@@ -41,6 +41,7 @@ test('switches a product off and on from the Purchase Toggle card', async ({ pag
 
   const pk1 = page.getByRole('switch', { name: 'PK1 ISP Proxies' });
   await expect(pk1).toBeChecked();
+  await pageLive(page);
   await pk1.click({ force: true });
   await expect(pk1).not.toBeChecked();
   const features = async () =>
@@ -228,6 +229,7 @@ test('creates a coupon, sees it redeemed by a paid checkout, pauses and deletes 
   await page.getByRole('button', { name: 'Show the promo codes of E2E spring' }).click();
   await expect(page.getByText('Redeemed 1 / Unlimited')).toBeVisible();
   const active = page.getByRole('switch', { name: 'Active' });
+  await pageLive(page);
   await active.click({ force: true });
   await expect(page.getByRole('switch', { name: 'Inactive' })).not.toBeChecked();
   await page.getByRole('button', { name: 'Delete E2E spring' }).click();

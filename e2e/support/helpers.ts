@@ -102,3 +102,11 @@ export async function buyThroughSandbox(page: Page, product: RegExp, bundle: Reg
 export async function nextPageDrawnByBrowser(page: Page) {
   await page.context().clearCookies({ name: 'tz' });
 }
+
+/**
+ * Waits until a page the server drew for its reader has hydrated: the layout keeps it `inert` until then, so a forced
+ * click (which skips Playwright's checks) would be lost on it.
+ */
+export async function pageLive(page: Page) {
+  await expect(page.locator('main > [inert]')).toHaveCount(0);
+}

@@ -1,9 +1,14 @@
 // The server's renderer of the public pages (built by `vite build --ssr` into dist-ssr/, loaded by the server at start).
 // The browser hydrates what it renders (main.tsx), so the first paint needs no JavaScript.
 import {
+  type AdminTab,
+  addressOf,
+  adminTabOf,
   type EndpointName,
+  type IpPool,
   isKnownPagePath,
   type PageReader,
+  type PageReadPlan,
   type PageReads,
   type PageRenderer,
   type PricingResponse,
@@ -24,6 +29,9 @@ import { seedQueryClient } from './app/server-state.ts';
 import { applySiteConfig } from './config/site.ts';
 import { accountKeys } from './features/account/api/account-keys.ts';
 import { SettingsPage } from './features/account/components/settings-page.tsx';
+import { alertsKeys, auditKeys, couponKeys, inventoryKeys } from './features/admin/api/admin-keys.ts';
+import { AdminPage as AdminConsole } from './features/admin/components/admin-page.tsx';
+import { AdminRoute } from './features/dashboard/components/admin-route.tsx';
 import { DashboardLayout } from './features/dashboard/components/dashboard-layout.tsx';
 import { OverviewPage } from './features/dashboard/components/overview-page.tsx';
 import { NotFoundPage } from './features/errors/not-found-page.tsx';
@@ -43,7 +51,16 @@ import { authQueryKey } from './lib/use-auth.ts';
 import { formatPageTitle, PageTitleSink } from './lib/use-page-title.ts';
 
 const publicPages: PublicPages = { PrivacyPage, TermsPage, NotFoundPage };
-const dashboardPages: DashboardPages = { OverviewPage, ProxiesPage, PurchasePage, OrderHistoryPage, SettingsPage };
+const dashboardPages: DashboardPages = {
+  OverviewPage,
+  ProxiesPage,
+  PurchasePage,
+  OrderHistoryPage,
+  SettingsPage,
+  // The gate with the console itself: drawn here for an administrator, its chunk linked for nobody else.
+  AdminPage: () => <AdminRoute console={AdminConsole} />,
+};
+const adminConsoleModule = 'src/features/admin/components/admin-page.tsx';
 
 /**
  * The source module of each page rendered here but split off in the browser: the server links its chunk's styles
@@ -82,43 +99,91 @@ export const serverPage: PageRenderer['serverPage'] = (pathname: string): Server
   return undefined;
 };
 
-/** The address of one of the contract's reads (without parameters), as the app's own fetch asks for it (lib/api-client.ts). */
-const apiAddress = (name: EndpointName) => `/api${routes[name].path}`;
+/** One of a signed-in page's first reads: its API address, as the app's own fetch asks for it, and its query key. */
+interface FirstRead {
+  address: string;
+  key: QueryKey;
+  /** What the page's query keeps of the answer, when not the answer itself. */
+  keep?: (answer: unknown) => unknown;
+}
+
+const read = (
+  name: EndpointName,
+  key: QueryKey,
+  input: { params?: Record<string, string>; query?: object; keep?: FirstRead['keep'] } = {},
+): FirstRead => ({ address: `/api${addressOf(routes[name].path, input.params, input.query)}`, key, keep: input.keep });
+
+const sessionRead = read('checkSession', authQueryKey);
 
 /**
- * Each customer page's first reads beyond the session check. For a request with a session the server makes them
- * itself (as that session) and draws the whole page from their answers; the browser's query cache starts with them.
+ * Each customer page's first reads beyond the session check, each where the page's own query keeps it (the same key,
+ * address and parameters as the page's hook). For a request with a session the server makes them itself (as that
+ * session) and draws the whole page from their answers; the browser's query cache starts with them.
  */
-const firstReads: Record<string, EndpointName[]> = {
-  [paths.overview]: ['listOrders', 'listOrderUsage'],
-  [paths.proxies]: ['listOrders', 'listOrderUsage', 'listProcessingOrders'],
-  [paths.purchase]: ['getPricing', 'listFeatures'],
-  [paths.orderHistory]: ['listOrderHistory'],
-  [paths.settings]: ['listApiKeys', 'getAuthorizedIps', 'getPreferences'],
+const customerReads: Record<string, FirstRead[]> = {
+  [paths.overview]: [read('listOrders', ordersKeys.list()), read('listOrderUsage', ordersKeys.usage())],
+  [paths.proxies]: [
+    read('listOrders', ordersKeys.list()),
+    read('listOrderUsage', ordersKeys.usage()),
+    read('listProcessingOrders', ordersKeys.processing()),
+  ],
+  [paths.purchase]: [
+    read('getPricing', pricingKeys.all, { keep: parsePricing }),
+    read('listFeatures', featuresKeys.public()),
+  ],
+  [paths.orderHistory]: [read('listOrderHistory', ordersKeys.history())],
+  [paths.settings]: [
+    read('listApiKeys', accountKeys.apiKeys()),
+    read('getAuthorizedIps', accountKeys.authorizedIps()),
+    read('getPreferences', accountKeys.preferences()),
+  ],
 };
 
-/** Where each of those answers goes in the query cache: the key the page's own query reads. */
-const queryKeys: Partial<Record<EndpointName, QueryKey>> = {
-  checkSession: authQueryKey,
-  listOrders: ordersKeys.list(),
-  listOrderUsage: ordersKeys.usage(),
-  listProcessingOrders: ordersKeys.processing(),
-  listFeatures: featuresKeys.public(),
-  listOrderHistory: ordersKeys.history(),
-  listApiKeys: accountKeys.apiKeys(),
-  getAuthorizedIps: accountKeys.authorizedIps(),
-  getPreferences: accountKeys.preferences(),
+const stock = (pool: IpPool) => read('getIpStock', inventoryKeys.stock(pool), { params: { pool } });
+
+/** The admin console's first reads by tab (features/admin/api), beside the open alerts every tab shows first. */
+const adminTabReads: Record<AdminTab, FirstRead[]> = {
+  inventory: [
+    read('listFeatureFlags', featuresKeys.admin()),
+    read('getResidentialStock', inventoryKeys.residential()),
+    read('getResidentialDailyUsage', inventoryKeys.residentialDaily()),
+    stock('pk1'),
+    stock('isp'),
+  ],
+  // Nothing until a customer is looked up.
+  custom_ordering: [],
+  active_coupons: [read('listCoupons', couponKeys.list())],
+  coupon_redemptions: [read('listCouponRedemptions', couponKeys.redemptions())],
+  pk1_inventory_list: [
+    read('listSubnets', inventoryKeys.subnets('pk1'), { params: { pool: 'pk1' }, query: { ips: 'false' } }),
+  ],
+  audit_log: [read('listAuditLog', auditKeys.page(1), { query: { page: 1 } })],
 };
 
-/** The reads a customer page is drawn from, the session check first (none for the admin console and other pages). */
-export const pageReads = (pathname: string): EndpointName[] => {
-  const reads = firstReads[pathname];
-  return reads ? ['checkSession', ...reads] : [];
+/** A signed-in page's first reads at `url` (path and query), the session check first; undefined for other pages. */
+function firstReads(url: string): { reads: FirstRead[]; administrators: boolean } | undefined {
+  const { pathname, searchParams } = new URL(url, 'http://page.invalid');
+  const reads = customerReads[pathname];
+  if (reads) return { reads: [sessionRead, ...reads], administrators: false };
+  if (pathname !== paths.admin) return undefined;
+  const tabReads = adminTabReads[adminTabOf(searchParams.get('tab'))];
+  return { reads: [sessionRead, read('listOpenAlerts', alertsKeys.all), ...tabReads], administrators: true };
+}
+
+export const pageReads: NonNullable<PageRenderer['pageReads']> = (url: string): PageReadPlan | undefined => {
+  const first = firstReads(url);
+  if (!first) return undefined;
+  const [, ...reads] = first.reads;
+  return {
+    session: sessionRead.address,
+    reads: reads.map((entry) => entry.address),
+    administrators: first.administrators,
+  };
 };
 
 /** The API reads a server-rendered page starts with, preloaded with its HTML: a signed-in page's session check. */
 export const preloadData = (pathname: string): string[] =>
-  pathname in dashboardPageModules ? [apiAddress('checkSession')] : [];
+  pathname in dashboardPageModules ? [sessionRead.address] : [];
 
 /** Further split-off modules a server-rendered page preloads beside its own: a signed-in page's chunk. */
 export const preloadModules = (pathname: string): string[] => {
@@ -126,25 +191,36 @@ export const preloadModules = (pathname: string): string[] => {
   return module ? [module] : [];
 };
 
-/** Whether the session check's answer is a signed-in user. */
-const isSignedIn = (answer: unknown) =>
-  typeof answer === 'object' && answer !== null && (answer as { authenticated?: unknown }).authenticated === true;
+/** The signed-in user of the session check's answer, if any. */
+const signedInUser = (answer: unknown) => {
+  const session = answer as { authenticated?: unknown; user?: { role?: unknown } } | null | undefined;
+  return session?.authenticated === true ? (session.user ?? {}) : undefined;
+};
 
-/** Puts a signed-in page's read answers where its queries read them; true when they include a signed-in session. */
-function seedReads(queryClient: ReturnType<typeof createQueryClient>, reads: PageReads, readAt: number): boolean {
-  if (!isSignedIn(reads.checkSession)) return false;
-  for (const [name, answer] of Object.entries(reads) as [EndpointName, unknown][]) {
-    const key = queryKeys[name];
-    if (key) queryClient.setQueryData(key, answer, { updatedAt: readAt });
+/**
+ * Puts a signed-in page's read answers where its queries read them. Whether they make a signed-in page, and whether
+ * its reader is an administrator.
+ */
+function seedReads(
+  queryClient: ReturnType<typeof createQueryClient>,
+  url: string,
+  reads: PageReads,
+  readAt: number,
+): { signedIn: boolean; administrator: boolean } {
+  const user = signedInUser(reads[sessionRead.address]);
+  if (!user) return { signedIn: false, administrator: false };
+  for (const entry of firstReads(url)?.reads ?? []) {
+    if (!(entry.address in reads)) continue;
+    const answer = reads[entry.address];
+    queryClient.setQueryData(entry.key, entry.keep ? entry.keep(answer) : answer, { updatedAt: readAt });
   }
-  const pricing = parsePricing(reads.getPricing);
-  if (pricing) queryClient.setQueryData(pricingKeys.all, pricing, { updatedAt: readAt });
-  return true;
+  return { signedIn: true, administrator: user.role === 'admin' };
 }
 
 /**
- * Renders one page (`url`: path and query) for `site`, with the pricing read at `readAt`. A customer page with its
- * `reader` is drawn whole and its state carries their reads; without, the signed-in pages are their frame. Synchronous.
+ * Renders one page (`url`: path and query) for `site`, with the pricing read at `readAt`. A signed-in page with its
+ * `reader` is drawn whole and its state carries their reads (the admin console for an administrator, 'Access Denied'
+ * for anyone else); without, the signed-in pages are their frame. Synchronous.
  */
 export const renderPage: PageRenderer['renderPage'] = (
   url: string,
@@ -157,7 +233,8 @@ export const renderPage: PageRenderer['renderPage'] = (
   const state: ServerRenderState = pricing ? { pricing, readAt } : { readAt };
   const queryClient = createQueryClient();
   seedQueryClient(queryClient, state);
-  const forReader = reader !== undefined && seedReads(queryClient, reader.reads, readAt);
+  const seeded = reader ? seedReads(queryClient, url, reader.reads, readAt) : undefined;
+  const forReader = seeded?.signedIn === true;
   const sink: { title?: string } = {};
   const html = renderToString(
     <StrictMode>
@@ -182,5 +259,7 @@ export const renderPage: PageRenderer['renderPage'] = (
   );
   if (forReader) state.queries = dehydrate(queryClient);
   queryClient.clear();
-  return { html, title: sink.title ?? formatPageTitle(), state };
+  // The console drawn for an administrator: its chunk and styles are linked with the page.
+  const drewConsole = seeded?.administrator === true && new URL(url, 'http://page.invalid').pathname === paths.admin;
+  return { html, title: sink.title ?? formatPageTitle(), state, modules: drewConsole ? [adminConsoleModule] : [] };
 };

@@ -1,4 +1,3 @@
-import type { EndpointName } from './api/index.ts';
 import type { PricingResponse } from './schemas/catalogue.ts';
 
 /** The operator's settings the browser needs; the server embeds them in index.html (no secrets here). */
@@ -39,8 +38,21 @@ export interface ServerRenderState {
   queries?: unknown;
 }
 
-/** A signed-in page's first reads (the session check first), as the reader's own session got them, by endpoint. */
-export type PageReads = Partial<Record<EndpointName, unknown>>;
+/** A signed-in page's first reads (the session check first), as the reader's own session got them, by API address. */
+export type PageReads = Record<string, unknown>;
+
+/**
+ * What the server reads to draw a signed-in page for its reader: API addresses as the browser's own fetch asks for
+ * them (`/api/orders`, `/api/admin/audit-log?page=1`).
+ */
+export interface PageReadPlan {
+  /** The session check, read first: a cookie that is no session costs no more. */
+  session: string;
+  /** The page's own reads, made side by side once the session is known. */
+  reads: string[];
+  /** A page for administrators: anyone else's is drawn from the session alone (it says 'Access Denied'). */
+  administrators: boolean;
+}
 
 /** What the server knows of the reader of a signed-in page it draws whole. */
 export interface PageReader {
@@ -64,6 +76,8 @@ export interface RenderedPage {
   html: string;
   title: string;
   state: ServerRenderState;
+  /** The build manifest keys of split-off modules the drawn page holds beyond its route's (the admin console). */
+  modules?: string[];
 }
 
 /** The server renderer built from apps/web/src/entry-server.tsx, as the server loads it. */
@@ -71,7 +85,7 @@ export interface PageRenderer {
   /** The page the server renders at this path, or undefined for pages the browser renders alone. */
   serverPage(pathname: string): ServerPage | undefined;
   /**
-   * Renders one page for `site`, with the pricing read at `readAt`; a customer page with its `reader` (their session,
+   * Renders one page for `site`, with the pricing read at `readAt`; a signed-in page with its `reader` (their session,
    * first reads, origin and time zone) is drawn whole, without only its frame. Synchronous.
    */
   renderPage(
@@ -81,6 +95,6 @@ export interface PageRenderer {
     readAt?: number,
     reader?: PageReader,
   ): RenderedPage;
-  /** The reads a signed-in page is drawn from, the session check first; none for other pages. */
-  pageReads?(pathname: string): EndpointName[];
+  /** What a signed-in page at `url` (path and query) is drawn from; undefined for the pages drawn alike for all. */
+  pageReads?(url: string): PageReadPlan | undefined;
 }

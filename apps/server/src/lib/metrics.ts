@@ -39,7 +39,7 @@ export function createMetrics(): Metrics {
     }),
     customerPages: new Counter({
       name: 'storefront_customer_pages_total',
-      help: 'Customer pages sent, by page and how they were drawn: whole (for their reader), or the frame because of no_session, no_time_zone, signed_out, read_failed, slow or render_failed',
+      help: 'Signed-in pages sent (the customer pages and the admin console), by page and how they were drawn: whole (for their reader), or the frame because of no_session, no_time_zone, signed_out, read_failed, slow or render_failed',
       labelNames: ['page', 'drawn'],
       registers: [registry],
     }),

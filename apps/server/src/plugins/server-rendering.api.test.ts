@@ -4,7 +4,7 @@ import { formatDate, SERVER_STATE_ELEMENT_ID } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyIps } from '../db/schema.ts';
-import { createTestApp, signUpCustomer, type TestApp } from '../test/test-app.ts';
+import { callApi, createTestApp, signUpCustomer, type TestApp } from '../test/test-app.ts';
 
 // The public pages rendered by the server from the real build (`npm test` builds first; CI must have it).
 const webDist = path.resolve(import.meta.dirname, '../../../web/dist');
@@ -22,7 +22,11 @@ const stateOf = (html: string) => {
 describe.runIf(built || process.env.CI)('server-rendered pages', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ WEB_DIST_DIR: webDist, BRAND_NAME: 'Nova & <Sons>' });
+    t = await createTestApp({
+      WEB_DIST_DIR: webDist,
+      BRAND_NAME: 'Nova & <Sons>',
+      ADMIN_EMAILS: 'grace-drawn@example.com',
+    });
   });
   afterAll(() => t.close());
 
@@ -130,9 +134,76 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
       expect(response.headers.vary).toBe('cookie');
       expect(response.headers['cache-control']).toBe('no-cache');
     }
-    // The admin gate is never drawn for its reader, and does not vary.
-    const gate = await t.app.inject({ method: 'GET', url: '/dashboard/admin', headers: { cookie: 'tz=UTC' } });
-    expect(gate.headers.vary).toBeUndefined();
+  });
+
+  it('draws the admin console whole for an administrator, each tab from its reads, and a customer only Access Denied', async () => {
+    const manifest = JSON.parse(readFileSync(path.join(webDist, '.vite/manifest.json'), 'utf8'));
+    const consoleChunk = manifest['src/features/admin/components/admin-page.tsx'].file as string;
+    const grace = await signUpCustomer(t, 'grace-drawn@example.com');
+    const carl = await signUpCustomer(t, 'carl-drawn@example.com');
+    const page = (url: string, cookie: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
+    const keysOf = (html: string) =>
+      (stateOf(html).queries.queries as { queryKey: unknown[] }[]).map((query) => query.queryKey.join('/')).sort();
+    const zone = 'Pacific/Kiritimati';
+    // A change, so the audit log has an entry to draw (its time in the reader's zone).
+    const saved = await callApi(t, 'PUT', '/api/admin/stocks/residential', {
+      cookie: grace.cookie,
+      payload: { bandwidthLimit: 500 },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+
+    const inventory = await page('/dashboard/admin', `${grace.cookie}; tz=${encodeURIComponent(zone)}`);
+    expect(inventory.statusCode).toBe(200);
+    expect(inventory.headers['cache-control']).toBe('private, no-store');
+    expect(inventory.headers.vary).toBe('cookie');
+    const root = rootOf(inventory.body);
+    for (const text of ['Admin Dashboard', 'Inventory &amp; Features', 'Residential', 'grace-drawn@example.com'])
+      expect(root).toContain(text);
+    expect(root).not.toContain('Loading...');
+    expect(inventory.body).toContain('<title>Inventory &amp; Features – Admin | Nova &amp; &lt;Sons&gt;</title>');
+    expect(keysOf(inventory.body)).toEqual([
+      'admin/alerts',
+      'admin/inventory/residential',
+      'admin/inventory/residential-daily',
+      'admin/inventory/stock/isp',
+      'admin/inventory/stock/pk1',
+      'auth/me',
+      'features/admin',
+    ]);
+    // The console's chunk and styles come with the page, for an administrator.
+    expect(inventory.body).toContain(`<link rel="modulepreload" crossorigin href="/${consoleChunk}">`);
+
+    const audit = await page('/dashboard/admin?tab=audit_log', `${grace.cookie}; tz=${encodeURIComponent(zone)}`);
+    expect(keysOf(audit.body)).toEqual(['admin/alerts', 'admin/audit/1', 'auth/me']);
+    const log = (await page('/api/admin/audit-log?page=1', grace.cookie)).json();
+    expect(rootOf(audit.body)).toContain(formatDate(log.entries[0].at, 'date-time', zone));
+    for (const [tab, keys] of [
+      ['active_coupons', ['admin/alerts', 'admin/coupons/list', 'auth/me']],
+      ['coupon_redemptions', ['admin/alerts', 'admin/coupons/redemptions', 'auth/me']],
+      ['pk1_inventory_list', ['admin/alerts', 'admin/inventory/subnets/pk1', 'auth/me']],
+      ['custom_ordering', ['admin/alerts', 'auth/me']],
+    ] as const) {
+      const response = await page(`/dashboard/admin?tab=${tab}`, `${grace.cookie}; tz=UTC`);
+      expect(keysOf(response.body), tab).toEqual(keys);
+      expect(rootOf(response.body), tab).not.toContain('Loading...');
+    }
+
+    // A customer gets 'Access Denied' drawn from their session alone: no admin read, no console chunk.
+    const denied = await page('/dashboard/admin?tab=audit_log', `${carl.cookie}; tz=UTC`);
+    expect(rootOf(denied.body)).toContain('Access Denied');
+    expect(keysOf(denied.body)).toEqual(['auth/me']);
+    expect(denied.body).not.toContain(consoleChunk);
+    expect(denied.body).not.toContain('grace-drawn@example.com');
+    // Without a session, the frame with the gate's chunk only.
+    const anonymous = await t.app.inject({ method: 'GET', url: '/dashboard/admin' });
+    expect(rootOf(anonymous.body)).toContain('Loading...');
+    expect(anonymous.body).not.toContain(consoleChunk);
+
+    const counted = (await t.app.metrics.customerPages.get()).values;
+    const count = (drawn: string) =>
+      counted.find((value) => value.labels.page === '/dashboard/admin' && value.labels.drawn === drawn)?.value;
+    expect(count('whole')).toBe(7);
+    expect(count('no_session')).toBeGreaterThanOrEqual(1);
   });
 
   it('draws each customer page whole for its reader, from their own reads, in their time zone, for them alone', async () => {

@@ -4,14 +4,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import {
-  type EndpointName,
+  type AuthCheckResponse,
   isKnownPagePath,
   knownTimeZone,
   messages,
   type PageReader,
+  type PageReadPlan,
   type PageRenderer,
   type PricingResponse,
-  routes,
   SERVER_STATE_ELEMENT_ID,
   type ServerRenderState,
   SITE_CONFIG_ELEMENT_ID,
@@ -155,11 +155,11 @@ export async function loadWebAppBuild(distDir: string, site: SiteConfig): Promis
   };
 }
 
-/** Why a customer page was sent as its frame (the browser then reads and draws the page itself). */
+/** Why a signed-in page was sent as its frame (the browser then reads and draws the page itself). */
 type FrameReason = 'no_session' | 'no_time_zone' | 'signed_out' | 'read_failed' | 'slow' | 'render_failed';
 
 /**
- * How long a customer page's HTML waits for its reads before it goes out as its frame: the reads are the page's own,
+ * How long a signed-in page's HTML waits for its reads before it goes out as its frame: the reads are the page's own,
  * a few milliseconds each; a database that takes longer should not hold the page back.
  */
 const READS_BUDGET_MS = 1500;
@@ -180,7 +180,7 @@ export interface WebAppOptions {
   site: SiteConfig;
   /** The live pricing (the same short-lived cache as `GET /api/pricing`). */
   pricing: () => Promise<PricingResponse>;
-  /** Counts the customer pages sent, by how they were drawn (lib/metrics.ts). */
+  /** Counts the signed-in pages sent, by how they were drawn (lib/metrics.ts). */
   customerPages?: Counter<'page' | 'drawn'>;
   /** The shop's public origin (APP_URL's): the links a drawn page shows start with it, as the browser's own do. */
   origin: string;
@@ -188,7 +188,7 @@ export interface WebAppOptions {
 
 /**
  * Serves the built app: hashed assets cached for a year, pages never cached. The public pages (landing with live
- * prices, privacy, terms, 404), the customer pages drawn whole for a reader with a session, and otherwise the
+ * prices, privacy, terms, 404), the signed-in pages drawn whole for a reader with a session, and otherwise the
  * signed-in pages' frame (header, navigation, a skeleton; the same for every visitor) are rendered here and hydrated by
  * the browser; the others are the app's shell, which the browser renders. Unknown page paths answer 404 with the 404
  * page; API paths answer JSON.
@@ -238,18 +238,17 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
   ];
 
   /**
-   * A customer page's first reads, made here as the visitor's own session (the same routes, checks and answers as the
-   * browser's fetch): the session check first, then the page's own reads side by side. The frame instead (the browser
-   * then reads for itself) for a visitor without a session cookie, whose browser has not told its time zone, who is not
-   * signed in, or when a read fails or the reads take longer than READS_BUDGET_MS. `setCookie`: the session check's
-   * renewed cookie, passed on.
+   * A signed-in page's first reads, made here as the visitor's own session (the same routes, checks and answers as the
+   * browser's fetch): the session check first, then the page's own reads side by side (an administrator's page: for an
+   * administrator only; anyone else's is drawn from the session alone). The frame instead (the browser then reads for
+   * itself) for a visitor without a session cookie, whose browser has not told its time zone, who is not signed in,
+   * or when a read fails or the reads take longer than READS_BUDGET_MS. `setCookie`: the session check's renewed
+   * cookie, passed on.
    */
   const readForVisitor = async (
     request: FastifyRequest,
-    pathname: string,
+    plan: PageReadPlan,
   ): Promise<{ reader: PageReader; setCookie: string[] } | { frame: FrameReason }> => {
-    const [check, ...names] = renderer?.pageReads?.(pathname) ?? [];
-    if (!check) return { frame: 'no_session' };
     if (!carriesSessionCookie(request)) return { frame: 'no_session' };
     const timeZone = knownTimeZone(parseCookie(request.headers.cookie ?? '')[TIME_ZONE_COOKIE]);
     if (!timeZone) return { frame: 'no_time_zone' };
@@ -258,14 +257,14 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       const value = request.headers[name];
       if (typeof value === 'string') headers[name] = value;
     }
-    const read = (name: EndpointName) =>
-      app.inject({ method: 'GET', url: `/api${routes[name].path}`, headers, remoteAddress: request.ip });
+    const read = (url: string) => app.inject({ method: 'GET', url, headers, remoteAddress: request.ip });
     const reads = async (): Promise<{ frame: FrameReason } | { session: Response; answers: Response[] }> => {
-      const session = await read(check);
+      const session = await read(plan.session);
+      const answer = session.statusCode === 200 ? session.json<AuthCheckResponse>() : undefined;
       // A cookie that is no session costs one read, not the page's.
-      if (session.statusCode !== 200 || !session.json<{ authenticated?: boolean }>().authenticated)
-        return { frame: 'signed_out' };
-      return { session, answers: await Promise.all(names.map(read)) };
+      if (!answer?.authenticated) return { frame: 'signed_out' };
+      const mayRead = !plan.administrators || answer.user?.role === 'admin';
+      return { session, answers: mayRead ? await Promise.all(plan.reads.map(read)) : [] };
     };
     let timer: NodeJS.Timeout | undefined;
     const outOfTime = new Promise<{ frame: FrameReason }>((resolve) => {
@@ -275,24 +274,25 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     if ('frame' in result) return result;
     const { session, answers } = result;
     if (answers.some((answer) => answer.statusCode !== 200)) return { frame: 'read_failed' };
-    const reader: PageReader = { reads: { [check]: session.json() }, origin: options.origin, timeZone };
-    names.forEach((name, index) => {
-      reader.reads[name] = answers[index]?.json();
+    const reader: PageReader = { reads: { [plan.session]: session.json() }, origin: options.origin, timeZone };
+    answers.forEach((answer, index) => {
+      reader.reads[plan.reads[index] ?? ''] = answer.json();
     });
     const renewed = session.headers['set-cookie'];
     return { reader, setCookie: renewed === undefined ? [] : [renewed].flat().map(String) };
   };
 
-  /** A customer page drawn whole for its visitor (its HTML), or why it is sent as its frame instead. */
+  /** A signed-in page drawn whole for its visitor (its HTML), or why it is sent as its frame instead. */
   const drawForVisitor = async (
     request: FastifyRequest,
     reply: FastifyReply,
     pathname: string,
+    plan: PageReadPlan,
     template: string,
     module: string | undefined,
   ): Promise<string | { frame: FrameReason }> => {
     try {
-      const visitor = await readForVisitor(request, pathname);
+      const visitor = await readForVisitor(request, plan);
       if ('frame' in visitor) return visitor;
       // With its query: the page draws what it says (Proxies' `?tab=`).
       const result = renderer?.renderPage(request.url, options.site, undefined, Date.now(), visitor.reader);
@@ -304,7 +304,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
         appHtml: result.html,
         title: result.title,
         state: result.state,
-        ...assetsOf(modulesOf(pathname, module)),
+        ...assetsOf([...modulesOf(pathname, module), ...(result.modules ?? [])]),
       });
     } catch (error) {
       request.log.error({ err: error, pathname }, 'drawing the page for its reader failed; sending its frame');
@@ -320,9 +320,9 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
   ): Promise<string> => {
     const page = renderer?.serverPage(pathname);
     if (!renderer || !page) return renderPageHtml(template, { appHtml: '' });
-    const customerPage = (renderer.pageReads?.(pathname) ?? []).length > 0;
-    if (customerPage) {
-      const drawn = await drawForVisitor(request, reply, pathname, template, page.module);
+    const plan = renderer.pageReads?.(request.url);
+    if (plan) {
+      const drawn = await drawForVisitor(request, reply, pathname, plan, template, page.module);
       options.customerPages?.inc({ page: pathname, drawn: typeof drawn === 'string' ? 'whole' : drawn.frame });
       if (typeof drawn === 'string') return drawn;
     }
@@ -362,8 +362,8 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
         .send('The web app is not built yet. Run `npm run build`, then start the server again.');
     }
     reply.header('cache-control', 'no-cache');
-    // A customer page is drawn for the visitor whose session cookie it carries: caches are told it differs with it.
-    if ((renderer?.pageReads?.(pathname) ?? []).length > 0) reply.header('vary', 'cookie');
+    // A signed-in page is drawn for the visitor whose session cookie it carries: caches are told it differs with it.
+    if (renderer?.pageReads?.(request.url)) reply.header('vary', 'cookie');
     const html = await renderPage(request, reply, pathname, indexHtml);
     return reply.status(status).type('text/html; charset=utf-8').send(html);
   };

@@ -15,13 +15,15 @@ export interface PublicPages {
   NotFoundPage: ComponentType;
 }
 
-/** The customer pages: split off in the browser, imported directly by the server renderer (drawn for their reader). */
+/** The signed-in pages: split off in the browser, imported directly by the server renderer (drawn for their reader). */
 export interface DashboardPages {
   OverviewPage: ComponentType;
   ProxiesPage: ComponentType;
   PurchasePage: ComponentType;
   OrderHistoryPage: ComponentType;
   SettingsPage: ComponentType;
+  /** The admin route: its gate (features/dashboard/components/admin-route.tsx) and, for an administrator, the console. */
+  AdminPage: ComponentType;
 }
 
 const lazyPublicPages: PublicPages = {
@@ -79,6 +81,7 @@ const SandboxInvoicePage = page(
   'SandboxInvoicePage',
 );
 const lazyDashboardPages: DashboardPages = {
+  AdminPage: () => <AdminRoute console={AdminConsole} />,
   OverviewPage: page(dashboardLoaders[paths.overview], 'OverviewPage'),
   ProxiesPage: page(dashboardLoaders[paths.proxies], 'ProxiesPage'),
   PurchasePage: page(dashboardLoaders[paths.purchase], 'PurchasePage'),
@@ -92,8 +95,8 @@ function Waiting({ text }: { text: string }) {
 }
 
 /**
- * Every page of the app; the server renders the public ones and the signed-in pages (their frame, or a customer page
- * whole for its reader) itself (../entry-server.tsx, which passes them imported directly) and the browser hydrates them.
+ * Every page of the app; the server renders the public ones and the signed-in pages (their frame, or the page whole
+ * for its reader) itself (../entry-server.tsx, which passes them imported directly) and the browser hydrates them.
  */
 export function AppRoutes({
   publicPages = lazyPublicPages,
@@ -105,7 +108,7 @@ export function AppRoutes({
   dashboardPages?: DashboardPages;
 }) {
   const { PrivacyPage, TermsPage, NotFoundPage } = publicPages;
-  const { OverviewPage, ProxiesPage, PurchasePage, OrderHistoryPage, SettingsPage } = dashboardPages;
+  const { OverviewPage, ProxiesPage, PurchasePage, OrderHistoryPage, SettingsPage, AdminPage } = dashboardPages;
   return (
     <Suspense fallback={null}>
       <Routes>
@@ -135,7 +138,7 @@ export function AppRoutes({
           <Route index element={<Navigate to={paths.overview} replace />} />
           <Route path={paths.overview} element={<OverviewPage />} />
           <Route path={paths.settings} element={<SettingsPage />} />
-          <Route path={paths.admin} element={<AdminRoute console={AdminConsole} />} />
+          <Route path={paths.admin} element={<AdminPage />} />
           <Route path={paths.proxies} element={<ProxiesPage />} />
           <Route path={paths.purchase} element={<PurchasePage />} />
           <Route path={paths.orderHistory} element={<OrderHistoryPage />} />

@@ -11,6 +11,7 @@ import {
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { useTimeZone } from '../../../lib/time-zone.ts';
 import { ADMIN_TABS } from '../admin-tabs.ts';
 import { useOpenAlerts } from '../api/alerts-api.ts';
 
@@ -49,6 +50,7 @@ function showLabel(expanded: boolean, first: number, count: number, listed: numb
 const tabLabel = (tab: string) => ADMIN_TABS.find((entry) => entry.value === tab)?.label ?? tab;
 
 function AlertGroup({ kind, count, alerts }: { kind: AlertKind; count: number; alerts: AdminAlert[] }) {
+  const timeZone = useTimeZone();
   const [expanded, setExpanded] = useState(false);
   const first = useMediaQuery(NARROW) ? FIRST_SHOWN.narrow : FIRST_SHOWN.wide;
   const shown = expanded ? alerts : alerts.slice(0, first);
@@ -68,7 +70,7 @@ function AlertGroup({ kind, count, alerts }: { kind: AlertKind; count: number; a
           {shown.map((alert) => (
             <List.Item key={alert.id}>
               {alert.summary}{' '}
-              <Text span size="xs" title={formatDate(alert.openedAt, 'date-time')}>
+              <Text span size="xs" title={formatDate(alert.openedAt, 'date-time', timeZone)}>
                 (opened {ago(alert.openedAt)})
               </Text>
             </List.Item>

@@ -2,10 +2,12 @@ import { Badge, Group, Loader, Pagination, Stack, Table, Text } from '@mantine/c
 import { formatDate } from '@storefront/contract';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
+import { useTimeZone } from '../../../lib/time-zone.ts';
 import { useAuditLog } from '../api/audit-api.ts';
 
 /** Every administrator change, newest first: who, when, what and its figures. */
 export function AuditLogView() {
+  const timeZone = useTimeZone();
   const [page, setPage] = useState(1);
   const log = useAuditLog(page);
   const data = log.data;
@@ -43,7 +45,7 @@ export function AuditLogView() {
             <Table.Tbody>
               {data.entries.map((entry) => (
                 <Table.Tr key={entry.id}>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(entry.at, 'date-time')}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(entry.at, 'date-time', timeZone)}</Table.Td>
                   <Table.Td>{entry.actorEmail}</Table.Td>
                   <Table.Td>
                     <Group gap={6} wrap="nowrap" align="flex-start">

@@ -16,6 +16,7 @@ import { type AdminCoupon, counted, couponMessages, formatDate, formatMoney, plu
 import { IconChevronDown, IconChevronRight, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Fragment, lazy, Suspense, useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
+import { useTimeZone } from '../../../lib/time-zone.ts';
 import { useAdminCoupons, useCouponRedemptions, useDeleteCoupon, useToggleCoupon } from '../api/coupons-api.ts';
 
 /**
@@ -34,6 +35,7 @@ const durationOf = (coupon: AdminCoupon) =>
 
 /** The Active Coupons tab (spec section 2): Add Coupon, the table with expandable promo-code rows, toggle and delete. */
 export function ActiveCoupons() {
+  const timeZone = useTimeZone();
   const coupons = useAdminCoupons();
   const toggle = useToggleCoupon();
   const remove = useDeleteCoupon();
@@ -99,7 +101,9 @@ export function ActiveCoupons() {
                       <Table.Td>{discountOf(coupon)}</Table.Td>
                       <Table.Td>{durationOf(coupon)}</Table.Td>
                       <Table.Td>{coupon.products.map((product) => product.name).join(', ')}</Table.Td>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(coupon.created * 1000, 'date')}</Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                        {formatDate(coupon.created * 1000, 'date', timeZone)}
+                      </Table.Td>
                       <Table.Td>
                         <ActionIcon
                           color="red"
@@ -120,7 +124,7 @@ export function ActiveCoupons() {
                             Redeemed {promo.timesRedeemed} / {promo.maxRedemptions ?? 'Unlimited'}
                           </Table.Td>
                           <Table.Td>
-                            {promo.expiresAt ? `Expires ${formatDate(promo.expiresAt, 'date')}` : 'No expiry'}
+                            {promo.expiresAt ? `Expires ${formatDate(promo.expiresAt, 'date', timeZone)}` : 'No expiry'}
                           </Table.Td>
                           <Table.Td colSpan={2}>
                             <Switch
@@ -219,6 +223,7 @@ function DeleteWarning({ coupon }: { coupon: AdminCoupon }) {
  * codes stay listed, marked; its code may belong to a newer coupon too, so rows are told apart by promo code.
  */
 export function CouponRedemptions() {
+  const timeZone = useTimeZone();
   const redemptions = useCouponRedemptions();
   const [open, setOpen] = useState<string[]>([]);
   const data = redemptions.data;
@@ -256,7 +261,7 @@ export function CouponRedemptions() {
             <Table.Tbody>
               {data.coupons.map((entry) => {
                 const expanded = open.includes(entry.promoCodeId);
-                const deletedOn = entry.deletedAt && formatDate(entry.deletedAt, 'date');
+                const deletedOn = entry.deletedAt && formatDate(entry.deletedAt, 'date', timeZone);
                 return (
                   <Fragment key={entry.promoCodeId}>
                     <Table.Tr>

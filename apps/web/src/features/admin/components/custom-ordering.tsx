@@ -28,6 +28,7 @@ import { IconChevronDown, IconCopy, IconRefresh, IconSearch, IconX } from '@tabl
 import { useEffect, useState } from 'react';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { FormError } from '../../../components/form-error.tsx';
+import { useTimeZone } from '../../../lib/time-zone.ts';
 import { useCreateCustomOrder, useFulfilCustomOrder, useUserLookup } from '../api/custom-orders-api.ts';
 
 const STATUS_COLOR: Record<string, string> = { fulfilled: 'green', paid: 'blue', processing: 'yellow' };
@@ -206,6 +207,7 @@ function CustomOrderForm({ userId }: { userId: string | null }) {
 
 /** The Custom Ordering tab (spec section 2): find a customer, their custom orders, fulfil, create. */
 export function CustomOrdering() {
+  const timeZone = useTimeZone();
   const [input, setInput] = useState('');
   const [email, setEmail] = useState<string | null>(null);
   const [inputError, setInputError] = useState<string | null>(null);
@@ -286,7 +288,7 @@ export function CustomOrdering() {
                   {found.user.id}
                 </Text>
                 <Text size="xs" c="dimmed">
-                  Customer since {formatDate(found.user.createdAt, 'date')}
+                  Customer since {formatDate(found.user.createdAt, 'date', timeZone)}
                 </Text>
               </div>
               <Button
@@ -338,7 +340,9 @@ export function CustomOrdering() {
                             {order.isPaid ? 'Paid' : 'Unpaid'}
                           </Badge>
                         </Table.Td>
-                        <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(order.createdAt, 'date-time')}</Table.Td>
+                        <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                          {formatDate(order.createdAt, 'date-time', timeZone)}
+                        </Table.Td>
                         <Table.Td>
                           <Group gap={6} wrap="nowrap" justify="flex-end">
                             {order.checkoutLink && (
