@@ -1,5 +1,4 @@
-import { Alert, Anchor, Group, List, Stack, Text, UnstyledButton } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { Alert, Anchor, Box, Group, List, Stack, Text, UnstyledButton } from '@mantine/core';
 import {
   type AdminAlert,
   ALERT_KIND_TITLES,
@@ -16,11 +15,12 @@ import { ADMIN_TABS } from '../admin-tabs.ts';
 import { useOpenAlerts } from '../api/alerts-api.ts';
 
 /**
- * Alerts shown of a kind before 'Show all': on a phone none, only the kind and its count, so that the tabs stay on the
- * first screen however many kinds are open.
+ * Alerts shown of a kind before 'Show all' on a wide screen. On a phone (below Mantine's `sm`, 48em) none, only the
+ * kind and its count, so that the tabs stay on the first screen however many kinds are open. Chosen by CSS
+ * (`visibleFrom`, `hiddenFrom`), not a media query in JavaScript, so the console the server draws is right at any width
+ * and does not move when it hydrates.
  */
-const FIRST_SHOWN = { wide: 3, narrow: 0 };
-const NARROW = '(max-width: 48em)';
+const FIRST_SHOWN_WIDE = 3;
 
 const COLORS: Record<AlertKind, string> = {
   order_waiting: 'orange',
@@ -41,8 +41,7 @@ function ago(iso: string, now = Date.now()): string {
   return relative.format(Math.round(hours / 24), 'day');
 }
 
-function showLabel(expanded: boolean, first: number, count: number, listed: number): string {
-  if (expanded) return first === 0 ? 'Hide' : 'Show fewer';
+function showLabel(count: number, listed: number): string {
   if (count === 1) return 'Show it';
   return count === listed ? `Show all ${count}` : `Show ${listed} of ${count}`;
 }
@@ -52,8 +51,9 @@ const tabLabel = (tab: string) => ADMIN_TABS.find((entry) => entry.value === tab
 function AlertGroup({ kind, count, alerts }: { kind: AlertKind; count: number; alerts: AdminAlert[] }) {
   const timeZone = useTimeZone();
   const [expanded, setExpanded] = useState(false);
-  const first = useMediaQuery(NARROW) ? FIRST_SHOWN.narrow : FIRST_SHOWN.wide;
-  const shown = expanded ? alerts : alerts.slice(0, first);
+  const shown = expanded ? alerts : alerts.slice(0, FIRST_SHOWN_WIDE);
+  // On a wide screen the button is needed only when more are listed than shown first; on a phone always.
+  const moreThanFirst = alerts.length > FIRST_SHOWN_WIDE;
   // Where to act on them: a custom order under Custom Ordering, stock under Inventory, each named once.
   const tabs = [...new Set(alerts.flatMap((alert) => (alert.tab ? [alert.tab] : [])))];
   const unlisted = count - alerts.length;
@@ -66,7 +66,14 @@ function AlertGroup({ kind, count, alerts }: { kind: AlertKind; count: number; a
       role="alert"
     >
       {shown.length > 0 && (
-        <List size="sm" spacing={4} listStyleType="none" withPadding={false}>
+        <List
+          size="sm"
+          spacing={4}
+          listStyleType="none"
+          withPadding={false}
+          mb={tabs.length > 0 || moreThanFirst || expanded ? 6 : 0}
+          visibleFrom={expanded ? undefined : 'sm'}
+        >
           {shown.map((alert) => (
             <List.Item key={alert.id}>
               {alert.summary}{' '}
@@ -77,9 +84,9 @@ function AlertGroup({ kind, count, alerts }: { kind: AlertKind; count: number; a
           ))}
         </List>
       )}
-      {(alerts.length > first || tabs.length > 0) && (
-        <Group gap="md" mt={shown.length > 0 ? 6 : 0} style={{ rowGap: 6 }}>
-          {alerts.length > first && (
+      {(alerts.length > 0 || tabs.length > 0) && (
+        <Group gap="md" style={{ rowGap: 6 }}>
+          {alerts.length > 0 && (
             <UnstyledButton
               onClick={() => setExpanded((value) => !value)}
               fz="sm"
@@ -87,8 +94,20 @@ function AlertGroup({ kind, count, alerts }: { kind: AlertKind; count: number; a
               td="underline"
               c="inherit"
               aria-expanded={expanded}
+              hiddenFrom={moreThanFirst || expanded ? undefined : 'sm'}
             >
-              {showLabel(expanded, first, count, alerts.length)}
+              {expanded ? (
+                <>
+                  <Box component="span" hiddenFrom="sm">
+                    Hide
+                  </Box>
+                  <Box component="span" visibleFrom="sm">
+                    Show fewer
+                  </Box>
+                </>
+              ) : (
+                showLabel(count, alerts.length)
+              )}
             </UnstyledButton>
           )}
           {tabs.map((tab) => (
