@@ -48,6 +48,7 @@ import { parsePricing, pricingKeys } from './lib/queries/pricing.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { ReaderTimeZone } from './lib/time-zone.ts';
 import { authQueryKey } from './lib/use-auth.ts';
+import { DrawnAt } from './lib/use-now.ts';
 import { formatPageTitle, PageTitleSink } from './lib/use-page-title.ts';
 
 const publicPages: PublicPages = { PrivacyPage, TermsPage, NotFoundPage };
@@ -163,6 +164,8 @@ const adminTabReads: Record<AdminTab, FirstRead[]> = {
 /** A signed-in page's first reads at `url` (path and query), the session check first; undefined for other pages. */
 function firstReads(url: string): { reads: FirstRead[]; administrators: boolean } | undefined {
   const { pathname, searchParams } = new URL(url, 'http://page.invalid');
+  // Only a page's own path: not one that URL parsing rewrites (a `#` sent by a script, dot segments), which is no page.
+  if (pathname !== url.split('?')[0]) return undefined;
   const reads = customerReads[pathname];
   if (reads) return { reads: [sessionRead, ...reads], administrators: false };
   if (pathname !== paths.admin) return undefined;
@@ -240,19 +243,21 @@ export const renderPage: PageRenderer['renderPage'] = (
     <StrictMode>
       <PageTitleSink value={sink}>
         <DrawnForReader value={forReader}>
-          <PageOrigin value={reader?.origin}>
-            <ReaderTimeZone value={reader?.timeZone}>
-              <AppProvider queryClient={queryClient}>
-                <StaticRouter location={url}>
-                  <AppRoutes
-                    publicPages={publicPages}
-                    dashboardLayout={DashboardLayout}
-                    dashboardPages={dashboardPages}
-                  />
-                </StaticRouter>
-              </AppProvider>
-            </ReaderTimeZone>
-          </PageOrigin>
+          <DrawnAt value={readAt}>
+            <PageOrigin value={reader?.origin}>
+              <ReaderTimeZone value={reader?.timeZone}>
+                <AppProvider queryClient={queryClient}>
+                  <StaticRouter location={url}>
+                    <AppRoutes
+                      publicPages={publicPages}
+                      dashboardLayout={DashboardLayout}
+                      dashboardPages={dashboardPages}
+                    />
+                  </StaticRouter>
+                </AppProvider>
+              </ReaderTimeZone>
+            </PageOrigin>
+          </DrawnAt>
         </DrawnForReader>
       </PageTitleSink>
     </StrictMode>,

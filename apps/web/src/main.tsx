@@ -11,6 +11,7 @@ import { DrawnForReader } from './lib/drawn-for-reader.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { rememberTimeZone } from './lib/time-zone.ts';
 import { authQueryKey, fetchAuthCheck } from './lib/use-auth.ts';
+import { DrawnAt } from './lib/use-now.ts';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -28,9 +29,11 @@ if (window.location.pathname.startsWith(paths.dashboard)) {
 const app = (
   <StrictMode>
     <DrawnForReader value={drawnForReader}>
-      <AppProvider queryClient={queryClient}>
-        <AppRouter />
-      </AppProvider>
+      <DrawnAt value={serverState?.readAt}>
+        <AppProvider queryClient={queryClient}>
+          <AppRouter />
+        </AppProvider>
+      </DrawnAt>
     </DrawnForReader>
   </StrictMode>
 );

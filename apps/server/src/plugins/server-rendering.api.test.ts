@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { formatDate, SERVER_STATE_ELEMENT_ID } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
@@ -10,6 +11,20 @@ import { callApi, createTestApp, signUpCustomer, type TestApp } from '../test/te
 const webDist = path.resolve(import.meta.dirname, '../../../web/dist');
 const built =
   existsSync(path.join(webDist, 'index.html')) && existsSync(path.join(webDist, '../dist-ssr/entry-server.js'));
+
+/** A GET of `target` exactly as written (no URL parsing on the way), its whole answer as text. */
+function rawGet(address: string, target: string, cookie: string): Promise<string> {
+  const { hostname, port } = new URL(address);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(`GET ${target} HTTP/1.1\r\nHost: ${hostname}\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`);
+    });
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.on('error', reject);
+  });
+}
 
 const rootOf = (html: string) => html.slice(html.indexOf('<div id="root">'), html.lastIndexOf('</body>'));
 const stateOf = (html: string) => {
@@ -144,6 +159,27 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
     const page = (url: string, cookie: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
     const keysOf = (html: string) =>
       (stateOf(html).queries.queries as { queryKey: unknown[] }[]).map((query) => query.queryKey.join('/')).sort();
+    // Where the browser's hooks (features/admin/api) read each query: a drawn console must hold exactly those answers.
+    const hookAddress: Record<string, string> = {
+      'admin/alerts': '/api/admin/alerts',
+      'admin/inventory/residential': '/api/admin/stocks/residential',
+      'admin/inventory/residential-daily': '/api/admin/stocks/residential/daily',
+      'admin/inventory/stock/isp': '/api/admin/stocks/isp',
+      'admin/inventory/stock/pk1': '/api/admin/stocks/pk1',
+      'features/admin': '/api/admin/features',
+      'admin/audit/1': '/api/admin/audit-log?page=1',
+      'admin/coupons/list': '/api/admin/coupons',
+      'admin/coupons/redemptions': '/api/admin/coupons/redemptions',
+      'admin/inventory/subnets/pk1': '/api/admin/ips/pk1/subnets?ips=false',
+      'auth/me': '/api/user/auth',
+    };
+    const expectHooksAnswers = async (html: string, label: string) => {
+      for (const query of stateOf(html).queries.queries as { queryKey: unknown[]; state: { data: unknown } }[]) {
+        const address = hookAddress[query.queryKey.join('/')] ?? `no address for ${query.queryKey.join('/')}`;
+        const answer = await page(address, grace.cookie);
+        expect(query.state.data, `${label} ${address}`).toEqual(answer.json());
+      }
+    };
     const zone = 'Pacific/Kiritimati';
     // A change, so the audit log has an entry to draw (its time in the reader's zone).
     const saved = await callApi(t, 'PUT', '/api/admin/stocks/residential', {
@@ -170,11 +206,13 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
       'auth/me',
       'features/admin',
     ]);
+    await expectHooksAnswers(inventory.body, 'inventory');
     // The console's chunk and styles come with the page, for an administrator.
     expect(inventory.body).toContain(`<link rel="modulepreload" crossorigin href="/${consoleChunk}">`);
 
     const audit = await page('/dashboard/admin?tab=audit_log', `${grace.cookie}; tz=${encodeURIComponent(zone)}`);
     expect(keysOf(audit.body)).toEqual(['admin/alerts', 'admin/audit/1', 'auth/me']);
+    await expectHooksAnswers(audit.body, 'audit_log');
     const log = (await page('/api/admin/audit-log?page=1', grace.cookie)).json();
     expect(rootOf(audit.body)).toContain(formatDate(log.entries[0].at, 'date-time', zone));
     for (const [tab, keys] of [
@@ -185,6 +223,7 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
     ] as const) {
       const response = await page(`/dashboard/admin?tab=${tab}`, `${grace.cookie}; tz=UTC`);
       expect(keysOf(response.body), tab).toEqual(keys);
+      await expectHooksAnswers(response.body, tab);
       expect(rootOf(response.body), tab).not.toContain('Loading...');
     }
 
@@ -199,7 +238,27 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
     expect(rootOf(anonymous.body)).toContain('Loading...');
     expect(anonymous.body).not.toContain(consoleChunk);
 
+    // A path that is no page (a `#` only a script sends, which URL parsing would drop) is the 404 page, neither drawn
+    // nor counted: the counter's `page` label takes the app's page paths only.
+    // Sent as written over a socket (inject, like a browser, drops the `#`).
+    const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      for (const target of ['/dashboard/admin#x', '/dashboard/overview#x?tab=audit_log', '/dashboard/overview%23x']) {
+        const odd = await rawGet(address, target, `${grace.cookie}; tz=UTC`);
+        expect(odd.slice(0, 12), target).toBe('HTTP/1.1 404');
+        expect(odd, target).not.toContain('grace-drawn@example.com');
+        expect(odd, target).not.toContain('"queries"');
+      }
+    } finally {
+      await t.app.server.close();
+    }
+
     const counted = (await t.app.metrics.customerPages.get()).values;
+    expect(
+      counted.every(
+        (value) => String(value.labels.page).startsWith('/dashboard/') && !/[#%]/.test(String(value.labels.page)),
+      ),
+    ).toBe(true);
     const count = (drawn: string) =>
       counted.find((value) => value.labels.page === '/dashboard/admin' && value.labels.drawn === drawn)?.value;
     expect(count('whole')).toBe(7);

@@ -11,6 +11,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTimeZone } from '../../../lib/time-zone.ts';
+import { useNow } from '../../../lib/use-now.ts';
 import { ADMIN_TABS } from '../admin-tabs.ts';
 import { useOpenAlerts } from '../api/alerts-api.ts';
 
@@ -32,7 +33,7 @@ const COLORS: Record<AlertKind, string> = {
 const relative = new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });
 
 /** "just now", "5 minutes ago", "2 hours ago", "3 days ago". */
-function ago(iso: string, now = Date.now()): string {
+function ago(iso: string, now: number): string {
   const minutes = Math.round((new Date(iso).getTime() - now) / 60_000);
   if (minutes > -1) return 'just now';
   if (minutes > -60) return relative.format(minutes, 'minute');
@@ -50,6 +51,7 @@ const tabLabel = (tab: string) => ADMIN_TABS.find((entry) => entry.value === tab
 
 function AlertGroup({ kind, count, alerts }: { kind: AlertKind; count: number; alerts: AdminAlert[] }) {
   const timeZone = useTimeZone();
+  const now = useNow();
   const [expanded, setExpanded] = useState(false);
   const shown = expanded ? alerts : alerts.slice(0, FIRST_SHOWN_WIDE);
   // On a wide screen the button is needed only when more are listed than shown first; on a phone always.
@@ -78,7 +80,7 @@ function AlertGroup({ kind, count, alerts }: { kind: AlertKind; count: number; a
             <List.Item key={alert.id}>
               {alert.summary}{' '}
               <Text span size="xs" title={formatDate(alert.openedAt, 'date-time', timeZone)}>
-                (opened {ago(alert.openedAt)})
+                (opened {ago(alert.openedAt, now)})
               </Text>
             </List.Item>
           ))}

@@ -2,6 +2,7 @@ import { Alert, Button, Card, Group, Stack, Text, TextInput, Title } from '@mant
 import { IconClockPlay } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
+import { useNow } from '../../../lib/use-now.ts';
 import { useMoveSandboxClock } from '../api/sandbox-clock-api.ts';
 
 const inputValue = (date: Date) => date.toISOString().slice(0, 16);
@@ -12,7 +13,8 @@ const inputValue = (date: Date) => date.toISOString().slice(0, 16);
  */
 export function SandboxClockCard() {
   const move = useMoveSandboxClock();
-  const [value, setValue] = useState(() => inputValue(new Date(Date.now() + 31 * 86_400_000)));
+  const now = useNow();
+  const [value, setValue] = useState(() => inputValue(new Date(now + 31 * 86_400_000)));
   const report = move.data;
   return (
     <Card withBorder padding="lg">

@@ -22,9 +22,10 @@ import { MAIN_CONTENT_ID, SkipLink } from '../../../components/skip-link.tsx';
 import { site } from '../../../config/site.ts';
 import { DrawnForReader } from '../../../lib/drawn-for-reader.ts';
 import { useAuth, useRefreshAfterAuthChange } from '../../../lib/use-auth.ts';
+import { useHydrating } from '../../../lib/use-hydrating.ts';
 import { useServerPageTitle } from '../../../lib/use-page-title.ts';
 import classes from './dashboard.module.css';
-import { AccountSkeleton, PageSkeleton, useHydrating } from './dashboard-skeleton.tsx';
+import { AccountSkeleton, PageSkeleton } from './dashboard-skeleton.tsx';
 
 /** Spec section 9: the auth loading state is forced off after 2000 ms. */
 export const AUTH_LOADING_TIMEOUT_MS = 2000;

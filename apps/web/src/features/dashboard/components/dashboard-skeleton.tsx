@@ -1,21 +1,5 @@
 import { Box, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { useSyncExternalStore } from 'react';
 import { pageHeadingOf } from '../../../lib/page-headings.ts';
-
-const subscribeToNothing = () => () => {};
-
-/**
- * True while React hydrates the page the server rendered (and on the server itself), false afterwards and in a page
- * the browser renders alone. The dashboard draws what the server drew (its frame and a skeleton) until then, whatever
- * the browser already knows (the session may have arrived first), so hydration never mismatches.
- */
-export function useHydrating(): boolean {
-  return useSyncExternalStore(
-    subscribeToNothing,
-    () => false,
-    () => true,
-  );
-}
 
 /**
  * What the page area shows while the session or the page's code loads: the page's own heading when it has one

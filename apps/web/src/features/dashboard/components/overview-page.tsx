@@ -7,6 +7,7 @@ import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
 import { useOrders, useOrderUsage } from '../../../lib/queries/orders.ts';
 import { useTimeZone } from '../../../lib/time-zone.ts';
 import { useAuth } from '../../../lib/use-auth.ts';
+import { useNow } from '../../../lib/use-now.ts';
 import { PAGE_TITLES, usePageTitle } from '../../../lib/use-page-title.ts';
 import { overviewFigures } from '../api/overview-data.ts';
 
@@ -51,7 +52,7 @@ export function OverviewPage() {
   const timeZone = useTimeZone();
   const orders = useOrders();
   const usage = useOrderUsage();
-  const figures = overviewFigures(orders.data ?? [], usage.data ?? []);
+  const figures = overviewFigures(orders.data ?? [], usage.data ?? [], new Date(useNow()));
   const loading = orders.isPending || usage.isPending;
   const error = orders.error ?? usage.error;
 

@@ -15,6 +15,7 @@ import { memo, startTransition, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { site } from '../../../config/site.ts';
 import { useTimeZone } from '../../../lib/time-zone.ts';
+import { useNow } from '../../../lib/use-now.ts';
 import { relativeAge } from '../proxies-model.ts';
 import { ProxyList } from './proxy-list.tsx';
 
@@ -48,7 +49,8 @@ export const OrderCard = memo(function OrderCard({ order, format, onCancel }: Or
   const [opened, setOpened] = useState(false);
   const listId = useId();
   const timeZone = useTimeZone();
-  const active = isOrderActive(order);
+  const now = new Date(useNow());
+  const active = isOrderActive(order, now);
   if (order.processing) return <ProcessingRow label={PRODUCTS[order.product_id].label} />;
   return (
     <Card withBorder padding="md" data-testid="order-card">
@@ -61,8 +63,8 @@ export const OrderCard = memo(function OrderCard({ order, format, onCancel }: Or
             <Text fw={600}>{PRODUCTS[order.product_id].label}</Text>
           </Group>
           <Text size="sm" c="dimmed">
-            Purchased {formatDate(order.purchase_time, 'date-time', timeZone)} ({relativeAge(order.purchase_time)}) ·{' '}
-            {counted(order.proxies.length, 'proxy', 'proxies')}
+            Purchased {formatDate(order.purchase_time, 'date-time', timeZone)} ({relativeAge(order.purchase_time, now)})
+            · {counted(order.proxies.length, 'proxy', 'proxies')}
           </Text>
           <Group gap={6}>
             <Badge color={active ? 'green' : 'gray'} variant="light">
