@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import path from 'node:path';
 import { formatDate, SERVER_STATE_ELEMENT_ID } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyIps } from '../db/schema.ts';
 import { callApi, createTestApp, signUpCustomer, type TestApp } from '../test/test-app.ts';
@@ -27,6 +28,17 @@ function rawGet(address: string, target: string, cookie: string): Promise<string
 }
 
 const rootOf = (html: string) => html.slice(html.indexOf('<div id="root">'), html.lastIndexOf('</body>'));
+/** A page drawn whole for its reader: for them alone, holding `texts`, with no skeleton. Its root element's HTML. */
+function expectDrawnWhole(response: LightMyRequestResponse, texts: string[]): string {
+  expect(response.statusCode).toBe(200);
+  expect(response.headers['cache-control']).toBe('private, no-store');
+  expect(response.headers.vary).toBe('cookie');
+  const root = rootOf(response.body);
+  for (const text of texts) expect(root).toContain(text);
+  expect(root).not.toContain('Loading...');
+  return root;
+}
+
 const stateOf = (html: string) => {
   const match = html.match(
     new RegExp(`<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">(.*?)</script>`),
@@ -189,13 +201,12 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
     expect(saved.statusCode, saved.body).toBe(200);
 
     const inventory = await page('/dashboard/admin', `${grace.cookie}; tz=${encodeURIComponent(zone)}`);
-    expect(inventory.statusCode).toBe(200);
-    expect(inventory.headers['cache-control']).toBe('private, no-store');
-    expect(inventory.headers.vary).toBe('cookie');
-    const root = rootOf(inventory.body);
-    for (const text of ['Admin Dashboard', 'Inventory &amp; Features', 'Residential', 'grace-drawn@example.com'])
-      expect(root).toContain(text);
-    expect(root).not.toContain('Loading...');
+    expectDrawnWhole(inventory, [
+      'Admin Dashboard',
+      'Inventory &amp; Features',
+      'Residential',
+      'grace-drawn@example.com',
+    ]);
     expect(inventory.body).toContain('<title>Inventory &amp; Features – Admin | Nova &amp; &lt;Sons&gt;</title>');
     expect(keysOf(inventory.body)).toEqual([
       'admin/alerts',
@@ -273,13 +284,12 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
     const zone = 'Pacific/Kiritimati';
 
     const overview = await page('/dashboard/overview', `${ada.cookie}; tz=${encodeURIComponent(zone)}`);
-    expect(overview.statusCode).toBe(200);
-    expect(overview.headers['cache-control']).toBe('private, no-store');
-    expect(overview.headers.vary).toBe('cookie');
-    const root = rootOf(overview.body);
-    for (const text of ['Signed in as', 'ada-drawn@example.com', 'Account Information', 'Active Elite ISP Proxies'])
-      expect(root).toContain(text);
-    expect(root).not.toContain('Loading...');
+    const root = expectDrawnWhole(overview, [
+      'Signed in as',
+      'ada-drawn@example.com',
+      'Account Information',
+      'Active Elite ISP Proxies',
+    ]);
     expect(root).not.toContain('bob-drawn@example.com');
     const me = (await t.app.inject({ method: 'GET', url: '/api/user/auth', headers: { cookie: ada.cookie } })).json();
     expect(root).toContain(formatDate(me.user.createdAt, 'date', zone));
