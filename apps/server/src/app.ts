@@ -281,7 +281,6 @@ export async function buildApp({
       site: config.site,
       pricing,
       customerPages: metrics.customerPages,
-      origin: new URL(config.appUrl).origin,
     });
   });
   return app;

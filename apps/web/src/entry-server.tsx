@@ -41,7 +41,6 @@ import { OrderHistoryPage } from './features/order-history/components/order-hist
 import { ProxiesPage } from './features/proxies/components/proxies-page.tsx';
 import { PurchasePage } from './features/purchase/components/purchase-page.tsx';
 import { DrawnForReader } from './lib/drawn-for-reader.ts';
-import { PageOrigin } from './lib/page-origin.ts';
 import { featuresKeys } from './lib/queries/features.ts';
 import { ordersKeys } from './lib/queries/orders.ts';
 import { parsePricing, pricingKeys } from './lib/queries/pricing.ts';
@@ -244,19 +243,17 @@ export const renderPage: PageRenderer['renderPage'] = (
       <PageTitleSink value={sink}>
         <DrawnForReader value={forReader}>
           <DrawnAt value={readAt}>
-            <PageOrigin value={reader?.origin}>
-              <ReaderTimeZone value={reader?.timeZone}>
-                <AppProvider queryClient={queryClient}>
-                  <StaticRouter location={url}>
-                    <AppRoutes
-                      publicPages={publicPages}
-                      dashboardLayout={DashboardLayout}
-                      dashboardPages={dashboardPages}
-                    />
-                  </StaticRouter>
-                </AppProvider>
-              </ReaderTimeZone>
-            </PageOrigin>
+            <ReaderTimeZone value={reader?.timeZone}>
+              <AppProvider queryClient={queryClient}>
+                <StaticRouter location={url}>
+                  <AppRoutes
+                    publicPages={publicPages}
+                    dashboardLayout={DashboardLayout}
+                    dashboardPages={dashboardPages}
+                  />
+                </StaticRouter>
+              </AppProvider>
+            </ReaderTimeZone>
           </DrawnAt>
         </DrawnForReader>
       </PageTitleSink>

@@ -9,6 +9,11 @@ export interface SiteConfig {
   socialSignIn: { google: boolean; discord: boolean };
   /** True when payments go to the sandbox provider (no real money): its test clock and billing pages exist. */
   sandboxPayments: boolean;
+  /**
+   * The shop's public origin (APP_URL's scheme, host and port): the addresses the pages show for tools (list links,
+   * the generator's, the API's) start with it, on the server and in the browser alike. Empty: the browser's own.
+   */
+  origin: string;
 }
 
 export const DEFAULT_SITE_CONFIG: SiteConfig = {
@@ -17,6 +22,7 @@ export const DEFAULT_SITE_CONFIG: SiteConfig = {
   supportUrl: 'https://discord.gg/',
   socialSignIn: { google: false, discord: false },
   sandboxPayments: true,
+  origin: '',
 };
 
 /** The id of the JSON data block in index.html that carries the site config. */
@@ -57,8 +63,6 @@ export interface PageReadPlan {
 /** What the server knows of the reader of a signed-in page it draws whole. */
 export interface PageReader {
   reads: PageReads;
-  /** The origin the page was asked for (the links the page shows start with it). */
-  origin: string;
   /** The reader's time zone, as their browser told it (the `tz` cookie); dates are written in it. */
   timeZone: string;
 }

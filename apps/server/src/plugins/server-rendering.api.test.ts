@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
-import { formatDate, SERVER_STATE_ELEMENT_ID } from '@storefront/contract';
+import { formatDate, SERVER_STATE_ELEMENT_ID, SITE_CONFIG_ELEMENT_ID } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,6 +73,9 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
     expect(response.body).toContain('<title>Nova &amp; &lt;Sons&gt; | Elite ISP, PK1 and residential proxies</title>');
     expect(root).toContain('Nova &amp; &lt;Sons&gt;');
     expect(response.body).not.toContain('<Sons>');
+    // The addresses the pages show for tools start with APP_URL's origin, on the server and in the browser alike.
+    const siteBlock = new RegExp(`<script type="application/json" id="${SITE_CONFIG_ELEMENT_ID}">(.*?)</script>`);
+    expect(JSON.parse(siteBlock.exec(response.body)?.[1] ?? '{}').origin).toBe(new URL(t.config.appUrl).origin);
   });
 
   it('shows a stock change on the next visit', async () => {

@@ -19,6 +19,7 @@ describe('index.html rendering', () => {
       supportUrl: 'https://chat.example.com/',
       socialSignIn: { google: false, discord: true },
       sandboxPayments: true,
+      origin: 'https://shop.example.com',
     });
     expect(html).toContain('<title>A &amp; B &lt;/script&gt;</title>');
     expect(html).toContain('\\u003c/script>');
@@ -92,7 +93,6 @@ describe('server-rendered pages', () => {
       build,
       site: DEFAULT_SITE_CONFIG,
       pricing: () => Promise.reject(new Error('database down')),
-      origin: 'http://localhost:3000',
     });
     const response = await app.inject({ method: 'GET', url: '/' });
     expect(response.statusCode).toBe(200);

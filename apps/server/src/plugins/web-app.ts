@@ -182,8 +182,6 @@ export interface WebAppOptions {
   pricing: () => Promise<PricingResponse>;
   /** Counts the signed-in pages sent, by how they were drawn (lib/metrics.ts). */
   customerPages?: Counter<'page' | 'drawn'>;
-  /** The shop's public origin (APP_URL's): the links a drawn page shows start with it, as the browser's own do. */
-  origin: string;
 }
 
 /**
@@ -274,7 +272,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     if ('frame' in result) return result;
     const { session, answers } = result;
     if (answers.some((answer) => answer.statusCode !== 200)) return { frame: 'read_failed' };
-    const reader: PageReader = { reads: { [plan.session]: session.json() }, origin: options.origin, timeZone };
+    const reader: PageReader = { reads: { [plan.session]: session.json() }, timeZone };
     answers.forEach((answer, index) => {
       reader.reads[plan.reads[index] ?? ''] = answer.json();
     });

@@ -11,7 +11,13 @@ export function seedQueryClient(queryClient: QueryClient, state: ServerRenderSta
   if (pricing) queryClient.setQueryData(pricingQueryKey, pricing, { updatedAt: state.readAt });
   // A page drawn for its reader: their session and the page's first reads (entry-server.tsx).
   if (!isDehydratedState(state.queries)) return { drawnForReader: false };
-  hydrate(queryClient, state.queries);
+  // Fresh as of their arrival by this browser's clock (the page was drawn a moment ago): a clock ahead of the server's
+  // would otherwise make them stale at once, and every one would be read again as the page mounts.
+  const receivedAt = Date.now();
+  hydrate(queryClient, {
+    ...state.queries,
+    queries: state.queries.queries.map((query) => ({ ...query, state: { ...query.state, dataUpdatedAt: receivedAt } })),
+  });
   return { drawnForReader: true };
 }
 

@@ -23,6 +23,7 @@ function readSiteConfig(): SiteConfig {
         discord: value.socialSignIn?.discord === true,
       },
       sandboxPayments: value.sandboxPayments !== false,
+      origin: isHttpUrl(value.origin) ? value.origin : DEFAULT_SITE_CONFIG.origin,
     };
   } catch {
     return DEFAULT_SITE_CONFIG;

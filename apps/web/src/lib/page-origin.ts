@@ -1,9 +1,10 @@
-import { createContext, useContext } from 'react';
+import { site } from '../config/site.ts';
 
-/** Set by the server renderer: the origin the page was asked for (the browser's own origin when it renders). */
-export const PageOrigin = createContext<string | undefined>(undefined);
-
-/** The origin of this page (scheme, host and port), the same on the server and in the browser's first render. */
-export function usePageOrigin(): string {
-  return useContext(PageOrigin) ?? window.location.origin;
+/**
+ * The shop's public origin (APP_URL's, from the site config), which the addresses shown for tools start with: the same
+ * on the server and in the browser, whatever address the page was opened at; the browser's own without a config (the
+ * Vite dev server).
+ */
+export function shopOrigin(): string {
+  return site.origin || window.location.origin;
 }

@@ -9,4 +9,5 @@ export const siteConfigSchema: z.ZodType<SiteConfig> = z.object({
   supportUrl: z.url(),
   socialSignIn: z.object({ google: z.boolean(), discord: z.boolean() }),
   sandboxPayments: z.boolean(),
+  origin: z.url(),
 });

@@ -29,7 +29,7 @@ import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { CopyValueButton } from '../../../components/copy-value-button.tsx';
 import { FormError } from '../../../components/form-error.tsx';
-import { usePageOrigin } from '../../../lib/page-origin.ts';
+import { shopOrigin } from '../../../lib/page-origin.ts';
 import { useTimeZone } from '../../../lib/time-zone.ts';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '../api/api-keys-api.ts';
 
@@ -50,7 +50,7 @@ function RevokeButton({ apiKey, onRevoke }: { apiKey: ApiKey; onRevoke: (key: Ap
 
 /** Personal API keys: create (named, shown once), list with first characters and dates, revoke. */
 export function ApiKeysCard() {
-  const origin = usePageOrigin();
+  const origin = shopOrigin();
   const timeZone = useTimeZone();
   const day = (iso: string) => formatDate(iso, 'date', timeZone);
   const keys = useApiKeys();

@@ -2,7 +2,7 @@ import { Button, Popover, SegmentedControl, Stack, Text } from '@mantine/core';
 import { type ProductId, type ProxyFormat, proxyListUrl } from '@storefront/contract';
 import { IconLink } from '@tabler/icons-react';
 import { useState } from 'react';
-import { usePageOrigin } from '../../../lib/page-origin.ts';
+import { shopOrigin } from '../../../lib/page-origin.ts';
 import { ListLink } from './list-link.tsx';
 
 type Scope = 'all' | 'isp_proxies' | 'pk1_isp_proxies';
@@ -10,7 +10,7 @@ type Scope = 'all' | 'isp_proxies' | 'pk1_isp_proxies';
 /** "List Link" beside Download List: the link a tool loads the static proxies from, in the chosen format. */
 export function ListLinkButton({ tab, format }: { tab: ProductId; format: ProxyFormat }) {
   const [scope, setScope] = useState<Scope>(tab === 'residential_proxies' ? 'all' : tab);
-  const url = proxyListUrl(usePageOrigin(), {
+  const url = proxyListUrl(shopOrigin(), {
     ...(scope !== 'all' && { product: scope }),
     format,
   });

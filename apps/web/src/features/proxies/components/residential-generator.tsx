@@ -31,7 +31,7 @@ import { IconCheck, IconCopy, IconDownload, IconWand } from '@tabler/icons-react
 import { useState } from 'react';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { downloadText } from '../../../lib/download.ts';
-import { usePageOrigin } from '../../../lib/page-origin.ts';
+import { shopOrigin } from '../../../lib/page-origin.ts';
 import { viewerRows } from '../proxies-model.ts';
 import { ListLink } from './list-link.tsx';
 
@@ -42,7 +42,7 @@ const countries = COUNTRY_OPTIONS.map((country) => ({ value: country.id, label: 
  * written in any of the four formats, socks5:// included: the gateway speaks HTTP and SOCKS5 on the same port.
  */
 export function ResidentialGenerator({ account }: { account: OrderUsage }) {
-  const origin = usePageOrigin();
+  const origin = shopOrigin();
   const [count, setCount] = useState<number>(GENERATOR_COUNT_DEFAULT);
   const [type, setType] = useState<ResidentialProxyType>('dynamic');
   const [country, setCountry] = useState(DEFAULT_COUNTRY);
