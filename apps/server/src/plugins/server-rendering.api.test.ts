@@ -202,6 +202,11 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
       payload: { bandwidthLimit: 500 },
     });
     expect(saved.statusCode, saved.body).toBe(200);
+    // The change has the shop check its alerts at once (no stock in this shop: 'low stock' opens, and is logged); the
+    // pages below are drawn once that is done, so what they hold and what the API answers after them are the same.
+    await expect
+      .poll(async () => (await page('/api/admin/alerts', grace.cookie)).json().total, { timeout: 10_000 })
+      .toBeGreaterThan(0);
 
     const inventory = await page('/dashboard/admin', `${grace.cookie}; tz=${encodeURIComponent(zone)}`);
     expectDrawnWhole(inventory, [
