@@ -20,4 +20,6 @@ export const E2E = {
   a11yAdminEmail2: 'a11y-admin-2@e2e.test',
   /** The administrator whose console is measured for layout shifts and checked for its chunk (e2e/signed-in-speed.spec.ts). */
   speedAdminEmail: 'speed-admin@e2e.test',
+  /** The administrator whose console's long tasks are measured (e2e/long-tasks.spec.ts, when asked). */
+  longTasksAdminEmail: 'long-tasks-admin@e2e.test',
 } as const;

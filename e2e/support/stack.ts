@@ -97,6 +97,7 @@ const app = spawn(process.execPath, ['apps/server/src/main.ts'], {
       E2E.a11yAdminEmail,
       E2E.a11yAdminEmail2,
       E2E.speedAdminEmail,
+      E2E.longTasksAdminEmail,
     ].join(','),
     GOOGLE_CLIENT_ID: 'e2e-google-client',
     GOOGLE_CLIENT_SECRET: 'e2e-google-secret',
