@@ -126,6 +126,8 @@ const customerReads: Record<string, FirstRead[]> = {
     read('listOrders', ordersKeys.list()),
     read('listOrderUsage', ordersKeys.usage()),
     read('listProcessingOrders', ordersKeys.processing()),
+    // The residential tab's daily chart (drawn with the page rather than arriving under it).
+    read('getDailyUsage', ordersKeys.dailyUsage()),
   ],
   [paths.purchase]: [
     read('getPricing', pricingKeys.all, { keep: parsePricing }),

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
-import { formatDate, SERVER_STATE_ELEMENT_ID, SITE_CONFIG_ELEMENT_ID } from '@storefront/contract';
+import { formatDate, KB_PER_GB, SERVER_STATE_ELEMENT_ID, SITE_CONFIG_ELEMENT_ID } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { proxyIps } from '../db/schema.ts';
+import { proxyIps, residentialAccounts, residentialUsageDaily } from '../db/schema.ts';
 import { callApi, createTestApp, signUpCustomer, type TestApp } from '../test/test-app.ts';
 
 // The public pages rendered by the server from the real build (`npm test` builds first; CI must have it).
@@ -324,6 +324,30 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
     expect(
       rootOf((await page('/dashboard/proxies?tab=residential_proxies&paid=1', `${ada.cookie}; tz=UTC`)).body),
     ).toContain('No residential proxies');
+    // A customer with residential traffic: the tab's daily chart is drawn with the page, from the same read.
+    const cy = await signUpCustomer(t, 'cy-drawn@example.com');
+    const today = new Date().toISOString().slice(0, 10);
+    await t.database.db
+      .insert(residentialAccounts)
+      .values({ userId: cy.id, username: 'cydrawn', password: 'x', totalKb: 10 * KB_PER_GB, usedKb: 2 * KB_PER_GB });
+    await t.database.db.insert(residentialUsageDaily).values({ userId: cy.id, day: today, usedKb: 2 * KB_PER_GB });
+    const residential = await page('/dashboard/proxies?tab=residential_proxies', `${cy.cookie}; tz=UTC`);
+    const drawnChart = expectDrawnWhole(residential, [
+      'Data used: 2.000 GB in the last 30 days',
+      'Data used, per day over the last 30 days',
+      `<td>${formatDate(`${today}T00:00:00Z`, 'month-day', 'UTC')}</td><td>2</td>`,
+    ]);
+    expect(drawnChart).not.toContain('ada-drawn@example.com');
+    const residentialKeys = (stateOf(residential.body).queries.queries as { queryKey: string[] }[])
+      .map((query) => query.queryKey.join('/'))
+      .sort();
+    expect(residentialKeys).toEqual([
+      'auth/me',
+      'orders/daily-usage',
+      'orders/list',
+      'orders/processing',
+      'orders/usage',
+    ]);
 
     for (const [url, text] of [
       ['/dashboard/proxies', 'No ISP proxies'],

@@ -1,44 +1,104 @@
-import '@mantine/charts/styles.layer.css';
-import { BarChart } from '@mantine/charts';
-import { Text } from '@mantine/core';
+import { Text, VisuallyHidden } from '@mantine/core';
 import { type DailyUsage, formatDate, KB_PER_GB } from '@storefront/contract';
+import { nice, ticks } from 'd3-array';
+import { useState } from 'react';
+import classes from './daily-usage-chart.module.css';
 
 const KB_PER_MB = KB_PER_GB / 1000;
+/** About this many lines across the chart (d3's `ticks` picks round steps near it). */
+const Y_TICKS = 4;
+/** A day's label under every seventh bar, counted back from today's (30 days: five labels). */
+const LABEL_EVERY = 7;
+
+const figure = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 3 });
 
 /**
- * Residential data carried per day (last 30 days), in GB or, for small amounts, MB. Loaded on its own (React.lazy): the
- * charting library stays out of the pages that do not show it.
+ * Residential data carried per day (the last 30 days), in GB or, for small amounts, MB: bars laid out by CSS in
+ * percentages of the chart's box, so the server draws it whole with the page and the browser measures nothing (the
+ * decision record 2026-11-27-usage-chart-drawn-with-the-page.md). Pointing at or tapping a bar shows its day's figure;
+ * a screen reader gets the same figures as a table.
  */
-export default function DailyUsageChart({ days, label }: { days: DailyUsage['days']; label: string }) {
+export function DailyUsageChart({ days, label }: { days: DailyUsage['days']; label: string }) {
+  const [active, setActive] = useState<number | null>(null);
   const largest = Math.max(0, ...days.map((entry) => entry.usedInKb));
   const inGb = largest >= KB_PER_GB;
   const unit = inGb ? 'GB' : 'MB';
-  const data = days.map((entry) => ({
+  const bars = days.map((entry) => ({
     day: formatDate(`${entry.day}T00:00:00Z`, 'month-day', 'UTC'),
-    [unit]: Number((entry.usedInKb / (inGb ? KB_PER_GB : KB_PER_MB)).toFixed(3)),
+    value: entry.usedInKb / (inGb ? KB_PER_GB : KB_PER_MB),
   }));
+  // The axis ends at a round figure at or above the largest day: 1 MB when nothing was carried, and never below 0.01,
+  // so that its figures still differ in the three decimals shown (a month of 1 KB).
+  const top = largest === 0 ? 1 : Math.max(nice(0, Math.max(...bars.map((bar) => bar.value)), Y_TICKS)[1], 0.01);
+  const lines = ticks(0, top, Y_TICKS);
   const total = days.reduce((sum, entry) => sum + entry.usedInKb, 0);
+  const shown = active === null ? undefined : bars[active];
+  const percent = (value: number) => `${(value / top) * 100}%`;
+  /** The middle of a day's bar, across the chart. */
+  const at = (index: number) => `${((index + 0.5) / bars.length) * 100}%`;
   return (
     <div>
       <Text size="xs" c="dimmed" mb={4}>
-        {label}: {(total / KB_PER_GB).toFixed(3)} GB in the last {days.length} days
+        {`${label}: ${(total / KB_PER_GB).toFixed(3)} GB in the last ${days.length} days`}
       </Text>
-      {/* A chart is one picture to a screen reader: its label says what it shows (the totals are in the text above). */}
-      <div role="img" aria-label={`${label}, per day over the last ${days.length} days`}>
-        <BarChart
-          h={180}
-          data={data}
-          dataKey="day"
-          series={[{ name: unit, color: 'blue.6' }]}
-          unit={` ${unit}`}
-          tickLine="none"
-          gridAxis="x"
-          withTooltip
-          valueFormatter={(value) => value.toLocaleString('en-US', { maximumFractionDigits: 3 })}
-          xAxisProps={{ interval: 'preserveStartEnd', minTickGap: 16 }}
-          yAxisProps={{ width: 72, tickFormatter: (value: number) => String(Number(value.toFixed(2))) }}
-        />
+      <div className={classes.chart} aria-hidden>
+        <div className={classes.plot}>
+          {lines.map((line) => (
+            <div key={line} className={classes.line} style={{ bottom: percent(line) }}>
+              <span className={classes.tick}>{`${figure(line)} ${unit}`}</span>
+            </div>
+          ))}
+          {/* A mouse shows a day's figure while it points at the bar; a tap keeps it until the next. */}
+          <div className={classes.bars} onPointerLeave={(event) => event.pointerType === 'mouse' && setActive(null)}>
+            {bars.map((bar, index) => (
+              <div
+                key={bar.day}
+                className={classes.slot}
+                data-active={index === active || undefined}
+                onPointerEnter={() => setActive(index)}
+              >
+                <div className={classes.bar} style={{ height: percent(bar.value), minHeight: bar.value > 0 ? 1 : 0 }} />
+              </div>
+            ))}
+          </div>
+        </div>
+        {/* Under the bars: every seventh day's date, or the figure of the day pointed at, under its bar (anchored from
+            its left end at the first bar to its right end at the last, so it never leaves the chart). */}
+        <div className={classes.days}>
+          {shown && active !== null ? (
+            <span className={classes.readout} style={{ left: at(active), transform: `translateX(-${at(active)})` }}>
+              {`${shown.day}: ${figure(shown.value)} ${unit}`}
+            </span>
+          ) : (
+            bars.map((bar, index) =>
+              (bars.length - 1 - index) % LABEL_EVERY === 0 ? (
+                <span key={bar.day} style={{ left: at(index), transform: 'translateX(-50%)' }}>
+                  {bar.day}
+                </span>
+              ) : null,
+            )
+          )}
+        </div>
       </div>
+      <VisuallyHidden>
+        <table>
+          <caption>{`${label}, per day over the last ${days.length} days`}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">{unit}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {bars.map((bar) => (
+              <tr key={bar.day}>
+                <td>{bar.day}</td>
+                <td>{figure(bar.value)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </VisuallyHidden>
     </div>
   );
 }

@@ -1,16 +1,14 @@
 import { Badge, Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
+import { DailyUsageChart } from '../../../components/daily-usage-chart.tsx';
 import { FormError } from '../../../components/form-error.tsx';
-import { WhenNearView } from '../../../components/when-near-view.tsx';
 import { useResidentialDailyUsage, useResidentialStock, useSetResidentialLimit } from '../api/inventory-api.ts';
 import { Reserved } from './reserved.tsx';
 import { HealthBadge, UsageBar } from './usage-health.tsx';
 
 /** Spec section 9: the admin's residential values are MB, divided by 1000 to give GB, shown to 3 decimals. */
 const gb = (mb: number) => `${(mb / 1000).toFixed(3)} GB`;
-
-const DailyUsageChart = lazy(() => import('../../../components/daily-usage-chart.tsx'));
 
 const NBSP = '\u00a0';
 
@@ -88,16 +86,9 @@ export function ResidentialInventoryCard() {
             </SimpleGrid>
           </>
         )}
-        {/* The chart's room is held while its days load, until it is about to be seen, and while its code loads (its
-            own chunk). */}
+        {/* The chart's room is held while its days load (a page drawn by the browser). */}
         {daily.isPending && <ChartPlaceholder />}
-        {daily.data && (
-          <WhenNearView placeholder={<ChartPlaceholder />}>
-            <Suspense fallback={<ChartPlaceholder />}>
-              <DailyUsageChart days={daily.data.days} label="Carried by the gateway" />
-            </Suspense>
-          </WhenNearView>
-        )}
+        {daily.data && <DailyUsageChart days={daily.data.days} label="Carried by the gateway" />}
         <Group align="flex-end" gap="sm">
           <NumberInput
             label="Set the pool (GB)"

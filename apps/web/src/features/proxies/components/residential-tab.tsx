@@ -13,11 +13,9 @@ import {
 } from '@mantine/core';
 import { formatDate, type OrderUsage, type ProcessingOrder, paths } from '@storefront/contract';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
-import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { CopyButton } from '../../../components/copy-button.tsx';
-import { UsageChartRoom } from '../../../components/usage-chart-room.tsx';
-import { WhenNearView } from '../../../components/when-near-view.tsx';
+import { DailyUsageChart } from '../../../components/daily-usage-chart.tsx';
 import { useTimeZone } from '../../../lib/time-zone.ts';
 import { useDailyUsage } from '../api/proxies-api.ts';
 import { gb, usageColor } from '../proxies-model.ts';
@@ -38,20 +36,12 @@ function CopyIcon({ value, label }: { value: string; label: string }) {
   );
 }
 
-const DailyUsageChart = lazy(() => import('../../../components/daily-usage-chart.tsx'));
-
-/** What the gateway carried per day; nothing while there is no traffic to show, its code once it is about to be seen. */
+/** What the gateway carried per day; nothing while there is no traffic to show. */
 function UsageOverTime() {
   const daily = useDailyUsage(true);
   const days = daily.data?.days ?? [];
   if (!days.some((entry) => entry.usedInKb > 0)) return null;
-  return (
-    <WhenNearView placeholder={<UsageChartRoom />}>
-      <Suspense fallback={<UsageChartRoom />}>
-        <DailyUsageChart days={days} label="Data used" />
-      </Suspense>
-    </WhenNearView>
-  );
+  return <DailyUsageChart days={days} label="Data used" />;
 }
 
 function UsageCard({ account }: { account: OrderUsage }) {
