@@ -281,6 +281,29 @@ test('works at 375 px without sideways scrolling', async ({ page }) => {
   }
 });
 
+test('on a phone, a page drawn at a later tab shows that tab before any script runs', async ({ page, browser }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await asAdmin(page);
+  await page.goto('/dashboard/admin');
+  // The same session (and its time-zone cookie), in a browser that runs no script: only the server's HTML and CSS.
+  const noScript = await browser.newContext({
+    javaScriptEnabled: false,
+    viewport: { width: 375, height: 800 },
+    storageState: await page.context().storageState(),
+  });
+  try {
+    const drawn = await noScript.newPage();
+    await drawn.goto('/dashboard/admin?tab=audit_log');
+    // The drawn page stays inert (out of the accessibility tree) until it hydrates, which it never does here.
+    const selected = drawn.locator('[role="tab"][aria-selected="true"]');
+    await expect(selected).toHaveText('Audit Log');
+    await expect(selected).toBeInViewport({ ratio: 1 });
+    await expect(drawn.locator('[role="tab"]').first()).not.toBeInViewport();
+  } finally {
+    await noScript.close();
+  }
+});
+
 test('the usage chart arrives drawn with the page, and pointing at a day shows its figure', async ({ page }) => {
   const scripts: string[] = [];
   page.on('request', (request) => {
