@@ -39,6 +39,7 @@ import { PrivacyPage } from './features/legal/components/privacy-page.tsx';
 import { TermsPage } from './features/legal/components/terms-page.tsx';
 import { OrderHistoryPage } from './features/order-history/components/order-history-page.tsx';
 import { ProxiesPage } from './features/proxies/components/proxies-page.tsx';
+import { tabOf } from './features/proxies/proxies-model.ts';
 import { PurchasePage } from './features/purchase/components/purchase-page.tsx';
 import { DrawnForReader } from './lib/drawn-for-reader.ts';
 import { featuresKeys } from './lib/queries/features.ts';
@@ -126,8 +127,6 @@ const customerReads: Record<string, FirstRead[]> = {
     read('listOrders', ordersKeys.list()),
     read('listOrderUsage', ordersKeys.usage()),
     read('listProcessingOrders', ordersKeys.processing()),
-    // The residential tab's daily chart (drawn with the page rather than arriving under it).
-    read('getDailyUsage', ordersKeys.dailyUsage()),
   ],
   [paths.purchase]: [
     read('getPricing', pricingKeys.all, { keep: parsePricing }),
@@ -140,6 +139,8 @@ const customerReads: Record<string, FirstRead[]> = {
     read('getPreferences', accountKeys.preferences()),
   ],
 };
+
+const dailyUsageRead = read('getDailyUsage', ordersKeys.dailyUsage());
 
 const stock = (pool: IpPool) => read('getIpStock', inventoryKeys.stock(pool), { params: { pool } });
 
@@ -168,6 +169,10 @@ function firstReads(url: string): { reads: FirstRead[]; administrators: boolean 
   // Only a page's own path: not one that URL parsing rewrites (a `#` sent by a script, dot segments), which is no page.
   if (pathname !== url.split('?')[0]) return undefined;
   const reads = customerReads[pathname];
+  // The Residential tab's daily chart, drawn with the page rather than arriving under it; no other tab shows it.
+  if (pathname === paths.proxies && tabOf(searchParams.get('tab')) === 'residential_proxies') {
+    return { reads: [sessionRead, ...(reads ?? []), dailyUsageRead], administrators: false };
+  }
   if (reads) return { reads: [sessionRead, ...reads], administrators: false };
   if (pathname !== paths.admin) return undefined;
   const tabReads = adminTabReads[adminTabOf(searchParams.get('tab'))];
@@ -261,7 +266,10 @@ export const renderPage: PageRenderer['renderPage'] = (
       </PageTitleSink>
     </StrictMode>,
   );
-  if (forReader) state.queries = dehydrate(queryClient);
+  if (forReader) {
+    state.queries = dehydrate(queryClient);
+    state.timeZone = reader?.timeZone;
+  }
   queryClient.clear();
   // The console drawn for an administrator: its chunk and styles are linked with the page.
   const drewConsole = seeded?.administrator === true && new URL(url, 'http://page.invalid').pathname === paths.admin;

@@ -48,8 +48,8 @@ export function DailyUsageChart({ days, label }: { days: DailyUsage['days']; lab
               <span className={classes.tick}>{`${figure(line)} ${unit}`}</span>
             </div>
           ))}
-          {/* A mouse shows a day's figure while it points at the bar; a tap keeps it until the next. */}
-          <div className={classes.bars} onPointerLeave={(event) => event.pointerType === 'mouse' && setActive(null)}>
+          {/* A mouse or pen shows a day's figure while it points at the bar; a tap keeps it until the next. */}
+          <div className={classes.bars} onPointerLeave={(event) => event.pointerType !== 'touch' && setActive(null)}>
             {bars.map((bar, index) => (
               <div
                 key={bar.day}
@@ -62,8 +62,8 @@ export function DailyUsageChart({ days, label }: { days: DailyUsage['days']; lab
             ))}
           </div>
         </div>
-        {/* Under the bars: every seventh day's date, or the figure of the day pointed at, under its bar (anchored from
-            its left end at the first bar to its right end at the last, so it never leaves the chart). */}
+        {/* Under the bars: every seventh day's date, or the figure of the day pointed at, each under its bar, anchored
+            from its left end at the first bar to its right end at the last, so that none leaves the chart. */}
         <div className={classes.days}>
           {shown && active !== null ? (
             <span className={classes.readout} style={{ left: at(active), transform: `translateX(-${at(active)})` }}>
@@ -72,7 +72,7 @@ export function DailyUsageChart({ days, label }: { days: DailyUsage['days']; lab
           ) : (
             bars.map((bar, index) =>
               (bars.length - 1 - index) % LABEL_EVERY === 0 ? (
-                <span key={bar.day} style={{ left: at(index), transform: 'translateX(-50%)' }}>
+                <span key={bar.day} style={{ left: at(index), transform: `translateX(-${at(index)})` }}>
                   {bar.day}
                 </span>
               ) : null,
@@ -80,7 +80,7 @@ export function DailyUsageChart({ days, label }: { days: DailyUsage['days']; lab
           )}
         </div>
       </div>
-      <VisuallyHidden>
+      <VisuallyHidden component="div">
         <table>
           <caption>{`${label}, per day over the last ${days.length} days`}</caption>
           <thead>
