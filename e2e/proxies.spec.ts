@@ -209,7 +209,7 @@ test.describe('the Proxies page', () => {
     expect(viaSocks.stdout).toContain('<html');
     await expect(async () => {
       await page.reload();
-      // Each reload fetches and renders the tab again: up to 3 s on a loaded 2-core machine.
+      // Each reload has the server read and draw the tab again, chart included: up to 3 s on a loaded 2-core machine.
       await expect(page.getByText(/Data used: 0\.000 GB in the last 30 days/)).toBeVisible({ timeout: 3000 });
     }).toPass({ timeout: 20_000 });
     await expect(

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { paths } from '@storefront/contract';
+import { formatDate, paths } from '@storefront/contract';
 import { ADMIN_TABS } from '../apps/web/src/features/admin/admin-tabs.ts';
 import { buyThroughSandbox, nextPageDrawnByBrowser, pageLive, signIn, signUp, uniqueEmail } from './support/helpers.ts';
 import { E2E } from './support/ports.ts';
@@ -308,6 +308,29 @@ test.describe('signed-in pages drawn by the server for their reader', () => {
     // The browser wrote the order's times in its own zone (UTC+14), and hydrated without a mismatch: the server wrote
     // them in the same zone.
     expect(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)).toBe('Pacific/Kiritimati');
+    expect(problems).toEqual([]);
+  });
+
+  test("a page drawn with a time-zone cookie older than the computer's zone hydrates as drawn, then writes the browser's", async ({
+    page,
+    context,
+  }) => {
+    test.setTimeout(90_000);
+    await signUp(page, uniqueEmail('moved-zone'));
+    await buyThroughSandbox(page, /Elite ISP Proxies/, /^5 IPs/);
+    const purchase = (await (await page.request.get('/api/orders/history')).json())[0];
+    expect(purchase).toBeTruthy();
+    // The cookie says the zone the computer was in when it was set (UTC-12); the browser is now in UTC+14.
+    await context.addCookies([{ name: 'tz', value: 'Etc/GMT%2B12', url: E2E.appUrl }]);
+    const problems = recordProblems(page);
+    const html = await (await page.request.get(paths.orderHistory)).text();
+    expect(html).toContain(formatDate(purchase.purchased_at, 'date-time', 'Etc/GMT+12'));
+    await page.goto(paths.orderHistory);
+    await pageLive(page);
+    // Cards on a phone, a table on a wide screen (chosen by CSS): the one shown.
+    await expect(
+      page.getByText(formatDate(purchase.purchased_at, 'date-time', 'Pacific/Kiritimati')).filter({ visible: true }),
+    ).toBeVisible();
     expect(problems).toEqual([]);
   });
 

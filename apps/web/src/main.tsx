@@ -9,7 +9,7 @@ import { AppRouter, preloadRoute } from './app/router.tsx';
 import { readServerState, seedQueryClient } from './app/server-state.ts';
 import { DrawnForReader } from './lib/drawn-for-reader.ts';
 import { createQueryClient } from './lib/query-client.ts';
-import { rememberTimeZone } from './lib/time-zone.ts';
+import { ReaderTimeZone, rememberTimeZone } from './lib/time-zone.ts';
 import { authQueryKey, fetchAuthCheck } from './lib/use-auth.ts';
 import { DrawnAt } from './lib/use-now.ts';
 
@@ -30,9 +30,11 @@ const app = (
   <StrictMode>
     <DrawnForReader value={drawnForReader}>
       <DrawnAt value={serverState?.readAt}>
-        <AppProvider queryClient={queryClient}>
-          <AppRouter />
-        </AppProvider>
+        <ReaderTimeZone value={serverState?.timeZone}>
+          <AppProvider queryClient={queryClient}>
+            <AppRouter />
+          </AppProvider>
+        </ReaderTimeZone>
       </DrawnAt>
     </DrawnForReader>
   </StrictMode>

@@ -42,6 +42,11 @@ export interface ServerRenderState {
    * holds them (TanStack Query's dehydrated state), so the browser starts with what the page was drawn from.
    */
   queries?: unknown;
+  /**
+   * The time zone such a page's dates were written in (the reader's `tz` cookie): the browser hydrates with it, then
+   * writes them in its own, which differs when the computer's zone changed since the cookie was set.
+   */
+  timeZone?: string;
 }
 
 /** A signed-in page's first reads (the session check first), as the reader's own session got them, by API address. */

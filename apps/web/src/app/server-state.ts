@@ -34,7 +34,8 @@ export function readServerState(): ServerRenderState | undefined {
   try {
     const value = JSON.parse(element.textContent) as Partial<ServerRenderState>;
     if (typeof value.readAt !== 'number') return undefined;
-    return { readAt: value.readAt, pricing: value.pricing, queries: value.queries };
+    const timeZone = typeof value.timeZone === 'string' ? value.timeZone : undefined;
+    return { readAt: value.readAt, pricing: value.pricing, queries: value.queries, timeZone };
   } catch {
     return undefined;
   }

@@ -1,15 +1,22 @@
 import { TIME_ZONE_COOKIE } from '@storefront/contract';
 import { createContext, useContext } from 'react';
+import { useHydrating } from './use-hydrating.ts';
 
 /**
- * Set by the server renderer: the time zone the reader's browser told it (the `tz` cookie), so that a page drawn on
- * the server writes dates as the browser then does. Undefined in the browser, which writes them in its own zone.
+ * The time zone a page drawn for its reader writes dates in: the one their browser told the server (the `tz` cookie),
+ * set by the server renderer and, for the same page, by the browser's entry (from the page's server state). Undefined
+ * in a page the browser draws alone.
  */
 export const ReaderTimeZone = createContext<string | undefined>(undefined);
 
-/** The zone to write dates in (for `formatDate`): the reader's, on the server and in the browser alike. */
+/**
+ * The zone to write dates in (for `formatDate`; undefined: the browser's own). On the server the reader's; in the
+ * browser, while it hydrates a drawn page, the zone the page was drawn in, so that its first render says what the
+ * server's did even when the computer's zone has changed since the cookie was set; then the browser's own.
+ */
 export function useTimeZone(): string | undefined {
-  return useContext(ReaderTimeZone);
+  const drawnIn = useContext(ReaderTimeZone);
+  return useHydrating() ? drawnIn : undefined;
 }
 
 /** Tells the server this browser's time zone for the pages it draws (a cookie of the site, a year long). */

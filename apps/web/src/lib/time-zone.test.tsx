@@ -1,0 +1,62 @@
+// @vitest-environment happy-dom
+import { formatDate } from '@storefront/contract';
+import { act } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ReaderTimeZone, useTimeZone } from './time-zone.ts';
+
+const at = Date.parse('2026-11-27T12:00:00Z');
+const own = Intl.DateTimeFormat().resolvedOptions().timeZone;
+// A zone 14 hours from UTC, unless this machine is in it: the cookie the page was drawn with says another zone.
+const drawnIn = own === 'Pacific/Kiritimati' ? 'Etc/GMT+12' : 'Pacific/Kiritimati';
+
+function When() {
+  return <p>{formatDate(at, 'date-time', useTimeZone())}</p>;
+}
+
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+describe('useTimeZone', () => {
+  it("hydrates a page in the zone it was drawn in, then writes the browser's own", async () => {
+    const html = renderToString(
+      <ReaderTimeZone value={drawnIn}>
+        <When />
+      </ReaderTimeZone>,
+    );
+    expect(html).toContain(formatDate(at, 'date-time', drawnIn));
+    expect(formatDate(at, 'date-time', drawnIn)).not.toBe(formatDate(at, 'date-time'));
+
+    // The computer's zone changed since the cookie was set: the browser's first render still says what the server's did.
+    const container = document.createElement('div');
+    container.innerHTML = html;
+    document.body.append(container);
+    const errors: unknown[] = [];
+    await act(async () => {
+      hydrateRoot(
+        container,
+        <ReaderTimeZone value={drawnIn}>
+          <When />
+        </ReaderTimeZone>,
+        { onRecoverableError: (error) => errors.push(error) },
+      );
+    });
+    expect(errors).toEqual([]);
+    expect(container.textContent).toBe(formatDate(at, 'date-time'));
+  });
+
+  it("is the browser's own zone in a page the browser draws alone", async () => {
+    const container = document.createElement('div');
+    document.body.append(container);
+    await act(async () => {
+      createRoot(container).render(
+        <ReaderTimeZone value={drawnIn}>
+          <When />
+        </ReaderTimeZone>,
+      );
+    });
+    expect(container.textContent).toBe(formatDate(at, 'date-time'));
+  });
+});
