@@ -47,6 +47,25 @@ describe('useTimeZone', () => {
     expect(container.textContent).toBe(formatDate(at, 'date-time'));
   });
 
+  it("renders once when the page was drawn in the browser's own zone (the entry then gives none)", async () => {
+    let renders = 0;
+    function Counted() {
+      const zone = useTimeZone();
+      renders += 1;
+      return <p>{formatDate(at, 'date-time', zone)}</p>;
+    }
+    const html = renderToString(<Counted />);
+    const container = document.createElement('div');
+    container.innerHTML = html;
+    document.body.append(container);
+    renders = 0;
+    await act(async () => {
+      hydrateRoot(container, <Counted />);
+    });
+    expect(renders).toBe(1);
+    expect(container.textContent).toBe(formatDate(at, 'date-time'));
+  });
+
   it("is the browser's own zone in a page the browser draws alone", async () => {
     const container = document.createElement('div');
     document.body.append(container);

@@ -1,6 +1,5 @@
 import { TIME_ZONE_COOKIE } from '@storefront/contract';
-import { createContext, useContext } from 'react';
-import { useHydrating } from './use-hydrating.ts';
+import { createContext, useContext, useSyncExternalStore } from 'react';
 
 /**
  * The time zone a page drawn for its reader writes dates in: the one their browser told the server (the `tz` cookie),
@@ -9,20 +8,37 @@ import { useHydrating } from './use-hydrating.ts';
  */
 export const ReaderTimeZone = createContext<string | undefined>(undefined);
 
+const subscribeToNothing = () => () => {};
+
 /**
  * The zone to write dates in (for `formatDate`; undefined: the browser's own). On the server the reader's; in the
  * browser, while it hydrates a drawn page, the zone the page was drawn in, so that its first render says what the
- * server's did even when the computer's zone has changed since the cookie was set; then the browser's own.
+ * server's did even when the computer's zone has changed since the cookie was set; then the browser's own. (The
+ * browser's entry gives no zone when the page was drawn in the browser's own, so nothing renders twice for it.)
  */
 export function useTimeZone(): string | undefined {
   const drawnIn = useContext(ReaderTimeZone);
-  return useHydrating() ? drawnIn : undefined;
+  return useSyncExternalStore(
+    subscribeToNothing,
+    () => undefined,
+    () => drawnIn,
+  );
+}
+
+/** The zone this browser writes dates in. */
+export function browserTimeZone(): string | undefined {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Tells the server this browser's time zone for the pages it draws (a cookie of the site, a year long). */
 export function rememberTimeZone(): void {
+  const zone = browserTimeZone();
+  if (!zone) return;
   try {
-    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     const secure = window.location.protocol === 'https:' ? '; secure' : '';
     // biome-ignore lint/suspicious/noDocumentCookie: one write as the page starts; the Cookie Store API is missing from Safari before 18.4
     document.cookie = `${TIME_ZONE_COOKIE}=${encodeURIComponent(zone)}; path=/; max-age=31536000; samesite=lax${secure}`;
