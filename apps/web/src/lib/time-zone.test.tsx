@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
 import { formatDate } from '@storefront/contract';
 import { act } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
+import { createRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { hydrateDrawn } from '../test/hydrate.tsx';
 import { ReaderTimeZone, useTimeZone } from './time-zone.ts';
 
 const at = Date.parse('2026-11-27T12:00:00Z');
@@ -30,19 +31,12 @@ describe('useTimeZone', () => {
     expect(formatDate(at, 'date-time', drawnIn)).not.toBe(formatDate(at, 'date-time'));
 
     // The computer's zone changed since the cookie was set: the browser's first render still says what the server's did.
-    const container = document.createElement('div');
-    container.innerHTML = html;
-    document.body.append(container);
-    const errors: unknown[] = [];
-    await act(async () => {
-      hydrateRoot(
-        container,
-        <ReaderTimeZone value={drawnIn}>
-          <When />
-        </ReaderTimeZone>,
-        { onRecoverableError: (error) => errors.push(error) },
-      );
-    });
+    const { container, errors } = await hydrateDrawn(
+      html,
+      <ReaderTimeZone value={drawnIn}>
+        <When />
+      </ReaderTimeZone>,
+    );
     expect(errors).toEqual([]);
     expect(container.textContent).toBe(formatDate(at, 'date-time'));
   });
@@ -55,13 +49,9 @@ describe('useTimeZone', () => {
       return <p>{formatDate(at, 'date-time', zone)}</p>;
     }
     const html = renderToString(<Counted />);
-    const container = document.createElement('div');
-    container.innerHTML = html;
-    document.body.append(container);
     renders = 0;
-    await act(async () => {
-      hydrateRoot(container, <Counted />);
-    });
+    const { container, errors } = await hydrateDrawn(html, <Counted />);
+    expect(errors).toEqual([]);
     expect(renders).toBe(1);
     expect(container.textContent).toBe(formatDate(at, 'date-time'));
   });

@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
 import { act } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
+import { createRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { hydrateDrawn } from '../test/hydrate.tsx';
 import { DrawnAt, useNow } from './use-now.ts';
 
 /** Minutes since `since`, as a page writes an age. */
@@ -30,19 +31,12 @@ describe('useNow', () => {
 
     // The browser hydrates with its clock 62 s later than the server's (two minute boundaries crossed).
     vi.setSystemTime(drawnAt + 62_000);
-    const container = document.createElement('div');
-    container.innerHTML = html;
-    document.body.append(container);
-    const errors: unknown[] = [];
-    await act(async () => {
-      hydrateRoot(
-        container,
-        <DrawnAt value={drawnAt}>
-          <Age since={since} />
-        </DrawnAt>,
-        { onRecoverableError: (error) => errors.push(error) },
-      );
-    });
+    const { container, errors } = await hydrateDrawn(
+      html,
+      <DrawnAt value={drawnAt}>
+        <Age since={since} />
+      </DrawnAt>,
+    );
     expect(errors).toEqual([]);
     expect(container.textContent).toBe('opened 3 minutes ago');
   });
