@@ -9,7 +9,7 @@ import { AppRouter, preloadRoute } from './app/router.tsx';
 import { readServerState, seedQueryClient } from './app/server-state.ts';
 import { DrawnForReader } from './lib/drawn-for-reader.ts';
 import { createQueryClient } from './lib/query-client.ts';
-import { browserTimeZone, ReaderTimeZone, rememberTimeZone } from './lib/time-zone.ts';
+import { drawnInAnotherZone, ReaderTimeZone, rememberTimeZone } from './lib/time-zone.ts';
 import { authQueryKey, fetchAuthCheck } from './lib/use-auth.ts';
 import { DrawnAt } from './lib/use-now.ts';
 
@@ -26,15 +26,11 @@ if (window.location.pathname.startsWith(paths.dashboard)) {
   preloadRoute(window.location.pathname);
 }
 
-// The zone a page drawn for its reader was written in, when it is not this browser's (its `tz` cookie predates a change
-// of the computer's zone): the page hydrates in it, then writes the browser's (lib/time-zone.ts).
-const drawnInAnotherZone = serverState?.timeZone !== browserTimeZone() ? serverState?.timeZone : undefined;
-
 const app = (
   <StrictMode>
     <DrawnForReader value={drawnForReader}>
       <DrawnAt value={serverState?.readAt}>
-        <ReaderTimeZone value={drawnInAnotherZone}>
+        <ReaderTimeZone value={drawnInAnotherZone(serverState?.timeZone)}>
           <AppProvider queryClient={queryClient}>
             <AppRouter />
           </AppProvider>

@@ -5,7 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hydrateDrawn } from '../test/hydrate.tsx';
-import { ReaderTimeZone, useTimeZone } from './time-zone.ts';
+import { drawnInAnotherZone, ReaderTimeZone, useTimeZone } from './time-zone.ts';
 
 const at = Date.parse('2026-11-27T12:00:00Z');
 const own = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -67,5 +67,22 @@ describe('useTimeZone', () => {
       );
     });
     expect(container.textContent).toBe(formatDate(at, 'date-time'));
+  });
+
+  it("gives the zone a page was drawn in to hydrate with only when it is another zone than the browser's", () => {
+    const before = process.env.TZ;
+    try {
+      // The browser in India, under the zone's current name; the server's engine may spell it 'Asia/Calcutta'.
+      process.env.TZ = 'Asia/Kolkata';
+      expect(drawnInAnotherZone('Asia/Calcutta')).toBeUndefined();
+      expect(drawnInAnotherZone('Asia/Kolkata')).toBeUndefined();
+      expect(drawnInAnotherZone('asia/kolkata')).toBeUndefined();
+      expect(drawnInAnotherZone(undefined)).toBeUndefined();
+      expect(drawnInAnotherZone('Mars/Olympus')).toBeUndefined();
+      expect(drawnInAnotherZone('Europe/Paris')).toBe('Europe/Paris');
+    } finally {
+      if (before === undefined) delete process.env.TZ;
+      else process.env.TZ = before;
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { TIME_ZONE_COOKIE } from '@storefront/contract';
+import { knownTimeZone, TIME_ZONE_COOKIE } from '@storefront/contract';
 import { createContext, useContext, useSyncExternalStore } from 'react';
 
 /**
@@ -32,6 +32,16 @@ export function browserTimeZone(): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The zone a page drawn for its reader was written in (its server state's), when it is not this browser's: its `tz`
+ * cookie predates a change of the computer's zone. Both names as this browser's engine spells them, since the server's
+ * may spell one zone another way ('Asia/Calcutta' for 'Asia/Kolkata'). Undefined when they are the same zone.
+ */
+export function drawnInAnotherZone(drawnIn: string | undefined): string | undefined {
+  const drawn = knownTimeZone(drawnIn);
+  return drawn !== undefined && drawn !== knownTimeZone(browserTimeZone()) ? drawn : undefined;
 }
 
 /** Tells the server this browser's time zone for the pages it draws (a cookie of the site, a year long). */

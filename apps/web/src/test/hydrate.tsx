@@ -1,6 +1,9 @@
 import { act, type ReactNode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 
+// Tells React that these tests wrap their updates in act() (Testing Library's render says so itself).
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
 /**
  * Puts `html` (what the server rendered) into the document and hydrates it with `app`, as the browser's entry does.
  * The container, and every error React recovered from (a hydration mismatch is one).

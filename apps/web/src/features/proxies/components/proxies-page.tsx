@@ -19,7 +19,7 @@ import { downloadText } from '../../../lib/download.ts';
 import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
 import { useOrders, useOrderUsage } from '../../../lib/queries/orders.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
-import { useCancelOrder, useProcessingOrders } from '../api/proxies-api.ts';
+import { useCancelOrder, useDailyUsage, useProcessingOrders } from '../api/proxies-api.ts';
 import { ordersOf, tabOf } from '../proxies-model.ts';
 import { CancelDialog } from './cancel-dialog.tsx';
 import { ListLinkButton } from './list-link-button.tsx';
@@ -55,6 +55,9 @@ export function ProxiesPage() {
   }, [paid, setParams]);
   const orders = useOrders({ refreshWhileProcessing: true });
   const usage = useOrderUsage();
+  // A customer with residential data has its daily chart's read made as the page opens at any tab, so that changing
+  // to the Residential tab shows the chart at once instead of moving the card's fields down when it arrives.
+  useDailyUsage((usage.data?.length ?? 0) > 0);
   const processing = useProcessingOrders();
   const cancel = useCancelOrder();
   const [cancelling, setCancelling] = useState<Order | null>(null);
