@@ -212,6 +212,7 @@ test.describe('the Proxies page', () => {
       // Each reload has the server read and draw the tab again, chart included: up to 3 s on a loaded 2-core machine.
       await expect(page.getByText(/Data used: 0\.000 GB in the last 30 days/)).toBeVisible({ timeout: 3000 });
     }).toPass({ timeout: 20_000 });
+    await page.getByText('Figures per day', { exact: true }).click();
     await expect(
       page.getByRole('table', { name: 'Data used, per day over the last 30 days' }).getByRole('row'),
     ).toHaveCount(31);

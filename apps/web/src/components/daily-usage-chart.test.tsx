@@ -21,7 +21,7 @@ const chartOf = (container: HTMLElement) =>
 const heightOf = (slot: HTMLElement) => (slot.firstElementChild as HTMLElement).style.height;
 
 describe('DailyUsageChart', () => {
-  it('draws a bar a day against round figures, and gives a screen reader the same figures as a table', () => {
+  it('draws a bar a day against round figures, and gives the same figures as a table', () => {
     // 2.4 GB on the busiest day (the last): the axis ends at 2.5 GB, in half-GB steps.
     const days = month((index) => (index === 29 ? 2.4 * KB_PER_GB : index === 0 ? 0 : 0.6 * KB_PER_GB));
     const { container } = renderWithApp(<DailyUsageChart days={days} label="Carried by the gateway" />);
@@ -38,7 +38,11 @@ describe('DailyUsageChart', () => {
     for (const day of ['Oct 30', 'Nov 6', 'Nov 13', 'Nov 20', 'Nov 27']) expect(chart.getByText(day)).toBeTruthy();
     expect(chart.queryByText('Nov 26')).toBeNull();
 
+    // The figures as a table, behind a disclosure closed at first.
+    const disclosure = screen.getByText('Figures per day').closest('details');
+    expect(disclosure?.open).toBe(false);
     const table = screen.getByRole('table', { name: 'Carried by the gateway, per day over the last 30 days' });
+    expect(disclosure?.contains(table)).toBe(true);
     const rows = within(table).getAllByRole('row');
     expect(rows).toHaveLength(31);
     expect(

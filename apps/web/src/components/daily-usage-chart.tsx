@@ -16,7 +16,7 @@ const figure = (value: number) => value.toLocaleString('en-US', { maximumFractio
  * Residential data carried per day (the last 30 days), in GB or, for small amounts, MB: bars laid out by CSS in
  * percentages of the chart's box, so the server draws it whole with the page and the browser measures nothing (the
  * decision record 2026-11-27-usage-chart-drawn-with-the-page.md). Pointing at or tapping a bar shows its day's figure;
- * a screen reader gets the same figures as a table.
+ * the figures are also a table under "Figures per day" (a disclosure a keyboard and a screen reader open alike).
  */
 export function DailyUsageChart({ days, label }: { days: DailyUsage['days']; label: string }) {
   const [active, setActive] = useState<number | null>(null);
@@ -62,8 +62,8 @@ export function DailyUsageChart({ days, label }: { days: DailyUsage['days']; lab
             ))}
           </div>
         </div>
-        {/* Under the bars: every seventh day's date, or the figure of the day pointed at, each under its bar, anchored
-            from its left end at the first bar to its right end at the last, so that none leaves the chart. */}
+        {/* Under the bars: every seventh day's date, centred under its bar, or the figure of the day pointed at, anchored
+            from its left end at the first bar to its right end at the last, so that it never leaves the chart. */}
         <div className={classes.days}>
           {shown && active !== null ? (
             <span className={classes.readout} style={{ left: at(active), transform: `translateX(-${at(active)})` }}>
@@ -72,7 +72,12 @@ export function DailyUsageChart({ days, label }: { days: DailyUsage['days']; lab
           ) : (
             bars.map((bar, index) =>
               (bars.length - 1 - index) % LABEL_EVERY === 0 ? (
-                <span key={bar.day} style={{ left: at(index), transform: `translateX(-${at(index)})` }}>
+                <span
+                  key={bar.day}
+                  style={{ left: at(index) }}
+                  // Every other one left out where the chart is too narrow for five (the module's container query).
+                  data-minor={(bars.length - 1 - index) % (2 * LABEL_EVERY) !== 0 || undefined}
+                >
                   {bar.day}
                 </span>
               ) : null,
@@ -80,9 +85,13 @@ export function DailyUsageChart({ days, label }: { days: DailyUsage['days']; lab
           )}
         </div>
       </div>
-      <VisuallyHidden component="div">
+      {/* The figures themselves, for anyone: a screen reader, a keyboard, or whoever wants the exact amounts. */}
+      <details className={classes.figures}>
+        <summary>Figures per day</summary>
         <table>
-          <caption>{`${label}, per day over the last ${days.length} days`}</caption>
+          <caption>
+            <VisuallyHidden>{`${label}, per day over the last ${days.length} days`}</VisuallyHidden>
+          </caption>
           <thead>
             <tr>
               <th scope="col">Day</th>
@@ -98,7 +107,7 @@ export function DailyUsageChart({ days, label }: { days: DailyUsage['days']; lab
             ))}
           </tbody>
         </table>
-      </VisuallyHidden>
+      </details>
     </div>
   );
 }

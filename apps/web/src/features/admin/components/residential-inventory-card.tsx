@@ -1,5 +1,6 @@
 import { Badge, Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { USAGE_CHART_DAYS } from '@storefront/contract';
 import { useState } from 'react';
 import { DailyUsageChart } from '../../../components/daily-usage-chart.tsx';
 import { FormError } from '../../../components/form-error.tsx';
@@ -12,14 +13,17 @@ const gb = (mb: number) => `${(mb / 1000).toFixed(3)} GB`;
 
 const NBSP = '\u00a0';
 
-/** The daily chart's size (daily-usage-chart.tsx: a line of text above a 180 px chart) while it loads. */
+/** A month without traffic: the chart's stand-in while its days load, laid out as the chart will be. */
+const EMPTY_MONTH = Array.from({ length: USAGE_CHART_DAYS }, (_, index) => ({
+  day: new Date(Date.UTC(2026, 0, 1 + index)).toISOString().slice(0, 10),
+  usedInKb: 0,
+}));
+
+/** The daily chart's room while its days load (a page drawn by the browser). */
 function ChartPlaceholder() {
   return (
     <Reserved>
-      <Text size="xs" mb={4}>
-        Carried by the gateway: 0.000 GB in the last 30 days
-      </Text>
-      <div style={{ height: 180 }} />
+      <DailyUsageChart days={EMPTY_MONTH} label="Carried by the gateway" />
     </Reserved>
   );
 }
