@@ -111,8 +111,10 @@ async function waitFor(page: Page, target: Target) {
   );
 }
 
-/** Clicks the middle of the target with the mouse, as a person would. */
+/** Clicks the middle of the target with the mouse, as a person would, once the page is live. */
 async function click(page: Page, target: Target) {
+  // A page drawn on the server is inert until it hydrates: a click before that is lost (helpers.ts, pageLive).
+  await waitFor(page, { selector: 'main:not(:has(> [inert]))' });
   await waitFor(page, target);
   const point = await page.evaluate(({ selector, text, within }) => {
     const scope = within ? document.querySelector(within) : document;
