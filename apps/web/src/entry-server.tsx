@@ -170,10 +170,8 @@ function firstReads(url: string): { reads: FirstRead[]; administrators: boolean 
   if (pathname !== url.split('?')[0]) return undefined;
   const reads = customerReads[pathname];
   // The Residential tab's daily chart, drawn with the page rather than arriving under it; no other tab shows it.
-  if (pathname === paths.proxies && tabOf(searchParams.get('tab')) === 'residential_proxies') {
-    return { reads: [sessionRead, ...(reads ?? []), dailyUsageRead], administrators: false };
-  }
-  if (reads) return { reads: [sessionRead, ...reads], administrators: false };
+  const chart = pathname === paths.proxies && tabOf(searchParams.get('tab')) === 'residential_proxies';
+  if (reads) return { reads: [sessionRead, ...reads, ...(chart ? [dailyUsageRead] : [])], administrators: false };
   if (pathname !== paths.admin) return undefined;
   const tabReads = adminTabReads[adminTabOf(searchParams.get('tab'))];
   return { reads: [sessionRead, read('listOpenAlerts', alertsKeys.all), ...tabReads], administrators: true };

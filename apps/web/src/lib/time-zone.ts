@@ -1,5 +1,6 @@
 import { knownTimeZone, TIME_ZONE_COOKIE } from '@storefront/contract';
 import { createContext, useContext, useSyncExternalStore } from 'react';
+import { subscribeToNothing } from './use-hydrating.ts';
 
 /**
  * The time zone a page drawn for its reader writes dates in: the one their browser told the server (the `tz` cookie),
@@ -7,8 +8,6 @@ import { createContext, useContext, useSyncExternalStore } from 'react';
  * in a page the browser draws alone.
  */
 export const ReaderTimeZone = createContext<string | undefined>(undefined);
-
-const subscribeToNothing = () => () => {};
 
 /**
  * The zone to write dates in (for `formatDate`; undefined: the browser's own). On the server the reader's; in the

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
-const subscribeToNothing = () => () => {};
+/** A store that never changes: for `useSyncExternalStore` reads whose server and browser values differ. */
+export const subscribeToNothing = () => () => {};
 
 /**
  * True while React hydrates the page the server rendered (and on the server itself), false afterwards and in a page
