@@ -17,6 +17,7 @@ import { paidEvent, testBrand } from '../test/payments.ts';
 import {
   basicAuth,
   connectThroughProxy,
+  exchange,
   httpThroughProxy,
   proxyV1,
   startTargetServer,
@@ -486,6 +487,52 @@ describe('residential gateway', () => {
       }
     } finally {
       await local.close();
+    }
+  });
+
+  it('hands a slow reader every byte in order, directly and through http and SOCKS providers', async () => {
+    // The tunnels read the target into one buffer each (upstream.ts, Onward): a client slower than its target must get
+    // every byte as sent, not a buffer read into again while its write was still queued. The target speaks first, so
+    // through a SOCKS provider its first bytes come with the provider's last handshake answer and must stay first.
+    const payload = randomBytes(16 * 1024 * 1024);
+    const source = net.createServer((socket) => {
+      socket.on('error', () => {});
+      socket.end(payload);
+    });
+    await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
+    const sourcePort = (source.address() as net.AddressInfo).port;
+    const slowly = async (gateway: Gateway, auth: string) => {
+      let next = 1024 * 1024;
+      const answer = await exchange(
+        gateway.port,
+        `CONNECT 127.0.0.1:${sourcePort} HTTP/1.1\r\nProxy-Authorization: ${auth}\r\n\r\n`,
+        {
+          onData: (received, socket) => {
+            if (received < next) return;
+            next += 1024 * 1024;
+            socket.pause();
+            setTimeout(() => socket.resume(), 20);
+          },
+        },
+      );
+      expect(answer.status).toBe(200);
+      return answer.body;
+    };
+    try {
+      const provider = await start();
+      const providerAccount = await account(KB_PER_GB);
+      const { username, password } = providerAccount;
+      const customer = await account(KB_PER_GB);
+      expect((await slowly(provider, providerAccount.auth)).equals(payload), 'directly').toBe(true);
+      for (const scheme of ['http', 'socks5']) {
+        const gateway = await start({
+          upstream: { url: `${scheme}://${username}:${password}@127.0.0.1:${provider.port}`, usernameTemplate: '' },
+        });
+        const got = await slowly(gateway, customer.auth);
+        expect(got.equals(payload), `through a ${scheme} provider`).toBe(true);
+      }
+    } finally {
+      await new Promise((resolve) => source.close(resolve));
     }
   });
 

@@ -32,7 +32,7 @@ import {
   reply as socksReply,
 } from './socks5.ts';
 import { type SqlClient, sqlClientOf } from './sql.ts';
-import { createAgents, forwardRequest, OutboundError, openConnection, outboundError } from './upstream.ts';
+import { createAgents, forwardRequest, type Onward, OutboundError, openConnection, outboundError } from './upstream.ts';
 
 /** One client connection to the gateway and the account its traffic is billed to. */
 interface Connection {
@@ -344,18 +344,34 @@ export async function startGateway({
    * Both directions of a tunnel (CONNECT or SOCKS), metered from the client socket's counters after every chunk, so a
    * transfer that crosses the limit is cut within one chunk either way. Each side's end is passed on (half-close).
    */
-  const splice = (connection: Connection, target: Socket) => {
+  const splice = (connection: Connection, onward: Onward) => {
     const client = connection.socket;
-    const pump = (from: Socket, to: Socket) => {
-      from.on('data', (chunk: Buffer) => {
-        if (!to.write(chunk)) from.pause();
-        meterConnection(connection);
-      });
-      to.on('drain', () => from.resume());
-      from.on('end', () => to.end());
+    const target = onward.socket;
+    // Towards the client. A chunk may be a view of the target's one read buffer (upstream.ts, Onward): while the client
+    // has not taken it whole, the target reads nothing more.
+    let waiting = false;
+    const taken = () => {
+      if (waiting && client.writableLength === 0) {
+        waiting = false;
+        target.resume();
+      }
     };
-    pump(target, client);
-    pump(client, target);
+    onward.take((chunk) => {
+      client.write(chunk, taken);
+      if (client.writableLength > 0 && !waiting) {
+        waiting = true;
+        target.pause();
+      }
+      meterConnection(connection);
+    });
+    target.on('end', () => client.end());
+    // Towards the target: the client's chunks are buffers of their own (Node's streams).
+    client.on('data', (chunk: Buffer) => {
+      if (!target.write(chunk)) client.pause();
+      meterConnection(connection);
+    });
+    target.on('drain', () => client.resume());
+    client.on('end', () => target.end());
     target.on('error', () => {});
     // A target that ended has ended the client already ('end' above): a second end() would only build an error.
     target.on('close', (hadError) => {
@@ -363,7 +379,6 @@ export async function startGateway({
       else if (!client.writableEnded) client.end();
     });
     client.on('close', () => target.destroy());
-    target.resume();
     client.resume();
   };
 
@@ -474,7 +489,7 @@ export async function startGateway({
       return;
     }
     bind(connection, outcome, authorization);
-    let onward: Socket;
+    let onward: Onward;
     try {
       const lookup = await checkTarget(target.host);
       onward = await openConnection({ ...target, lookup, upstream: config.upstream, targeting: connection.targeting });
@@ -484,11 +499,11 @@ export async function startGateway({
       return;
     }
     if (socket.destroyed) {
-      onward.destroy();
+      onward.socket.destroy();
       return;
     }
     socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    if (head.length > 0) onward.write(head);
+    if (head.length > 0) onward.socket.write(head);
     splice(connection, onward);
   };
 
@@ -560,7 +575,7 @@ export async function startGateway({
         return;
       }
       bind(connection, outcome);
-      let onward: Socket;
+      let onward: Onward;
       try {
         const lookup = await checkTarget(request.host);
         onward = await openConnection({
@@ -576,11 +591,13 @@ export async function startGateway({
         return;
       }
       if (socket.destroyed) {
-        onward.destroy();
+        onward.socket.destroy();
         return;
       }
-      socket.write(socksReply(SocksReply.succeeded, { address: onward.localAddress, port: onward.localPort }));
-      if (rest.length > 0) onward.write(rest);
+      socket.write(
+        socksReply(SocksReply.succeeded, { address: onward.socket.localAddress, port: onward.socket.localPort }),
+      );
+      if (rest.length > 0) onward.socket.write(rest);
       splice(connection, onward);
     } catch {
       socket.destroy();
