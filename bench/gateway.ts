@@ -1,6 +1,8 @@
 // The residential gateway side by side with squid (issue 38 item 4), interleaved, in one run. Each in its own process:
 // the target web server, the gateway alone (`npm run gateway`, on PostgreSQL), the server with its gateway inside, squid
-// (Debian's package, basic auth; installed when missing, as CI installs Chromium), and the load generator.
+// (Debian's package, basic auth; installed when missing, as CI installs Chromium), and the load generator; and, for
+// where Node.js itself stands, a bare CONNECT proxy in plain Node (bench/node-tunnel.ts) reading as the gateway does
+// (Node's streams) and with one reused read buffer.
 //   Download: one 100 MB answer (BENCH_MB) through each way, MB/s and CPU seconds per GB in the proxy's process.
 //   Small requests: 50 clients (BENCH_CLIENTS) fetching 10 KB for 10 s (BENCH_SECONDS) on kept-alive plain HTTP, and
 //   with a new connection for each through CONNECT and SOCKS 5: requests/s, p50/p99 ms, CPU µs per request.
@@ -270,6 +272,19 @@ const server = await startServer(serverPort, bench.url, {
   METRICS_PORT: String(await freePort()),
 });
 const squid = await startSquid(username, password);
+/** The bare Node tunnel (bench/node-tunnel.ts), reading the target through Node's streams or into one reused buffer. */
+const startNodeTunnel = async (read: 'stream' | 'reuse') => {
+  const port = await freePort();
+  const { child } = await startProcess(
+    process.execPath,
+    ['bench/node-tunnel.ts'],
+    { TUNNEL_PORT: String(port), TUNNEL_AUTH: auth, TUNNEL_READ: read },
+    /node tunnel listening/,
+  );
+  return { port, child };
+};
+const nodeStreams = await startNodeTunnel('stream');
+const nodeReused = await startNodeTunnel('reuse');
 
 interface Way {
   name: string;
@@ -282,7 +297,11 @@ const ways: Way[] = [
   { name: 'gateway alone', port: alonePort, pid: alone.child.pid ?? 0, modes: ['plain', 'connect', 'socks'] },
   { name: 'gateway in server', port: serverPort + 1, pid: server.pid ?? 0, modes: ['plain', 'connect', 'socks'] },
   { name: 'squid', port: squid.port, pid: squid.pid, modes: ['plain', 'connect'] },
+  { name: 'bare Node', port: nodeStreams.port, pid: nodeStreams.child.pid ?? 0, modes: ['connect'] },
+  { name: 'bare Node, one buffer', port: nodeReused.port, pid: nodeReused.child.pid ?? 0, modes: ['connect'] },
 ];
+/** The gateway's two ways and squid: the main table's columns (the bare Node tunnels have a table of their own). */
+const tableWays = ways.slice(0, 3);
 /** Measured for memory only (its carrying is the same code as the gateway alone's). */
 const memoryWays: Way[] = [
   ways[0] as Way,
@@ -318,6 +337,8 @@ try {
   const exited = (child: ChildProcess) =>
     child.exitCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
   const stopped = [exited(alone.child), exited(released.child), exited(server)];
+  nodeStreams.child.kill('SIGTERM');
+  nodeReused.child.kill('SIGTERM');
   alone.child.kill('SIGTERM');
   released.child.kill('SIGTERM');
   server.kill('SIGTERM');
@@ -399,6 +420,7 @@ async function loadRounds(tunnels: Map<string, { idle: number; loaded: number }>
       }
       for (const mode of ['keepalive', 'connect', 'socks'] as const) {
         if (mode === 'socks' && !way.modes.includes('socks')) continue;
+        if (mode === 'keepalive' && !way.modes.includes('plain')) continue;
         const before = cpuSeconds(way.pid);
         const result = await runClient({
           way: mode,
@@ -461,7 +483,7 @@ async function loadRounds(tunnels: Map<string, { idle: number; loaded: number }>
   };
   small('direct, keep-alive', 'small|direct|keepalive');
   for (const way of ways) {
-    small(`${way.name}, ${smallNames.keepalive}`, `small|${way.name}|keepalive`);
+    if (way.modes.includes('plain')) small(`${way.name}, ${smallNames.keepalive}`, `small|${way.name}|keepalive`);
     small(`${way.name}, ${smallNames.connect}`, `small|${way.name}|connect`);
     if (way.modes.includes('socks')) small(`${way.name}, ${smallNames.socks}`, `small|${way.name}|socks`);
   }
@@ -520,7 +542,7 @@ async function loadRounds(tunnels: Map<string, { idle: number; loaded: number }>
   };
   lines.push(
     `| RSS idle / ${tunnelCount.toLocaleString('en-US')} idle tunnels | ${memory(ways[0]?.name ?? '')} ` +
-      `(release: ${memory('gateway alone, release')}) | ${ways
+      `(release: ${memory('gateway alone, release')}) | ${tableWays
         .slice(1)
         .map((way) => memory(way.name))
         .join(' | ')} | | |`,
@@ -533,7 +555,27 @@ async function loadRounds(tunnels: Map<string, { idle: number; loaded: number }>
     return `${mb(first?.before ?? 0)} / ${mb(peak)} / ${mb(last?.after ?? 0)}`;
   };
   lines.push(
-    `| RSS before the first load / peak / 30 s after the last | ${ways.map((way) => afterLoad(way.name)).join(' | ')} | | |`,
+    `| RSS before the first load / peak / 30 s after the last | ${tableWays.map((way) => afterLoad(way.name)).join(' | ')} | | |`,
+  );
+  // Where Node itself stands: the bare tunnels' CONNECT figures beside the gateway alone's and squid's.
+  const floor = ['gateway alone', 'bare Node', 'bare Node, one buffer', 'squid'];
+  lines.push(
+    '',
+    `| CONNECT | ${floor.join(' | ')} |`,
+    `|---|${floor.map(() => '---').join('|')}|`,
+    `| one ${megabytes} MB download | ${floor
+      .map((name) => {
+        const r = row(`download|${name}|connect`);
+        return `${median(r.rate).toFixed(0)} MB/s, ${median(r.cpu).toFixed(2)} CPU s/GB`;
+      })
+      .join(' | ')} |`,
+    `| ${clients} clients × 10 KB, a new tunnel each | ${floor
+      .map((name) => {
+        const r = row(`small|${name}|connect`);
+        return `${median(r.rate).toFixed(0)}/s, ${median(r.cpu).toFixed(0)} µs CPU each`;
+      })
+      .join(' | ')} |`,
+    `| RSS idle / ${tunnelCount.toLocaleString('en-US')} idle tunnels | ${floor.map(memory).join(' | ')} |`,
   );
   console.log(
     `\nmedians of ${rounds} interleaved rounds; load average ${loads[0]} at the start, ${endLoad} at the end:\n`,
