@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
 import { promisify } from 'node:util';
 import { BYTES_PER_KB, generateResidentialList, KB_PER_GB, parseResidentialLine } from '@storefront/contract';
 import { eq, sql } from 'drizzle-orm';
@@ -490,10 +493,11 @@ describe('residential gateway', () => {
     }
   });
 
-  it('hands a slow reader every byte in order, directly and through http and SOCKS providers', async () => {
-    // The tunnels read the target into one buffer each (upstream.ts, Onward): a client slower than its target must get
-    // every byte as sent, not a buffer read into again while its write was still queued. The target speaks first, so
-    // through a SOCKS provider its first bytes come with the provider's last handshake answer and must stay first.
+  it('hands a slow reader every byte in order, directly and through http, https and SOCKS providers', async () => {
+    // A tunnel's TCP connection reads the target into its own buffers (upstream.ts, Onward): a client slower than its
+    // target must get every byte as sent, not a buffer read into again while its write was still queued. The target
+    // speaks first, so through a SOCKS provider its first bytes come with the provider's last handshake answer and must
+    // stay first.
     const payload = randomBytes(16 * 1024 * 1024);
     const source = net.createServer((socket) => {
       socket.on('error', () => {});
@@ -518,21 +522,66 @@ describe('residential gateway', () => {
       expect(answer.status).toBe(200);
       return answer.body;
     };
+    // The https provider: TLS in front of the http one, with a certificate for 127.0.0.1 this process trusts.
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'gateway-tls-'));
+    await run('openssl', [
+      ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1'],
+      ...['-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', `${folder}/key.pem`, '-out', `${folder}/cert.pem`],
+    ]);
+    const cert = await readFile(`${folder}/cert.pem`, 'utf8');
+    const trusted = tls.getCACertificates('default');
+    tls.setDefaultCACertificates([...trusted, cert]);
+    const servers: net.Server[] = [source];
     try {
       const provider = await start();
       const providerAccount = await account(KB_PER_GB);
       const { username, password } = providerAccount;
       const customer = await account(KB_PER_GB);
+      const terminator = tls.createServer({ key: await readFile(`${folder}/key.pem`), cert }, (socket) => {
+        const onward = net.connect(provider.port, '127.0.0.1');
+        socket.pipe(onward).pipe(socket);
+        socket.on('error', () => onward.destroy());
+        onward.on('error', () => socket.destroy());
+      });
+      servers.push(terminator);
+      await new Promise<void>((resolve) => terminator.listen(0, '127.0.0.1', resolve));
+      const providers = {
+        http: provider.port,
+        https: (terminator.address() as net.AddressInfo).port,
+        socks5: provider.port,
+      };
       expect((await slowly(provider, providerAccount.auth)).equals(payload), 'directly').toBe(true);
-      for (const scheme of ['http', 'socks5']) {
+      for (const [scheme, port] of Object.entries(providers)) {
         const gateway = await start({
-          upstream: { url: `${scheme}://${username}:${password}@127.0.0.1:${provider.port}`, usernameTemplate: '' },
+          upstream: { url: `${scheme}://${username}:${password}@127.0.0.1:${port}`, usernameTemplate: '' },
         });
         const got = await slowly(gateway, customer.auth);
         expect(got.equals(payload), `through a ${scheme} provider`).toBe(true);
       }
     } finally {
-      await new Promise((resolve) => source.close(resolve));
+      tls.setDefaultCACertificates(trusted);
+      for (const server of servers) {
+        server.close();
+      }
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('answers 502 when the provider ends the connection before answering CONNECT', async () => {
+    const silentProvider = net.createServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', () => socket.end());
+    });
+    await new Promise<void>((resolve) => silentProvider.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silentProvider.address() as net.AddressInfo).port;
+      const gateway = await start({ upstream: { url: `http://u:p@127.0.0.1:${port}`, usernameTemplate: '' } });
+      const customer = await account(KB_PER_GB);
+      const answer = await connectThroughProxy(gateway.port, `127.0.0.1:${target.port}`, customer.auth, '/');
+      expect(answer.status).toBe(502);
+      expect(answer.body.toString()).toContain('closed the connection');
+    } finally {
+      await new Promise((resolve) => silentProvider.close(resolve));
     }
   });
 

@@ -347,21 +347,14 @@ export async function startGateway({
   const splice = (connection: Connection, onward: Onward) => {
     const client = connection.socket;
     const target = onward.socket;
-    // Towards the client. A chunk may be a view of the target's one read buffer (upstream.ts, Onward): while the client
-    // has not taken it whole, the target reads nothing more.
-    let waiting = false;
+    // Towards the client. A chunk may be a view of a buffer the target reads into again (upstream.ts, Onward): while
+    // the client has not taken it whole, the target is paused (again, should anything else have resumed it).
     const taken = () => {
-      if (waiting && client.writableLength === 0) {
-        waiting = false;
-        target.resume();
-      }
+      if (client.writableLength === 0) target.resume();
     };
     onward.take((chunk) => {
       client.write(chunk, taken);
-      if (client.writableLength > 0 && !waiting) {
-        waiting = true;
-        target.pause();
-      }
+      if (client.writableLength > 0) target.pause();
       meterConnection(connection);
     });
     target.on('end', () => client.end());

@@ -114,55 +114,57 @@ function connected(socket: net.Socket, event: 'connect' | 'secureConnect'): Prom
   });
 }
 
-/** What one read of a connection the gateway opens may bring: the connection's one buffer, reused for every read. */
-const READ_BUFFER_BYTES = 64 * 1024;
-/**
- * Read buffers of closed connections, handed to the next ones (at most this many kept, 4 MB): a new 64 KB buffer for
- * every tunnel is memory V8 accounts and collects each time, about 60 µs of CPU more a tunnel (bench/gateway.ts).
- */
-const SPARE_BUFFERS = 64;
-const spareBuffers: Buffer[] = [];
-
 /**
  * A connection towards a target for a tunnel (CONNECT or SOCKS), and how its bytes are taken: one taker at a time, from
  * the moment it is given (what arrived before is kept for it).
  *
- * A connection the gateway opens itself (directly, or to an http or https provider) reads into one buffer of its own
- * (`onread`) instead of a new one for every read as Node's streams do: half the CPU a gigabyte and about 1.7 times the
- * rate on a download (bench/gateway.ts, its bare Node tunnels; docs/decisions/2026-11-27-tunnel-reads-one-buffer.md).
- * So a chunk is a view of that buffer, valid until the connection reads again: a taker that holds on to it after its
- * call (a write the client has not taken yet) pauses the connection until it is done with it.
+ * A TCP connection the gateway opens itself (directly, or to an http provider) reads into buffers of its own (`onread`)
+ * instead of a new buffer for every read as Node's streams do: on a download, well under half the CPU a gigabyte
+ * (bench/gateway.ts, its bare Node tunnels; docs/decisions/2026-11-27-tunnel-reads-one-buffer.md). So a chunk is a view
+ * of such a buffer, valid until the connection reads again: a taker that holds on to it after its call (a write the
+ * client has not taken yet) pauses the connection until it is done with it, and a paused TCP connection reads nothing.
+ * TLS connections (an https provider) and the `socks` library's are read through Node's streams: TLS hands on what it
+ * decrypted in several calls even while paused.
  */
 export interface Onward {
   socket: net.Socket;
   take(taker: (chunk: Buffer) => void): void;
 }
 
-/** A connection whose reads land in one reused buffer (see Onward), opened with `connect(onread)`. */
-interface ReadingIntoOneBuffer extends Onward {
+/** An Onward whose chunks can be taken back (the provider's answer to CONNECT is read before the tunnel's taker). */
+interface Reads extends Onward {
   /** Takes the chunks back from the current taker: `rest` and what comes next are kept for the next one. */
   untake(rest: Buffer): void;
 }
 
-function openReadingIntoOneBuffer(connect: (onread: net.OnReadOpts) => net.Socket): ReadingIntoOneBuffer {
-  const buffer = spareBuffers.pop() ?? Buffer.allocUnsafe(READ_BUFFER_BYTES);
+/** A read that fills its buffer finds more waiting (a download): the next read gets a large buffer, reused. */
+const LARGE_READ_BYTES = 64 * 1024;
+/** Otherwise the next read gets the connection's small buffer, all an idle tunnel holds (a 10 KB answer in one read). */
+const SMALL_READ_BYTES = 16 * 1024;
+
+/** A TCP connection reading into its own buffers (see Onward), opened with `connect(onread)`. */
+function openReadingIntoOwnBuffers(connect: (onread: net.OnReadOpts) => net.Socket): Reads {
+  const small: Buffer = Buffer.allocUnsafe(SMALL_READ_BYTES);
+  let large: Buffer | undefined;
+  let lent: Buffer = small;
   let taker: ((chunk: Buffer) => void) | undefined;
   const kept: Buffer[] = [];
   const socket = connect({
-    buffer,
+    // Node asks for the next read's buffer after each read's callback. A chunk still held then is safe in the buffer
+    // given: its taker has paused the connection. A large buffer left for a small one goes once its writes are done.
+    buffer: () => lent,
     callback: (read) => {
-      const chunk = buffer.subarray(0, read);
-      // Bytes nobody takes yet (between a provider's answer and the tunnel's start) are copied: the buffer is about to
-      // be read into again.
+      const chunk = lent.subarray(0, read);
+      const filled = read === lent.length;
+      if (filled) large ??= Buffer.allocUnsafe(LARGE_READ_BYTES);
+      else large = undefined;
+      lent = large ?? small;
+      // Bytes nobody takes yet (between a provider's answer and the tunnel's start) are copied: their buffer may be read
+      // into again.
       if (taker) taker(chunk);
       else kept.push(Buffer.from(chunk));
       return true;
     },
-  });
-  // Closed, it reads no more, and a tunnel's writes of it are done (it pauses the connection while one is queued) or
-  // dropped with the client (cut on an error).
-  socket.once('close', () => {
-    if (spareBuffers.length < SPARE_BUFFERS) spareBuffers.push(buffer);
   });
   return {
     socket,
@@ -177,16 +179,23 @@ function openReadingIntoOneBuffer(connect: (onread: net.OnReadOpts) => net.Socke
   };
 }
 
-/**
- * A SOCKS provider's connection, read through Node's streams. Not resumed here: the `socks` library hands on what came
- * with its handshake's last answer (the target's first bytes, for a server that speaks first) as a 'data' event in a
- * later turn, then resumes the socket itself; resumed sooner, later bytes would overtake those.
- */
-function streamOnward(socket: net.Socket): Onward {
+/** A connection read through Node's streams: each chunk a buffer of its own. */
+function readThroughStreams(socket: net.Socket): Reads {
+  let taker: ((chunk: Buffer) => void) | undefined;
+  const kept: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => {
+    if (taker) taker(chunk);
+    else kept.push(chunk);
+  });
   return {
     socket,
-    take(taker) {
-      socket.on('data', taker);
+    take(next) {
+      taker = next;
+      for (const chunk of kept.splice(0)) next(chunk);
+    },
+    untake(rest) {
+      taker = undefined;
+      if (rest.length > 0) kept.push(rest);
     },
   };
 }
@@ -232,7 +241,7 @@ export async function openConnection(options: {
   const { host, port, upstream, targeting } = options;
   try {
     if (!upstream) {
-      const onward = openReadingIntoOneBuffer((onread) =>
+      const onward = openReadingIntoOwnBuffers((onread) =>
         net.connect({
           host,
           port,
@@ -246,21 +255,23 @@ export async function openConnection(options: {
       return onward;
     }
     const url = new URL(upstream.url);
+    // Not resumed here: the `socks` library hands on what came with its handshake's last answer (the target's first
+    // bytes, for a server that speaks first) as a 'data' event in a later turn, then resumes the socket itself.
     if (url.protocol.startsWith('socks'))
-      return streamOnward(await socksConnection(url, upstream, targeting, { host, port }));
+      return readThroughStreams(await socksConnection(url, upstream, targeting, { host, port }));
     const proxyHost = url.hostname.replace(/^\[|\]$/g, '');
-    const onward = openReadingIntoOneBuffer((onread) => {
-      if (url.protocol !== 'https:')
-        return net.connect({ host: proxyHost, port: defaultPort(url), noDelay: true, onread });
-      // TLS sockets read into `onread`'s buffer too (Node 15.1 and later); @types/node does not list it for them.
-      const options: tls.ConnectionOptions & { onread: net.OnReadOpts } = {
-        host: proxyHost,
-        port: defaultPort(url),
-        servername: net.isIP(proxyHost) ? undefined : proxyHost,
-        onread,
-      };
-      return tls.connect(options);
-    });
+    const onward =
+      url.protocol === 'https:'
+        ? readThroughStreams(
+            tls.connect({
+              host: proxyHost,
+              port: defaultPort(url),
+              servername: net.isIP(proxyHost) ? undefined : proxyHost,
+            }),
+          )
+        : openReadingIntoOwnBuffers((onread) =>
+            net.connect({ host: proxyHost, port: defaultPort(url), noDelay: true, onread }),
+          );
     await connected(onward.socket, url.protocol === 'https:' ? 'secureConnect' : 'connect');
     onward.socket.allowHalfOpen = true;
     const authority = net.isIPv6(host) ? `[${host}]:${port}` : `${host}:${port}`;
@@ -276,10 +287,11 @@ export async function openConnection(options: {
 }
 
 /**
- * Reads the provider's answer to CONNECT; anything but 2xx is refused (the provider's status is not passed on). What
- * follows the answer's head is kept for the tunnel's taker.
+ * Reads the provider's answer to CONNECT; anything but 2xx is refused (the provider's status is not passed on), and so
+ * is a provider that ends or closes before answering or does not answer in time. What follows the answer's head is
+ * kept for the tunnel's taker.
  */
-function upstreamTunnelAnswer(onward: ReadingIntoOneBuffer, authority: string): Promise<void> {
+function upstreamTunnelAnswer(onward: Reads, authority: string): Promise<void> {
   const { socket } = onward;
   return new Promise((resolve, reject) => {
     let head = Buffer.alloc(0);
@@ -296,9 +308,16 @@ function upstreamTunnelAnswer(onward: ReadingIntoOneBuffer, authority: string): 
       else done(new OutboundError(`The upstream provider refused ${authority} (HTTP ${status}).`, 502));
     };
     const onClose = () => done(new OutboundError('The upstream provider closed the connection.', 502));
+    const timer = setTimeout(() => {
+      const error: NodeJS.ErrnoException = new Error('the upstream provider did not answer CONNECT in time');
+      error.code = 'ETIMEDOUT';
+      done(error);
+    }, CONNECT_TIMEOUT_MS);
     const done = (error?: Error, rest = Buffer.alloc(0)) => {
+      clearTimeout(timer);
       // What follows the head (the target's first bytes) waits for the tunnel's taker.
       onward.untake(rest);
+      socket.off('end', onClose);
       socket.off('close', onClose);
       socket.off('error', onClose);
       if (error) {
@@ -307,6 +326,7 @@ function upstreamTunnelAnswer(onward: ReadingIntoOneBuffer, authority: string): 
       } else resolve();
     };
     onward.take(onChunk);
+    socket.on('end', onClose);
     socket.on('close', onClose);
     socket.on('error', onClose);
   });
