@@ -119,8 +119,8 @@ function connected(socket: net.Socket, event: 'connect' | 'secureConnect'): Prom
  * the moment it is given (what arrived before is kept for it).
  *
  * A TCP connection the gateway opens itself (directly, or to an http provider) reads into buffers of its own (`onread`)
- * instead of a new buffer for every read as Node's streams do: on a download, well under half the CPU a gigabyte
- * (bench/gateway.ts, its bare Node tunnels; docs/decisions/2026-11-27-tunnel-reads-one-buffer.md). So a chunk is a view
+ * instead of a new buffer for every read as Node's streams do: on a download, about 40 % of the CPU a gigabyte
+ * (bench/gateway.ts, its bare Node tunnels; docs/decisions/2026-11-27-tunnel-reads-own-buffers.md). So a chunk is a view
  * of such a buffer, valid until the connection reads again: a taker that holds on to it after its call (a write the
  * client has not taken yet) pauses the connection until it is done with it, and a paused TCP connection reads nothing.
  * TLS connections (an https provider) and the `socks` library's are read through Node's streams: TLS hands on what it
