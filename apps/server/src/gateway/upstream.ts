@@ -139,7 +139,10 @@ interface Reads extends Onward {
 
 /** A read that fills its buffer finds more waiting (a download): the next read gets a large buffer, reused. */
 const LARGE_READ_BYTES = 64 * 1024;
-/** Otherwise the next read gets the connection's small buffer, all an idle tunnel holds (a 10 KB answer in one read). */
+/**
+ * Otherwise the next read gets the connection's small buffer (a 10 KB answer in one read). An idle tunnel holds it, and
+ * the large one too when its last read filled the large one exactly (only a read that does not fill it drops it).
+ */
 const SMALL_READ_BYTES = 16 * 1024;
 
 /** A TCP connection reading into its own buffers (see Onward), opened with `connect(onread)`. */
@@ -308,11 +311,10 @@ function upstreamTunnelAnswer(onward: Reads, authority: string): Promise<void> {
       else done(new OutboundError(`The upstream provider refused ${authority} (HTTP ${status}).`, 502));
     };
     const onClose = () => done(new OutboundError('The upstream provider closed the connection.', 502));
-    const timer = setTimeout(() => {
-      const error: NodeJS.ErrnoException = new Error('the upstream provider did not answer CONNECT in time');
-      error.code = 'ETIMEDOUT';
-      done(error);
-    }, CONNECT_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => done(new OutboundError('The upstream provider did not answer CONNECT in time.', 504, 'ETIMEDOUT')),
+      CONNECT_TIMEOUT_MS,
+    );
     const done = (error?: Error, rest = Buffer.alloc(0)) => {
       clearTimeout(timer);
       // What follows the head (the target's first bytes) waits for the tunnel's taker.
