@@ -145,13 +145,40 @@ const LARGE_READ_BYTES = 64 * 1024;
  */
 const SMALL_READ_BYTES = 16 * 1024;
 
+/**
+ * A connection's chunks, to one taker at a time; what comes while nobody takes them (between a provider's answer and the
+ * tunnel's start) is kept for the next taker, copied when `copy` (a buffer the connection reads into again).
+ */
+function handedOut(socket: net.Socket, copy: boolean): Reads & { hand(chunk: Buffer): void } {
+  let taker: ((chunk: Buffer) => void) | undefined;
+  const kept: Buffer[] = [];
+  const keep = (chunk: Buffer) => {
+    if (chunk.length > 0) kept.push(copy ? Buffer.from(chunk) : chunk);
+  };
+  return {
+    socket,
+    hand(chunk) {
+      if (taker) taker(chunk);
+      else keep(chunk);
+    },
+    take(next) {
+      taker = next;
+      for (const chunk of kept.splice(0)) next(chunk);
+    },
+    untake(rest) {
+      taker = undefined;
+      keep(rest);
+    },
+  };
+}
+
 /** A TCP connection reading into its own buffers (see Onward), opened with `connect(onread)`. */
 function openReadingIntoOwnBuffers(connect: (onread: net.OnReadOpts) => net.Socket): Reads {
   const small: Buffer = Buffer.allocUnsafe(SMALL_READ_BYTES);
   let large: Buffer | undefined;
   let lent: Buffer = small;
-  let taker: ((chunk: Buffer) => void) | undefined;
-  const kept: Buffer[] = [];
+  // Set as soon as `connect` returns: no read comes before.
+  let chunks: ReturnType<typeof handedOut> | undefined;
   const socket = connect({
     // Node asks for the next read's buffer after each read's callback. A chunk still held then is safe in the buffer
     // given: its taker has paused the connection. A large buffer left for a small one goes once its writes are done.
@@ -162,45 +189,19 @@ function openReadingIntoOwnBuffers(connect: (onread: net.OnReadOpts) => net.Sock
       if (filled) large ??= Buffer.allocUnsafe(LARGE_READ_BYTES);
       else large = undefined;
       lent = large ?? small;
-      // Bytes nobody takes yet (between a provider's answer and the tunnel's start) are copied: their buffer may be read
-      // into again.
-      if (taker) taker(chunk);
-      else kept.push(Buffer.from(chunk));
+      chunks?.hand(chunk);
       return true;
     },
   });
-  return {
-    socket,
-    take(next) {
-      taker = next;
-      for (const chunk of kept.splice(0)) next(chunk);
-    },
-    untake(rest) {
-      taker = undefined;
-      if (rest.length > 0) kept.push(Buffer.from(rest));
-    },
-  };
+  chunks = handedOut(socket, true);
+  return chunks;
 }
 
 /** A connection read through Node's streams: each chunk a buffer of its own. */
 function readThroughStreams(socket: net.Socket): Reads {
-  let taker: ((chunk: Buffer) => void) | undefined;
-  const kept: Buffer[] = [];
-  socket.on('data', (chunk: Buffer) => {
-    if (taker) taker(chunk);
-    else kept.push(chunk);
-  });
-  return {
-    socket,
-    take(next) {
-      taker = next;
-      for (const chunk of kept.splice(0)) next(chunk);
-    },
-    untake(rest) {
-      taker = undefined;
-      if (rest.length > 0) kept.push(rest);
-    },
-  };
+  const chunks = handedOut(socket, false);
+  socket.on('data', (chunk: Buffer) => chunks.hand(chunk));
+  return chunks;
 }
 
 /** A connection through a SOCKS provider (its handshake made by the `socks` library), read through Node's streams. */
