@@ -585,6 +585,51 @@ describe('residential gateway', () => {
     }
   });
 
+  it('drops its connection to a provider that has not answered yet when the customer leaves or the gateway closes', async () => {
+    // A provider that takes connections and reads what it is sent but never answers (neither CONNECT nor SOCKS).
+    const held = new Set<net.Socket>();
+    const mute = net.createServer((socket) => {
+      held.add(socket);
+      socket.on('error', () => {});
+      socket.once('data', () => mute.emit('asked', socket));
+    });
+    await new Promise<void>((resolve) => mute.listen(0, '127.0.0.1', resolve));
+    const customer = await account(KB_PER_GB);
+    /** A CONNECT through `gateway`, once the provider has been asked; and whether the provider's side closes soon. */
+    const waitingTunnel = async (gateway: Gateway) => {
+      const asked = new Promise<net.Socket>((resolve) => mute.once('asked', resolve));
+      const client = net.connect(gateway.port, '127.0.0.1');
+      client.on('error', () => {});
+      client.write(
+        `CONNECT 127.0.0.1:${target.port} HTTP/1.1\r\nHost: 127.0.0.1:${target.port}\r\n` +
+          `Proxy-Authorization: ${customer.auth}\r\n\r\n`,
+      );
+      const waiting = await asked;
+      // Without the drop it stays open until the gateway's 30 s limit for an answer.
+      const droppedSoon = Promise.race([
+        new Promise<boolean>((resolve) => waiting.once('close', () => resolve(true))),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 3000)),
+      ]);
+      return { client, droppedSoon };
+    };
+    try {
+      const port = (mute.address() as net.AddressInfo).port;
+      for (const scheme of ['http', 'socks5']) {
+        const gateway = await start({ upstream: { url: `${scheme}://u:p@127.0.0.1:${port}`, usernameTemplate: '' } });
+        const left = await waitingTunnel(gateway);
+        // Gone for good (a reset; a client that only ends its side may still want its answer, as in a tunnel).
+        left.client.resetAndDestroy();
+        expect(await left.droppedSoon, `the customer left, through a ${scheme} provider`).toBe(true);
+        const cut = await waitingTunnel(gateway);
+        await gateway.close();
+        expect(await cut.droppedSoon, `the gateway closed, through a ${scheme} provider`).toBe(true);
+      }
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => mute.close(resolve));
+    }
+  });
+
   it('carries 200 concurrent connections and meters every one', async () => {
     const gateway = await start();
     const customer = await account(KB_PER_GB);

@@ -375,6 +375,14 @@ export async function startGateway({
     client.resume();
   };
 
+  /** Aborts when the client's connection closes: the tunnel it asked for is no longer wanted. */
+  const leaving = (socket: Socket): AbortSignal => {
+    const left = new AbortController();
+    if (socket.destroyed) left.abort();
+    else socket.once('close', () => left.abort());
+    return left.signal;
+  };
+
   // --- HTTP: absolute-form requests and CONNECT ---
 
   const answer = (response: http.ServerResponse, status: number, message: string, headers = {}) => {
@@ -485,8 +493,15 @@ export async function startGateway({
     let onward: Onward;
     try {
       const lookup = await checkTarget(target.host);
-      onward = await openConnection({ ...target, lookup, upstream: config.upstream, targeting: connection.targeting });
+      onward = await openConnection({
+        ...target,
+        lookup,
+        upstream: config.upstream,
+        targeting: connection.targeting,
+        signal: leaving(socket),
+      });
     } catch (error) {
+      if (socket.destroyed) return;
       const failed = outboundError(error, target.host, target.port);
       rawAnswer(socket, failed.status, failed.message);
       return;
@@ -577,8 +592,10 @@ export async function startGateway({
           lookup,
           upstream: config.upstream,
           targeting: connection.targeting,
+          signal: leaving(socket),
         });
       } catch (error) {
+        if (socket.destroyed) return;
         const failed = outboundError(error, request.host, request.port);
         socket.end(socksReply(failed.status === 403 ? SocksReply.notAllowed : replyForError(failed.code)));
         return;

@@ -91,6 +91,29 @@ function basicAuthorization(url: URL, targeting: ResidentialTargeting | undefine
 const defaultPort = (url: URL) =>
   Number(url.port || (url.protocol === 'https:' ? 443 : url.protocol.startsWith('socks') ? 1080 : 80));
 
+/** What a connection being made is destroyed with when the customer leaves before it is made. */
+class CustomerLeft extends Error {
+  constructor() {
+    super('The customer left before the connection was made.');
+  }
+}
+
+/**
+ * Waits for `making`, destroying `socket` (and so failing `making`) if `signal` aborts first: a customer who leaves
+ * while a target or provider is slow to answer does not keep a connection open on the gateway for them.
+ */
+async function unlessLeft<T>(socket: net.Socket, signal: AbortSignal | undefined, making: Promise<T>): Promise<T> {
+  if (!signal) return making;
+  const drop = () => socket.destroy(new CustomerLeft());
+  if (signal.aborted) drop();
+  else signal.addEventListener('abort', drop, { once: true });
+  try {
+    return await making;
+  } finally {
+    signal.removeEventListener('abort', drop);
+  }
+}
+
 /** Resolves once `socket` is connected (or, for TLS, through its handshake); rejects on an error or after the timeout. */
 function connected(socket: net.Socket, event: 'connect' | 'secureConnect'): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
@@ -204,28 +227,45 @@ function readThroughStreams(socket: net.Socket): Reads {
   return chunks;
 }
 
-/** A connection through a SOCKS provider (its handshake made by the `socks` library), read through Node's streams. */
+/**
+ * A connection through a SOCKS provider, read through Node's streams: the TCP connection is the gateway's (so it can be
+ * dropped when the customer leaves), its handshake is made by the `socks` library.
+ */
 async function socksConnection(
   url: URL,
   upstream: Upstream,
   targeting: ResidentialTargeting | undefined,
   destination: { host: string; port: number },
+  signal?: AbortSignal,
 ): Promise<net.Socket> {
   const { SocksClient } = await import('socks');
-  const { socket } = await SocksClient.createConnection({
-    proxy: {
-      host: url.hostname.replace(/^\[|\]$/g, ''),
-      port: defaultPort(url),
-      type: url.protocol.startsWith('socks4') ? 4 : 5,
-      userId: upstreamUsername(upstream.usernameTemplate, decodeURIComponent(url.username), targeting),
-      password: decodeURIComponent(url.password),
-    },
-    command: 'connect',
-    destination,
-    timeout: CONNECT_TIMEOUT_MS,
-  });
+  const proxy = { host: url.hostname.replace(/^\[|\]$/g, ''), port: defaultPort(url) };
+  const socket = net.connect({ ...proxy, noDelay: true });
   socket.allowHalfOpen = true;
-  socket.setNoDelay(true);
+  const made = unlessLeft(
+    socket,
+    signal,
+    connected(socket, 'connect').then(() =>
+      SocksClient.createConnection({
+        proxy: {
+          ...proxy,
+          type: url.protocol.startsWith('socks4') ? 4 : 5,
+          userId: upstreamUsername(upstream.usernameTemplate, decodeURIComponent(url.username), targeting),
+          password: decodeURIComponent(url.password),
+        },
+        command: 'connect',
+        destination,
+        timeout: CONNECT_TIMEOUT_MS,
+        existing_socket: socket,
+      }),
+    ),
+  );
+  try {
+    await made;
+  } catch (error) {
+    socket.destroy();
+    throw error;
+  }
   return socket;
 }
 
@@ -241,8 +281,10 @@ export async function openConnection(options: {
   lookup: PinnedLookup | undefined;
   upstream: Upstream | undefined;
   targeting: ResidentialTargeting | undefined;
+  /** Aborts when the customer leaves: a connection not yet made is dropped (and this rejects). */
+  signal?: AbortSignal;
 }): Promise<Onward> {
-  const { host, port, upstream, targeting } = options;
+  const { host, port, upstream, targeting, signal } = options;
   try {
     if (!upstream) {
       const onward = openReadingIntoOwnBuffers((onread) =>
@@ -255,14 +297,14 @@ export async function openConnection(options: {
           ...(options.lookup ? { lookup: options.lookup } : {}),
         }),
       );
-      await connected(onward.socket, 'connect');
+      await unlessLeft(onward.socket, signal, connected(onward.socket, 'connect'));
       return onward;
     }
     const url = new URL(upstream.url);
     // Not resumed here: the `socks` library hands on what came with its handshake's last answer (the target's first
     // bytes, for a server that speaks first) as a 'data' event in a later turn, then resumes the socket itself.
     if (url.protocol.startsWith('socks'))
-      return readThroughStreams(await socksConnection(url, upstream, targeting, { host, port }));
+      return readThroughStreams(await socksConnection(url, upstream, targeting, { host, port }, signal));
     const proxyHost = url.hostname.replace(/^\[|\]$/g, '');
     const onward =
       url.protocol === 'https:'
@@ -276,14 +318,19 @@ export async function openConnection(options: {
         : openReadingIntoOwnBuffers((onread) =>
             net.connect({ host: proxyHost, port: defaultPort(url), noDelay: true, onread }),
           );
-    await connected(onward.socket, url.protocol === 'https:' ? 'secureConnect' : 'connect');
-    onward.socket.allowHalfOpen = true;
     const authority = net.isIPv6(host) ? `[${host}]:${port}` : `${host}:${port}`;
-    onward.socket.write(
-      `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n` +
-        `Proxy-Authorization: ${basicAuthorization(url, targeting, upstream.usernameTemplate)}\r\n\r\n`,
+    await unlessLeft(
+      onward.socket,
+      signal,
+      connected(onward.socket, url.protocol === 'https:' ? 'secureConnect' : 'connect').then(() => {
+        onward.socket.allowHalfOpen = true;
+        onward.socket.write(
+          `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n` +
+            `Proxy-Authorization: ${basicAuthorization(url, targeting, upstream.usernameTemplate)}\r\n\r\n`,
+        );
+        return upstreamTunnelAnswer(onward, authority);
+      }),
     );
-    await upstreamTunnelAnswer(onward, authority);
     return onward;
   } catch (error) {
     throw outboundError(error, host, port);
