@@ -375,12 +375,20 @@ export async function startGateway({
     client.resume();
   };
 
-  /** Aborts when the client's connection closes: the tunnel it asked for is no longer wanted. */
-  const leaving = (socket: Socket): AbortSignal => {
+  /**
+   * The connection onwards for a client's tunnel, dropped if the client's connection closes before it is made (no
+   * longer wanted). The listener goes once it is made: an abort builds an error with its stack.
+   */
+  const openFor = async (socket: Socket, options: Omit<Parameters<typeof openConnection>[0], 'signal'>) => {
     const left = new AbortController();
-    if (socket.destroyed) left.abort();
-    else socket.once('close', () => left.abort());
-    return left.signal;
+    const abort = () => left.abort();
+    if (socket.destroyed) abort();
+    socket.once('close', abort);
+    try {
+      return await openConnection({ ...options, signal: left.signal });
+    } finally {
+      socket.off('close', abort);
+    }
   };
 
   // --- HTTP: absolute-form requests and CONNECT ---
@@ -493,13 +501,7 @@ export async function startGateway({
     let onward: Onward;
     try {
       const lookup = await checkTarget(target.host);
-      onward = await openConnection({
-        ...target,
-        lookup,
-        upstream: config.upstream,
-        targeting: connection.targeting,
-        signal: leaving(socket),
-      });
+      onward = await openFor(socket, { ...target, lookup, upstream: config.upstream, targeting: connection.targeting });
     } catch (error) {
       if (socket.destroyed) return;
       const failed = outboundError(error, target.host, target.port);
@@ -586,13 +588,12 @@ export async function startGateway({
       let onward: Onward;
       try {
         const lookup = await checkTarget(request.host);
-        onward = await openConnection({
+        onward = await openFor(socket, {
           host: request.host,
           port: request.port,
           lookup,
           upstream: config.upstream,
           targeting: connection.targeting,
-          signal: leaving(socket),
         });
       } catch (error) {
         if (socket.destroyed) return;
