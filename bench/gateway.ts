@@ -1,8 +1,8 @@
 // The residential gateway side by side with squid (issue 38 item 4), interleaved, in one run. Each in its own process:
 // the target web server, the gateway alone (`npm run gateway`, on PostgreSQL), the server with its gateway inside, squid
 // (Debian's package, basic auth; installed when missing, as CI installs Chromium), and the load generator; and, for
-// where Node.js itself stands, a bare CONNECT proxy in plain Node (bench/node-tunnel.ts) reading as the gateway does
-// (Node's streams) and with one reused read buffer.
+// where Node.js itself stands, a bare proxy in plain Node (bench/node-proxy.ts: Node's HTTP server and client, as the
+// gateway uses them), its tunnels reading through Node's streams and, in a second one, into one reused read buffer.
 //   Download: one 100 MB answer (BENCH_MB) through each way, MB/s and CPU seconds per GB in the proxy's process.
 //   Small requests: 50 clients (BENCH_CLIENTS) fetching 10 KB for 10 s (BENCH_SECONDS) on kept-alive plain HTTP, and
 //   with a new connection for each through CONNECT and SOCKS 5: requests/s, p50/p99 ms, CPU µs per request.
@@ -272,19 +272,19 @@ const server = await startServer(serverPort, bench.url, {
   METRICS_PORT: String(await freePort()),
 });
 const squid = await startSquid(username, password);
-/** The bare Node tunnel (bench/node-tunnel.ts), reading the target through Node's streams or into one reused buffer. */
-const startNodeTunnel = async (read: 'stream' | 'reuse') => {
+/** The bare Node proxy (bench/node-proxy.ts), its tunnels reading through Node's streams or into one reused buffer. */
+const startNodeProxy = async (read: 'stream' | 'reuse') => {
   const port = await freePort();
   const { child } = await startProcess(
     process.execPath,
-    ['bench/node-tunnel.ts'],
-    { TUNNEL_PORT: String(port), TUNNEL_AUTH: auth, TUNNEL_READ: read },
-    /node tunnel listening/,
+    ['bench/node-proxy.ts'],
+    { PROXY_PORT: String(port), PROXY_AUTH: auth, PROXY_READ: read },
+    /node proxy listening/,
   );
   return { port, child };
 };
-const nodeStreams = await startNodeTunnel('stream');
-const nodeReused = await startNodeTunnel('reuse');
+const nodeStreams = await startNodeProxy('stream');
+const nodeReused = await startNodeProxy('reuse');
 
 interface Way {
   name: string;
@@ -297,10 +297,11 @@ const ways: Way[] = [
   { name: 'gateway alone', port: alonePort, pid: alone.child.pid ?? 0, modes: ['plain', 'connect', 'socks'] },
   { name: 'gateway in server', port: serverPort + 1, pid: server.pid ?? 0, modes: ['plain', 'connect', 'socks'] },
   { name: 'squid', port: squid.port, pid: squid.pid, modes: ['plain', 'connect'] },
-  { name: 'bare Node', port: nodeStreams.port, pid: nodeStreams.child.pid ?? 0, modes: ['connect'] },
+  { name: 'bare Node', port: nodeStreams.port, pid: nodeStreams.child.pid ?? 0, modes: ['plain', 'connect'] },
+  // Its plain HTTP is the same code as the other's: only its tunnels are measured.
   { name: 'bare Node, one buffer', port: nodeReused.port, pid: nodeReused.child.pid ?? 0, modes: ['connect'] },
 ];
-/** The gateway's two ways and squid: the main table's columns (the bare Node tunnels have a table of their own). */
+/** The gateway's two ways and squid: the main table's columns (the bare Node proxies have a table of their own). */
 const tableWays = ways.slice(0, 3);
 /** Measured for memory only (its carrying is the same code as the gateway alone's). */
 const memoryWays: Way[] = [
@@ -557,24 +558,30 @@ async function loadRounds(tunnels: Map<string, { idle: number; loaded: number }>
   lines.push(
     `| RSS before the first load / peak / 30 s after the last | ${tableWays.map((way) => afterLoad(way.name)).join(' | ')} | | |`,
   );
-  // Where Node itself stands: the bare tunnels' CONNECT figures beside the gateway alone's and squid's.
+  // Where Node itself stands: the bare proxies' figures beside the gateway alone's and squid's.
   const floor = ['gateway alone', 'bare Node', 'bare Node, one buffer', 'squid'];
+  const floorDownload = (mode: 'plain' | 'connect') =>
+    floor
+      .map((name) => {
+        const r = results.get(`download|${name}|${mode}`);
+        return r ? `${median(r.rate).toFixed(0)} MB/s, ${median(r.cpu).toFixed(2)} CPU s/GB` : '';
+      })
+      .join(' | ');
+  const floorSmall = (mode: 'keepalive' | 'connect') =>
+    floor
+      .map((name) => {
+        const r = results.get(`small|${name}|${mode}`);
+        return r ? `${median(r.rate).toFixed(0)}/s, ${median(r.cpu).toFixed(0)} µs CPU each` : '';
+      })
+      .join(' | ');
   lines.push(
     '',
-    `| CONNECT | ${floor.join(' | ')} |`,
+    `| | ${floor.join(' | ')} |`,
     `|---|${floor.map(() => '---').join('|')}|`,
-    `| one ${megabytes} MB download | ${floor
-      .map((name) => {
-        const r = row(`download|${name}|connect`);
-        return `${median(r.rate).toFixed(0)} MB/s, ${median(r.cpu).toFixed(2)} CPU s/GB`;
-      })
-      .join(' | ')} |`,
-    `| ${clients} clients × 10 KB, a new tunnel each | ${floor
-      .map((name) => {
-        const r = row(`small|${name}|connect`);
-        return `${median(r.rate).toFixed(0)}/s, ${median(r.cpu).toFixed(0)} µs CPU each`;
-      })
-      .join(' | ')} |`,
+    `| one ${megabytes} MB download, plain HTTP | ${floorDownload('plain')} |`,
+    `| one ${megabytes} MB download, CONNECT | ${floorDownload('connect')} |`,
+    `| ${clients} clients × 10 KB, keep-alive plain HTTP | ${floorSmall('keepalive')} |`,
+    `| ${clients} clients × 10 KB, a new CONNECT each | ${floorSmall('connect')} |`,
     `| RSS idle / ${tunnelCount.toLocaleString('en-US')} idle tunnels | ${floor.map(memory).join(' | ')} |`,
   );
   console.log(
