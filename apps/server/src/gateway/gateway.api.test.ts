@@ -630,6 +630,63 @@ describe('residential gateway', () => {
     }
   });
 
+  it('carries plain HTTP through a SOCKS provider, never around it', async () => {
+    // The provider is another gateway, which meters what goes through it.
+    const provider = await start();
+    const providerAccount = await account(KB_PER_GB);
+    const customer = await account(KB_PER_GB);
+    const { username, password } = providerAccount;
+    const gateway = await start({
+      upstream: { url: `socks5://${username}:${password}@127.0.0.1:${provider.port}`, usernameTemplate: '' },
+    });
+    const answer = await httpThroughProxy(gateway.port, `http://127.0.0.1:${target.port}/bytes?n=65536`, customer.auth);
+    expect(answer.status).toBe(200);
+    expect(answer.body.length).toBe(65_536);
+    await provider.flush();
+    expect(await usedKb(providerAccount.userId)).toBeGreaterThanOrEqual(64);
+    // A provider that cannot be reached: refused, not carried from the gateway's own address.
+    const deadPort = await freePort();
+    const cutOff = await start({ upstream: { url: `socks5://u:p@127.0.0.1:${deadPort}`, usernameTemplate: '' } });
+    const refused = await httpThroughProxy(cutOff.port, `http://127.0.0.1:${target.port}/`, customer.auth);
+    expect(refused.status).toBe(502);
+  });
+
+  it('says the provider could not be reached, and answers at once when it closes during its handshake', async () => {
+    const customer = await account(KB_PER_GB);
+    const deadPort = await freePort();
+    for (const scheme of ['http', 'socks5']) {
+      const gateway = await start({ upstream: { url: `${scheme}://u:p@127.0.0.1:${deadPort}`, usernameTemplate: '' } });
+      const answer = await connectThroughProxy(gateway.port, `127.0.0.1:${target.port}`, customer.auth, '/');
+      expect(answer.status, scheme).toBe(502);
+      // The target did not refuse anything: the provider is what failed.
+      expect(answer.body.toString(), scheme).toBe('The upstream provider could not be reached.');
+    }
+    // A SOCKS provider that hangs up after the greeting, or after the request.
+    for (const after of [1, 2]) {
+      const hangingUp = net.createServer((socket) => {
+        socket.on('error', () => {});
+        let messages = 0;
+        socket.on('data', () => {
+          messages++;
+          if (messages === after) socket.end();
+          else socket.write(Buffer.from(messages === 1 ? [5, 0] : [1, 0]));
+        });
+      });
+      await new Promise<void>((resolve) => hangingUp.listen(0, '127.0.0.1', resolve));
+      try {
+        const port = (hangingUp.address() as net.AddressInfo).port;
+        const gateway = await start({ upstream: { url: `socks5://127.0.0.1:${port}`, usernameTemplate: '' } });
+        const started = Date.now();
+        const answer = await connectThroughProxy(gateway.port, `127.0.0.1:${target.port}`, customer.auth, '/');
+        expect(answer.status).toBe(502);
+        // Not the 30 s limit: the provider's end is seen during the handshake.
+        expect(Date.now() - started).toBeLessThan(5000);
+      } finally {
+        await new Promise((resolve) => hangingUp.close(resolve));
+      }
+    }
+  });
+
   it('carries 200 concurrent connections and meters every one', async () => {
     const gateway = await start();
     const customer = await account(KB_PER_GB);

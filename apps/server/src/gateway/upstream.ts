@@ -138,6 +138,25 @@ function connected(socket: net.Socket, event: 'connect' | 'secureConnect'): Prom
 }
 
 /**
+ * Resolves once connected to the upstream provider. A failure is the provider's, and is said so (not "the target
+ * refused"); no system code is passed on, so a SOCKS customer is answered "general failure" as for the provider's other
+ * failures.
+ */
+async function providerConnected(socket: net.Socket, event: 'connect' | 'secureConnect'): Promise<void> {
+  try {
+    await connected(socket, event);
+  } catch (error) {
+    if (error instanceof CustomerLeft) throw error;
+    throw (error as NodeJS.ErrnoException).code === 'ETIMEDOUT'
+      ? new OutboundError('The upstream provider did not answer in time.', 504)
+      : new OutboundError('The upstream provider could not be reached.', 502);
+  }
+}
+
+/** The milliseconds left until `deadline` (at least 1): connecting and the provider's answer share one limit. */
+const left = (deadline: number) => Math.max(1, deadline - Date.now());
+
+/**
  * A connection towards a target for a tunnel (CONNECT or SOCKS), and how its bytes are taken: one taker at a time, from
  * the moment it is given (what arrived before is kept for it).
  *
@@ -239,13 +258,13 @@ async function socksConnection(
   signal?: AbortSignal,
 ): Promise<net.Socket> {
   const { SocksClient } = await import('socks');
+  const deadline = Date.now() + CONNECT_TIMEOUT_MS;
   const proxy = { host: url.hostname.replace(/^\[|\]$/g, ''), port: defaultPort(url) };
   const socket = net.connect({ ...proxy, noDelay: true });
-  socket.allowHalfOpen = true;
   const made = unlessLeft(
     socket,
     signal,
-    connected(socket, 'connect').then(() =>
+    providerConnected(socket, 'connect').then(() =>
       SocksClient.createConnection({
         proxy: {
           ...proxy,
@@ -255,7 +274,7 @@ async function socksConnection(
         },
         command: 'connect',
         destination,
-        timeout: CONNECT_TIMEOUT_MS,
+        timeout: left(deadline),
         existing_socket: socket,
       }),
     ),
@@ -266,6 +285,9 @@ async function socksConnection(
     socket.destroy();
     throw error;
   }
+  // Only now: the library notices a provider that goes away during the handshake by its 'close', which a half-open
+  // socket would not emit on the provider's end.
+  socket.allowHalfOpen = true;
   return socket;
 }
 
@@ -319,16 +341,17 @@ export async function openConnection(options: {
             net.connect({ host: proxyHost, port: defaultPort(url), noDelay: true, onread }),
           );
     const authority = net.isIPv6(host) ? `[${host}]:${port}` : `${host}:${port}`;
+    const deadline = Date.now() + CONNECT_TIMEOUT_MS;
     await unlessLeft(
       onward.socket,
       signal,
-      connected(onward.socket, url.protocol === 'https:' ? 'secureConnect' : 'connect').then(() => {
+      providerConnected(onward.socket, url.protocol === 'https:' ? 'secureConnect' : 'connect').then(() => {
         onward.socket.allowHalfOpen = true;
         onward.socket.write(
           `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n` +
             `Proxy-Authorization: ${basicAuthorization(url, targeting, upstream.usernameTemplate)}\r\n\r\n`,
         );
-        return upstreamTunnelAnswer(onward, authority);
+        return upstreamTunnelAnswer(onward, authority, left(deadline));
       }),
     );
     return onward;
@@ -342,7 +365,7 @@ export async function openConnection(options: {
  * is a provider that ends or closes before answering or does not answer in time. What follows the answer's head is
  * kept for the tunnel's taker.
  */
-function upstreamTunnelAnswer(onward: Reads, authority: string): Promise<void> {
+function upstreamTunnelAnswer(onward: Reads, authority: string, timeoutMs: number): Promise<void> {
   const { socket } = onward;
   return new Promise((resolve, reject) => {
     let head = Buffer.alloc(0);
@@ -361,7 +384,7 @@ function upstreamTunnelAnswer(onward: Reads, authority: string): Promise<void> {
     const onClose = () => done(new OutboundError('The upstream provider closed the connection.', 502));
     const timer = setTimeout(
       () => done(new OutboundError('The upstream provider did not answer CONNECT in time.', 504, 'ETIMEDOUT')),
-      CONNECT_TIMEOUT_MS,
+      timeoutMs,
     );
     const done = (error?: Error, rest = Buffer.alloc(0)) => {
       clearTimeout(timer);
@@ -440,7 +463,8 @@ export function forwardRequest(options: {
       path,
       headers,
       setHost: false,
-      agent: false,
+      // No agent (not `agent: false`, with which Node makes one of its own and ignores createConnection): a connection
+      // through the provider for each request.
       createConnection: (_options, created) => {
         socksConnection(proxy, upstream, targeting, { host, port }).then(
           (socket) => created?.(null, socket),
