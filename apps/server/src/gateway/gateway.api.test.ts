@@ -595,14 +595,18 @@ describe('residential gateway', () => {
     });
     await new Promise<void>((resolve) => mute.listen(0, '127.0.0.1', resolve));
     const customer = await account(KB_PER_GB);
-    /** A CONNECT through `gateway`, once the provider has been asked; and whether the provider's side closes soon. */
-    const waitingTunnel = async (gateway: Gateway) => {
+    /**
+     * A CONNECT (or a plain-HTTP request) through `gateway`, once the provider has been asked; and whether the
+     * provider's side closes soon.
+     */
+    const waitingTunnel = async (gateway: Gateway, kind: 'CONNECT' | 'plain HTTP' = 'CONNECT') => {
       const asked = new Promise<net.Socket>((resolve) => mute.once('asked', resolve));
       const client = net.connect(gateway.port, '127.0.0.1');
       client.on('error', () => {});
+      const authority = `127.0.0.1:${target.port}`;
       client.write(
-        `CONNECT 127.0.0.1:${target.port} HTTP/1.1\r\nHost: 127.0.0.1:${target.port}\r\n` +
-          `Proxy-Authorization: ${customer.auth}\r\n\r\n`,
+        `${kind === 'CONNECT' ? `CONNECT ${authority}` : `GET http://${authority}/`} HTTP/1.1\r\n` +
+          `Host: ${authority}\r\nProxy-Authorization: ${customer.auth}\r\n\r\n`,
       );
       const waiting = await asked;
       // Without the drop it stays open until the gateway's 30 s limit for an answer.
@@ -616,10 +620,12 @@ describe('residential gateway', () => {
       const port = (mute.address() as net.AddressInfo).port;
       for (const scheme of ['http', 'socks5']) {
         const gateway = await start({ upstream: { url: `${scheme}://u:p@127.0.0.1:${port}`, usernameTemplate: '' } });
-        const left = await waitingTunnel(gateway);
-        // Gone for good (a reset; a client that only ends its side may still want its answer, as in a tunnel).
-        left.client.resetAndDestroy();
-        expect(await left.droppedSoon, `the customer left, through a ${scheme} provider`).toBe(true);
+        for (const kind of ['CONNECT', 'plain HTTP'] as const) {
+          const left = await waitingTunnel(gateway, kind);
+          // Gone for good (a reset; a client that only ends its side may still want its answer, as in a tunnel).
+          left.client.resetAndDestroy();
+          expect(await left.droppedSoon, `the customer left, ${kind} through a ${scheme} provider`).toBe(true);
+        }
         const cut = await waitingTunnel(gateway);
         await gateway.close();
         expect(await cut.droppedSoon, `the gateway closed, through a ${scheme} provider`).toBe(true);
@@ -679,6 +685,7 @@ describe('residential gateway', () => {
         const started = Date.now();
         const answer = await connectThroughProxy(gateway.port, `127.0.0.1:${target.port}`, customer.auth, '/');
         expect(answer.status).toBe(502);
+        expect(answer.body.toString()).toBe('The upstream provider closed the connection.');
         // Not the 30 s limit: the provider's end is seen during the handshake.
         expect(Date.now() - started).toBeLessThan(5000);
       } finally {

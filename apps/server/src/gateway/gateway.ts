@@ -453,6 +453,7 @@ export async function startGateway({
     }
     const headers = endToEnd(request.rawHeaders, true);
     if (request.headers.host === undefined) headers.unshift('Host', url.host);
+    const left = new AbortController();
     const onward = forwardRequest({
       url,
       method: request.method ?? 'GET',
@@ -461,6 +462,7 @@ export async function startGateway({
       upstream: config.upstream,
       targeting: connection.targeting,
       agents,
+      signal: left.signal,
     });
     onward.on('response', (incoming) => {
       response.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, endToEnd(incoming.rawHeaders, false));
@@ -478,7 +480,9 @@ export async function startGateway({
     });
     // The client went away (or was cut) before the answer was whole: the onward request is dropped too.
     response.on('close', () => {
-      if (!response.writableFinished) onward.destroy();
+      if (response.writableFinished) return;
+      onward.destroy();
+      left.abort();
     });
     request.pipe(onward);
   };

@@ -247,6 +247,19 @@ function readThroughStreams(socket: net.Socket): Reads {
 }
 
 /**
+ * The `socks` library's failures that are the provider's, named as such (its errors carry no code; these are its
+ * messages, `ERRORS` in its constants). Its other failures (the provider's refusal of the request, with the reason it
+ * gave) stay as they are: the customer is told the connection to the target failed.
+ */
+function socksFailure(error: unknown): unknown {
+  if (!(error instanceof Error) || error instanceof OutboundError || error instanceof CustomerLeft) return error;
+  if (error.message === 'Proxy connection timed out')
+    return new OutboundError('The upstream provider did not answer in time.', 504);
+  if (error.message === 'Socket closed') return new OutboundError('The upstream provider closed the connection.', 502);
+  return error;
+}
+
+/**
  * A connection through a SOCKS provider, read through Node's streams: the TCP connection is the gateway's (so it can be
  * dropped when the customer leaves), its handshake is made by the `socks` library.
  */
@@ -283,7 +296,7 @@ async function socksConnection(
     await made;
   } catch (error) {
     socket.destroy();
-    throw error;
+    throw socksFailure(error);
   }
   // Only now: the library notices a provider that goes away during the handshake by its 'close', which a half-open
   // socket would not emit on the provider's end.
@@ -437,8 +450,10 @@ export function forwardRequest(options: {
   upstream: Upstream | undefined;
   targeting: ResidentialTargeting | undefined;
   agents: Agents;
+  /** Aborts when the customer leaves: a connection through a SOCKS provider not yet made is dropped. */
+  signal?: AbortSignal;
 }): http.ClientRequest {
-  const { url, method, headers, upstream, targeting, agents } = options;
+  const { url, method, headers, upstream, targeting, agents, signal } = options;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const port = Number(url.port || 80);
   const path = `${url.pathname}${url.search}`;
@@ -466,7 +481,7 @@ export function forwardRequest(options: {
       // No agent (not `agent: false`, with which Node makes one of its own and ignores createConnection): a connection
       // through the provider for each request.
       createConnection: (_options, created) => {
-        socksConnection(proxy, upstream, targeting, { host, port }).then(
+        socksConnection(proxy, upstream, targeting, { host, port }, signal).then(
           (socket) => created?.(null, socket),
           (error: Error) => created?.(error, undefined as unknown as net.Socket),
         );
