@@ -667,29 +667,73 @@ describe('residential gateway', () => {
       // The target did not refuse anything: the provider is what failed.
       expect(answer.body.toString(), scheme).toBe('The upstream provider could not be reached.');
     }
-    // A SOCKS provider that hangs up after the greeting, or after the request.
-    for (const after of [1, 2]) {
-      const hangingUp = net.createServer((socket) => {
+    // A SOCKS 5 provider that fails at one step of its handshake (greeting, password, request), each failure named.
+    const failures: { how: string; at: 1 | 2 | 3; fail: (socket: net.Socket) => void; told: string }[] = [
+      {
+        how: 'ends after the greeting',
+        at: 1,
+        fail: (s) => s.end(),
+        told: 'The upstream provider closed the connection.',
+      },
+      {
+        how: 'ends after the request',
+        at: 3,
+        fail: (s) => s.end(),
+        told: 'The upstream provider closed the connection.',
+      },
+      {
+        how: 'resets after the greeting',
+        at: 1,
+        fail: (s) => s.resetAndDestroy(),
+        told: 'The upstream provider closed the connection.',
+      },
+      {
+        how: 'resets after the request',
+        at: 3,
+        fail: (s) => s.resetAndDestroy(),
+        told: 'The upstream provider closed the connection.',
+      },
+      {
+        how: 'refuses the password',
+        at: 2,
+        fail: (s) => s.end(Buffer.from([1, 1])),
+        told: "The upstream provider refused the gateway's credentials.",
+      },
+      {
+        how: 'answers as no SOCKS proxy',
+        at: 1,
+        fail: (s) => s.end('HTTP/1.1 400 Bad Request\r\n\r\n'),
+        told: 'The upstream provider does not answer as a SOCKS proxy.',
+      },
+      {
+        how: 'refuses the request (the target refused it)',
+        at: 3,
+        fail: (s) => s.end(Buffer.from([5, 5, 0, 1, 0, 0, 0, 0, 0, 0])),
+        told: `The connection to 127.0.0.1:${target.port} failed.`,
+      },
+    ];
+    for (const { how, at, fail, told } of failures) {
+      const failing = net.createServer((socket) => {
         socket.on('error', () => {});
         let messages = 0;
         socket.on('data', () => {
           messages++;
-          if (messages === after) socket.end();
-          else socket.write(Buffer.from(messages === 1 ? [5, 0] : [1, 0]));
+          if (messages === at) fail(socket);
+          else socket.write(Buffer.from(messages === 1 ? [5, 2] : [1, 0]));
         });
       });
-      await new Promise<void>((resolve) => hangingUp.listen(0, '127.0.0.1', resolve));
+      await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
       try {
-        const port = (hangingUp.address() as net.AddressInfo).port;
-        const gateway = await start({ upstream: { url: `socks5://127.0.0.1:${port}`, usernameTemplate: '' } });
+        const port = (failing.address() as net.AddressInfo).port;
+        const gateway = await start({ upstream: { url: `socks5://u:p@127.0.0.1:${port}`, usernameTemplate: '' } });
         const started = Date.now();
         const answer = await connectThroughProxy(gateway.port, `127.0.0.1:${target.port}`, customer.auth, '/');
-        expect(answer.status).toBe(502);
-        expect(answer.body.toString()).toBe('The upstream provider closed the connection.');
+        expect(answer.status, how).toBe(502);
+        expect(answer.body.toString(), how).toBe(told);
         // Not the 30 s limit: the provider's end is seen during the handshake.
-        expect(Date.now() - started).toBeLessThan(5000);
+        expect(Date.now() - started, how).toBeLessThan(5000);
       } finally {
-        await new Promise((resolve) => hangingUp.close(resolve));
+        await new Promise((resolve) => failing.close(resolve));
       }
     }
   });

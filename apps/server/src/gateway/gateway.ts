@@ -574,6 +574,9 @@ export async function startGateway({
         return;
       }
       const request = await readRequest(reader);
+      // The customer's handshake is done: what follows (the connection onwards) has its own limits, and a customer
+      // waiting for it is answered when they end.
+      clearTimeout(timer);
       const rest = reader.rest();
       if (request.command !== 0x01) {
         socket.end(socksReply(SocksReply.commandNotSupported));

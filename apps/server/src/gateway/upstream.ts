@@ -247,16 +247,22 @@ function readThroughStreams(socket: net.Socket): Reads {
 }
 
 /**
- * The `socks` library's failures that are the provider's, named as such (its errors carry no code; these are its
- * messages, `ERRORS` in its constants). Its other failures (the provider's refusal of the request, with the reason it
- * gave) stay as they are: the customer is told the connection to the target failed.
+ * The `socks` library's failures, told as the provider's own where they are (its errors carry no code; these are the
+ * texts of its `ERRORS`, or a socket error's). Only the provider's refusal of the request ("rejected connection", with
+ * the reason it gave) is the target's failure: the customer is told the connection to the target failed.
  */
 function socksFailure(error: unknown): unknown {
   if (!(error instanceof Error) || error instanceof OutboundError || error instanceof CustomerLeft) return error;
-  if (error.message === 'Proxy connection timed out')
+  const { message } = error;
+  if (/^Socks[45] proxy rejected connection/i.test(message)) return error;
+  if (message === 'Proxy connection timed out')
     return new OutboundError('The upstream provider did not answer in time.', 504);
-  if (error.message === 'Socket closed') return new OutboundError('The upstream provider closed the connection.', 502);
-  return error;
+  if (message === 'Socks5 Authentication failed' || message.includes('no accepted authentication type'))
+    return new OutboundError("The upstream provider refused the gateway's credentials.", 502);
+  if (message.startsWith('Received invalid') || message === 'Negotiation error')
+    return new OutboundError('The upstream provider does not answer as a SOCKS proxy.', 502);
+  // 'Socket closed', or the socket's own error (a reset).
+  return new OutboundError('The upstream provider closed the connection.', 502);
 }
 
 /**
