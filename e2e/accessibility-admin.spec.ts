@@ -47,6 +47,12 @@ for (const { email, tabs } of HALVES) {
         const dialog = page.getByRole('dialog', { name: 'Add Coupon' });
         await expect(dialog).toBeVisible();
         await audit.check('admin, Add Coupon dialog', PAIR_B);
+        // A list box open (the Duration select's).
+        await dialog.getByRole('combobox', { name: 'Duration' }).click();
+        await expect(page.getByRole('listbox')).toBeVisible();
+        await audit.check('admin, Add Coupon dialog, Duration list open');
+        await page.keyboard.press('Escape');
+        await expect(page.getByRole('listbox')).toBeHidden();
         await page.keyboard.press('Escape');
         await expect(dialog).toBeHidden();
       }

@@ -130,7 +130,8 @@ test('a customer’s orders: Proxies, Order History, the invoice, Overview and S
   await signUp(page, uniqueEmail('a11y-orders'));
   await buyThroughSandbox(page, /Elite ISP Proxies/, /^10 IPs/);
 
-  // Proxies with an order: its list open (pagination), the List Link popover, the format menu, the Cancel dialog.
+  // Proxies with an order: its list open (pagination), the List Link popover, the Cancel dialog. (Its format is the
+  // browser's own select; a list box is checked open in the admin's Add Coupon dialog.)
   await buyThroughSandbox(page, /Elite ISP Proxies/, /^5 IPs/);
   await expect(page.getByTestId('order-card')).toHaveCount(2);
   await expect(page.locator('h1')).toBeVisible();
@@ -145,10 +146,6 @@ test('a customer’s orders: Proxies, Order History, the invoice, Overview and S
   await page.getByRole('button', { name: 'List Link' }).click();
   await expect(page.getByTestId('proxy-list-link')).toBeVisible();
   await audit.check(`${paths.proxies}, List Link popover`);
-  await page.keyboard.press('Escape');
-  await page.getByRole('combobox', { name: 'Proxy format for copies and downloads' }).click();
-  await expect(page.getByRole('listbox')).toBeVisible();
-  await audit.check(`${paths.proxies}, format menu`);
   await page.keyboard.press('Escape');
   await order.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByRole('dialog', { name: 'Cancel order?' })).toBeVisible();

@@ -40,8 +40,9 @@ test.describe('API keys and the proxy list link', () => {
 
     // The Proxies page's link, in the format chosen there, gives what Download List downloads.
     await page.goto('/dashboard/proxies');
-    await page.getByRole('combobox', { name: 'Proxy format for copies and downloads' }).click();
-    await page.getByRole('option', { name: 'socks5://user:pass@ip:port' }).click();
+    await page
+      .getByRole('combobox', { name: 'Proxy format for copies and downloads' })
+      .selectOption('socks5://user:pass@ip:port');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download List' }).click(),

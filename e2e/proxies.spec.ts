@@ -74,8 +74,9 @@ test.describe('the Proxies page', () => {
     expect(parts.map((part) => part.split('\n').length).sort()).toEqual([10, 5]);
 
     // Another format applies to copies and downloads.
-    await page.getByRole('combobox', { name: 'Proxy format for copies and downloads' }).click();
-    await page.getByRole('option', { name: 'socks5://user:pass@ip:port' }).click();
+    await page
+      .getByRole('combobox', { name: 'Proxy format for copies and downloads' })
+      .selectOption('socks5://user:pass@ip:port');
     const socks = await downloaded(page, () => ten.getByRole('button', { name: 'Download', exact: true }).click());
     for (const line of socks.content.trim().split('\n'))
       expect(line).toMatch(/^socks5:\/\/[^@]+@\d+\.\d+\.\d+\.\d+:\d+$/);
@@ -97,8 +98,9 @@ test.describe('the Proxies page', () => {
     await signUp(page, uniqueEmail('viewer'));
     await buyThroughSandbox(page, /Elite ISP Proxies/, /^5 IPs/);
     await page.setViewportSize({ width: 375, height: 800 });
-    await page.getByRole('combobox', { name: 'Proxy format for copies and downloads' }).click();
-    await page.getByRole('option', { name: 'http://user:pass@ip:port' }).click();
+    await page
+      .getByRole('combobox', { name: 'Proxy format for copies and downloads' })
+      .selectOption('http://user:pass@ip:port');
     const card = page.getByTestId('order-card').first();
     await card.getByRole('button', { name: 'Show proxies' }).click();
     const viewer = card.getByRole('region', { name: 'All proxies (text)' });
@@ -201,7 +203,10 @@ test.describe('the Proxies page', () => {
     expect(stdout).toContain('<html');
     // The same lines as socks5:// URLs (issue 38): the gateway takes SOCKS5 on the same port.
     await page.getByRole('combobox', { name: 'Line format' }).click();
-    await page.getByRole('option', { name: 'socks5://user:pass@ip:port' }).click();
+    await page
+      .getByRole('listbox', { name: 'Line format' })
+      .getByRole('option', { name: 'socks5://user:pass@ip:port' })
+      .click();
     const socksLine =
       (await page.getByRole('textbox', { name: /Generated proxies/ }).inputValue()).split('\n')[0] ?? '';
     expect(socksLine).toBe(`socks5://${user}:${password}@${host}:${port}`);

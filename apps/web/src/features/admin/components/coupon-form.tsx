@@ -144,6 +144,8 @@ export function CouponForm({ onDone }: { onDone: () => void }) {
           {...form.getInputProps('duration')}
           onChange={(value) => form.setFieldValue('duration', (value ?? 'once') as Duration)}
           allowDeselect={false}
+          // The options open in the dialog, under the field, not at the end of the document outside the dialog.
+          comboboxProps={{ withinPortal: false }}
         />
         {values.duration === 'repeating' && (
           <NumberInput

@@ -1,4 +1,4 @@
-import { Alert, Button, CloseButton, Group, Select, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Button, CloseButton, Group, NativeSelect, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import {
@@ -138,15 +138,17 @@ export function ProxiesPage() {
         </Alert>
       )}
 
-      <Select
+      {/* The browser's own select: a phone's own picker, and nothing to position or keep hidden as the page loads (a
+          Mantine Select's closed list is positioned as it mounts, a style recalculation of the whole page). */}
+      <NativeSelect
         label="Proxy format for copies and downloads"
         data={Object.keys(PROXY_FORMATS)}
         value={safeFormat}
-        onChange={(value) => setFormat(isProxyFormat(value) ? value : DEFAULT_PROXY_FORMAT)}
-        allowDeselect={false}
+        onChange={(event) => {
+          const value = event.currentTarget.value;
+          setFormat(isProxyFormat(value) ? value : DEFAULT_PROXY_FORMAT);
+        }}
         maw={320}
-        // The options open in the page, under the field, not at the end of the document outside its landmarks.
-        comboboxProps={{ withinPortal: false }}
       />
 
       <Tabs
