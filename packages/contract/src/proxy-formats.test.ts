@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   allOrdersDownload,
   formatEndpoint,
+  isProxyFormat,
   ORDER_SEPARATOR,
   orderDownload,
   proxyAddress,
@@ -9,6 +10,14 @@ import {
 } from './proxy-formats.ts';
 
 describe('proxy formats and downloads', () => {
+  it('knows its formats, and no name an object inherits (a stored choice may be anything)', () => {
+    expect(isProxyFormat('socks5://user:pass@ip:port')).toBe(true);
+    expect(isProxyFormat('ip:port:user:pass')).toBe(true);
+    for (const value of ['constructor', 'toString', '__proto__', 'hasOwnProperty', '', 'socks5', undefined, null, 1]) {
+      expect(isProxyFormat(value)).toBe(false);
+    }
+  });
+
   it('writes an endpoint in each format', () => {
     const endpoint = '192.0.2.1:8000:user:pa:ss';
     expect(formatEndpoint(endpoint, 'ip:port:user:pass')).toBe(endpoint);

@@ -22,8 +22,9 @@ export function proxyLine(address: string, username?: string, password?: string)
   return username ? `${address}:${username}:${password ?? ''}` : address;
 }
 
+/** One of PROXY_FORMATS' own names (not one an object inherits: 'constructor', 'toString'). */
 export function isProxyFormat(value: unknown): value is ProxyFormat {
-  return typeof value === 'string' && value in PROXY_FORMATS;
+  return typeof value === 'string' && Object.hasOwn(PROXY_FORMATS, value);
 }
 
 /** Writes an `ip:port:user:pass` endpoint in a format; an endpoint without credentials (`ip:port`) stays as it is. */

@@ -144,8 +144,9 @@ export function CouponForm({ onDone }: { onDone: () => void }) {
           {...form.getInputProps('duration')}
           onChange={(value) => form.setFieldValue('duration', (value ?? 'once') as Duration)}
           allowDeselect={false}
-          // The options open in the dialog, under the field, not at the end of the document outside the dialog.
-          comboboxProps={{ withinPortal: false }}
+          // The options open in the dialog, under the field, not at the end of the document outside the dialog; above
+          // the dialog's sticky title (z-index 1000) should the dialog scroll while they are open.
+          comboboxProps={{ withinPortal: false, zIndex: 1001 }}
         />
         {values.duration === 'repeating' && (
           <NumberInput
