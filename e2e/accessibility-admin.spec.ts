@@ -61,6 +61,12 @@ for (const { email, tabs } of HALVES) {
         await page.getByRole('button', { name: 'Search' }).click();
         await expect(page.getByRole('alert').filter({ hasText: 'Failed to find user' }).first()).toBeVisible();
         await audit.check('admin, Custom Ordering error', PAIR_A);
+        // A select's list, opened inside the main landmark.
+        await page.getByRole('button', { name: 'Create Custom Order' }).click();
+        await page.getByRole('combobox', { name: 'Proxy type' }).click();
+        await expect(page.getByRole('main').getByRole('listbox', { name: 'Proxy type' })).toBeVisible();
+        await audit.check('admin, Custom Ordering, Proxy type list open', PAIR_B);
+        await page.keyboard.press('Escape');
       }
     }
 

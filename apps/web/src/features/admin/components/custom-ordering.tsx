@@ -28,6 +28,7 @@ import { IconChevronDown, IconCopy, IconRefresh, IconSearch, IconX } from '@tabl
 import { useEffect, useState } from 'react';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { FormError } from '../../../components/form-error.tsx';
+import { LIST_IN_MAIN } from '../../../components/list-in-main.ts';
 import { useTimeZone } from '../../../lib/time-zone.ts';
 import { useCreateCustomOrder, useFulfilCustomOrder, useUserLookup } from '../api/custom-orders-api.ts';
 
@@ -156,6 +157,7 @@ function CustomOrderForm({ userId }: { userId: string | null }) {
         value={type}
         onChange={setType}
         allowDeselect={false}
+        comboboxProps={LIST_IN_MAIN}
       />
       <NumberInput
         label="Quantity (IPs)"

@@ -30,6 +30,7 @@ import {
 import { IconCheck, IconCopy, IconDownload, IconWand } from '@tabler/icons-react';
 import { useState } from 'react';
 import { CopyButton } from '../../../components/copy-button.tsx';
+import { LIST_IN_MAIN } from '../../../components/list-in-main.ts';
 import { downloadText } from '../../../lib/download.ts';
 import { shopOrigin } from '../../../lib/page-origin.ts';
 import { viewerRows } from '../proxies-model.ts';
@@ -52,7 +53,7 @@ export function ResidentialGenerator({ account }: { account: OrderUsage }) {
 
   return (
     <Stack gap="sm">
-      <Title order={3} size="h5">
+      <Title order={2} size="h5">
         Proxy list generator
       </Title>
       <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }}>
@@ -89,6 +90,7 @@ export function ResidentialGenerator({ account }: { account: OrderUsage }) {
           searchable
           allowDeselect={false}
           maxDropdownHeight={280}
+          comboboxProps={LIST_IN_MAIN}
         />
         <Select
           label="Line format"
@@ -96,6 +98,7 @@ export function ResidentialGenerator({ account }: { account: OrderUsage }) {
           value={format}
           onChange={(value) => setFormat(isProxyFormat(value) ? value : DEFAULT_PROXY_FORMAT)}
           allowDeselect={false}
+          comboboxProps={LIST_IN_MAIN}
         />
       </SimpleGrid>
       <Group gap="xs">

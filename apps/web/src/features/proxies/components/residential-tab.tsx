@@ -51,7 +51,7 @@ function UsageCard({ account }: { account: OrderUsage }) {
       <Stack gap="md">
         <div>
           <Group justify="space-between" mb={6}>
-            <Title order={3} size="h5">
+            <Title order={2} size="h5">
               Data usage
             </Title>
             <Text size="sm" fw={600}>
