@@ -7,6 +7,7 @@ import { AppError } from './errors.ts';
 import { serializeRequest } from './lib/log-redaction.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { createMetrics, type Metrics, observeRequestDurations, registerShopGauges } from './lib/metrics.ts';
+import { pathIsPlain, unplainPathMessage } from './lib/plain-address.ts';
 import { createRateLimitStore } from './lib/rate-limit-store.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from './lib/request-id.ts';
 import type { Lifecycle } from './lifecycle/shutdown.ts';
@@ -99,8 +100,10 @@ export async function buildApp({
     requestIdHeader: false,
   });
   // Every answer names its request, errors and 404s included, so that a customer can quote it and an operator find it.
+  // A path that a URL parser would read as another is refused before any rule sees it (plain-address.ts).
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    if (!pathIsPlain(request.url)) return done(new AppError('BAD_REQUEST', unplainPathMessage));
     done();
   });
   const metrics = createMetrics();
