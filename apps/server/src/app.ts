@@ -220,7 +220,7 @@ export async function buildApp({
       });
       await api.register(healthRoutes, { database, lifecycle, readiness });
       await api.register(catalogueRoutes, { db: database.db, pricing });
-      await api.register(authRoutes, { auth, db: database.db, config, rateLimit, secret: authSecret, guards });
+      await api.register(authRoutes, { auth, db: database.db, config, rateLimit, secret: authSecret });
       await api.register(userRoutes, { auth, db: database.db, guards });
       await api.register(apiKeyRoutes, { db: database.db, guards });
       await api.register(customerSettingsRoutes, {

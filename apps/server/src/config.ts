@@ -135,7 +135,6 @@ export const envSchema = z.object({
   JOBS_INTERVAL_S: wholeNumber(0, 86_400, ' seconds', ', 0 for never').default(60),
   CHECKOUT_RATE_LIMIT_PER_USER: wholeNumber(1, 1_000_000).default(20),
   API_KEY_RATE_LIMIT_PER_MINUTE: wholeNumber(1, 1_000_000).default(120),
-  SESSION_CACHE_MS: wholeNumber(0, 300_000, ' milliseconds').default(30_000),
   REDIS_URL: z
     .string()
     .refine(
@@ -206,8 +205,6 @@ export interface Config {
   pricingCacheMs: number;
   /** Requests a personal API key may make a minute (counted in the rate-limit store). */
   apiKeyRateLimitPerMinute: number;
-  /** How long an instance answers reads from its memory of a session (0 = always ask the database). */
-  sessionCacheMs: number;
   /** Unit prices in cents: per IP per month (ISP, PK1) and per GB (residential). */
   pricesCents: { isp_proxies: number; pk1_isp_proxies: number; residential_proxies: number };
   /** host:port customers put in their tools for residential proxies. */
@@ -398,7 +395,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ConfigRol
     },
     pricingCacheMs: e.PRICING_CACHE_MS,
     apiKeyRateLimitPerMinute: e.API_KEY_RATE_LIMIT_PER_MINUTE,
-    sessionCacheMs: e.SESSION_CACHE_MS,
     pricesCents: {
       isp_proxies: toCents(e.PRICE_ISP_PROXIES),
       pk1_isp_proxies: toCents(e.PRICE_PK1_ISP_PROXIES),

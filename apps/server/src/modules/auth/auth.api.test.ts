@@ -604,7 +604,7 @@ describe('auth rate limits', () => {
 describe('a ban with an end, on a session', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ SESSION_CACHE_MS: '0' });
+    t = await createTestApp();
   });
   afterAll(() => t.close());
 

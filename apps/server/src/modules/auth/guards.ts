@@ -1,7 +1,6 @@
 import { hash } from 'node:crypto';
 import { API_KEY_PREFIX, apiKeyMessages, authMessages, type UserRole } from '@storefront/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
 import { crossSiteMessage, isRefusedCrossSite, ownOrigins, SESSION_COOKIE } from '../../lib/own-site.ts';
@@ -28,32 +27,17 @@ export interface KeyHolder {
 
 export type AuthenticateKey = (key: string) => Promise<KeyHolder | null>;
 
-/** At most this many sessions are remembered per instance (the least recently used go first). */
-const SESSION_CACHE_ENTRIES = 20_000;
-
 export interface Guards {
   /**
-   * The session of the request (cookie or `Authorization: Bearer`), or null. `fresh` asks the database even when this
-   * instance remembers the session; with `reply`, a session better-auth extended sends its new cookie.
+   * The session of the request (cookie or `Authorization: Bearer`), or null, read from the database every time: a
+   * sign-out, ban or revocation on any instance is seen by every instance at once. With `reply`, a session better-auth
+   * extended sends its new cookie.
    */
-  currentSession(
-    request: FastifyRequest,
-    options?: { fresh?: boolean; reply?: FastifyReply },
-  ): Promise<SignedIn | null>;
-  /**
-   * onRequest (before the body is read): 401 without a user; 403 for a cross-site write made with the session cookie.
-   * A read (GET) may be answered from the session cache; a write is checked against the database.
-   */
+  currentSession(request: FastifyRequest, options?: { reply?: FastifyReply }): Promise<SignedIn | null>;
+  /** onRequest (before the body is read): 401 without a user; 403 for a cross-site write made with the session cookie. */
   requireUser(request: FastifyRequest, reply?: FastifyReply): Promise<void>;
-  /** onRequest (before the body is read): 401 without a user, 403 for a user who is not an administrator. Never cached. */
+  /** onRequest (before the body is read): 401 without a user, 403 for a user who is not an administrator. */
   requireAdmin(request: FastifyRequest, reply?: FastifyReply): Promise<void>;
-  /**
-   * Forgets what this instance remembers of a user's sessions: after a sign-out, a password change, a ban or any other
-   * change of the account, so that this instance sees it at once (others within SESSION_CACHE_MS, for reads only).
-   */
-  forgetUser(userId: string): void;
-  /** The user this instance remembers for the request's session credential, if any (without asking the database). */
-  rememberedUserId(request: FastifyRequest): string | undefined;
   /**
    * onRequest for the customer's own reads: a signed-in session, or a personal API key sent as `Authorization: Bearer
    * psk_…` (or as `?key=` on a route that takes it: `keyInQuery`, for links a tool loads by URL). A key never sets
@@ -107,8 +91,8 @@ function apiKeyOf(request: FastifyRequest, fromQuery: boolean): string | undefin
 }
 
 /**
- * What identifies a request's session, hashed (the cache never holds a usable token): the bearer token, else the
- * session cookie. Undefined without either: such a request has no session and the database is not asked.
+ * What identifies a request's session, hashed (a rate limit's key never holds a usable token): the bearer token, else
+ * the session cookie. Undefined without either.
  */
 export function credentialKey(request: FastifyRequest): string | undefined {
   const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
@@ -117,31 +101,16 @@ export function credentialKey(request: FastifyRequest): string | undefined {
   return token ? hash('sha256', token, 'base64url') : undefined;
 }
 
-const isRead = (request: FastifyRequest) => request.method === 'GET' || request.method === 'HEAD';
-
 export function createGuards(auth: Auth, config: Config, authenticateKey: AuthenticateKey): Guards {
   const origins = ownOrigins(config.appUrl);
-  /** Session credential (hashed) → the signed-in user, or false for a credential that opens no session. */
-  // For SESSION_CACHE_MS (config.sessionCacheMs) this instance answers reads from its memory of a session instead of
-  // asking the database (docs/decisions/2026-11-23-session-cache.md). Writes and admin calls always ask the database.
-  const ttl = config.sessionCacheMs;
-  const sessions = new LRUCache<string, SignedIn | false>({ max: SESSION_CACHE_ENTRIES, ttl: Math.max(ttl, 1) });
 
   async function currentSession(
     request: FastifyRequest,
-    { fresh = false, reply }: { fresh?: boolean; reply?: FastifyReply } = {},
+    { reply }: { reply?: FastifyReply } = {},
   ): Promise<SignedIn | null> {
     if (request.signedIn) return request.signedIn;
-    const key = credentialKey(request);
-    if (key === undefined) return null;
-    if (!fresh && ttl > 0) {
-      const remembered = sessions.get(key);
-      if (remembered === false) return null;
-      if (remembered && remembered.session.expiresAt.getTime() > Date.now()) {
-        request.signedIn = remembered;
-        return remembered;
-      }
-    }
+    // No session credential: the database is not asked.
+    if (credentialKey(request) === undefined) return null;
     // better-auth extends a session older than a day when it is read; its new cookie is passed on with `reply`.
     const { headers, response: found } = await auth.api.getSession({
       headers: headersOf(request),
@@ -149,10 +118,7 @@ export function createGuards(auth: Auth, config: Config, authenticateKey: Authen
     });
     const cookies = headers.getSetCookie();
     if (reply && cookies.length > 0) reply.header('set-cookie', cookies);
-    if (!found || isBannedNow(found.user)) {
-      if (ttl > 0) sessions.set(key, false);
-      return null;
-    }
+    if (!found || isBannedNow(found.user)) return null;
     const signedIn: SignedIn = {
       user: {
         id: found.user.id,
@@ -169,7 +135,6 @@ export function createGuards(auth: Auth, config: Config, authenticateKey: Authen
       },
     };
     request.signedIn = signedIn;
-    if (ttl > 0) sessions.set(key, signedIn);
     return signedIn;
   }
 
@@ -181,25 +146,15 @@ export function createGuards(auth: Auth, config: Config, authenticateKey: Authen
   return {
     currentSession,
     async requireUser(request, reply) {
-      const signedIn = await currentSession(request, { fresh: !isRead(request), reply });
+      const signedIn = await currentSession(request, { reply });
       if (!signedIn) throw new AppError('UNAUTHORIZED', authMessages.authRequired);
       checkOrigin(request);
     },
     async requireAdmin(request, reply) {
-      const signedIn = await currentSession(request, { fresh: true, reply });
+      const signedIn = await currentSession(request, { reply });
       if (!signedIn) throw new AppError('UNAUTHORIZED', authMessages.noToken);
       if (signedIn.user.role !== 'admin') throw new AppError('FORBIDDEN', authMessages.adminRequired);
       checkOrigin(request);
-    },
-    forgetUser(userId) {
-      for (const [key, remembered] of sessions.entries()) {
-        if (remembered && remembered.user.id === userId) sessions.delete(key);
-      }
-    },
-    rememberedUserId(request) {
-      const key = credentialKey(request);
-      const remembered = key === undefined ? undefined : sessions.get(key);
-      return remembered ? remembered.user.id : undefined;
     },
     async requireReader(request, reply, { keyInQuery: fromQuery = false } = {}) {
       // ?key=a&key=b arrives as a list: not "no key", but one too many.

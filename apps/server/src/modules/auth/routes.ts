@@ -8,7 +8,7 @@ import { crossSiteMessage, isRefusedCrossSite, ownOrigins } from '../../lib/own-
 import { routeOf } from '../../lib/route.ts';
 import { AUTH_BASE_PATH, type Auth } from './auth.ts';
 import { createDeviceCookies } from './device-cookie.ts';
-import { type Guards, headersOf } from './guards.ts';
+import { headersOf } from './guards.ts';
 import { authPath, authRateLimiter } from './rate-limit.ts';
 import { checkSignUpPassword, keepConfirmingPassword } from './unconfirmed-accounts.ts';
 
@@ -103,8 +103,7 @@ export const authRoutes: FastifyPluginAsync<{
   rateLimit: RateLimitPluginOptions;
   /** AUTH_SECRET, which also signs the device cookies. */
   secret: string;
-  guards: Guards;
-}> = async (app, { auth, db, config, rateLimit: rateLimitOptions, secret, guards }) => {
+}> = async (app, { auth, db, config, rateLimit: rateLimitOptions, secret }) => {
   await app.register(rateLimit, rateLimitOptions);
   const devices = createDeviceCookies(secret, config.appUrl.startsWith('https://'));
   const checkRateLimit = authRateLimiter(app, config.auth.rateLimit, devices, secret);
@@ -179,7 +178,6 @@ export const authRoutes: FastifyPluginAsync<{
         }
       }
       await checkRateLimit(request, reply);
-      const requester = request.method === 'POST' ? guards.rememberedUserId(request) : undefined;
       const response = await auth.handler(toWebRequest(request, config.appUrl));
       // A call better-auth does not have, or that this shop turns off, answers 404 with no words (a body of `null`).
       if (response.status === 404) {
@@ -191,13 +189,6 @@ export const authRoutes: FastifyPluginAsync<{
       }
       if (path === '/sign-up/email' && response.status === 200) {
         return sendWebResponse(reply, new Response(JSON.stringify(signUpAnswer(request.body)), response));
-      }
-      // A change made here (sign-out, revoked sessions, two-factor, a new e-mail, an administrator's ban or role change)
-      // reaches this instance's session cache at once: the requester's and the target user's sessions are forgotten.
-      if (request.method === 'POST' && response.status < 400) {
-        if (requester) guards.forgetUser(requester);
-        const target = (request.body as { userId?: unknown } | undefined)?.userId;
-        if (typeof target === 'string') guards.forgetUser(target);
       }
       // A right password marks this browser as one of the customer's own (see device-cookie.ts).
       const email = (request.body as { email?: unknown } | undefined)?.email;
