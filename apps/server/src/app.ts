@@ -186,7 +186,7 @@ export async function buildApp({
     gateway: () => notConfigured,
   };
   app.decorate('readiness', readiness);
-  registerShopGauges(metrics.registry, { database });
+  registerShopGauges(metrics.registry, { database, readiness });
   app.addHook('onReady', async () => jobs.start(config.jobsIntervalSeconds));
   app.addHook('onReady', async () => alertService.start());
   app.addHook('onClose', async () => alertService.stop());

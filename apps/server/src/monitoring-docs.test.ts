@@ -30,9 +30,14 @@ function exportedSeries(): Map<string, string[]> {
   observeRequestDurations(Fastify(), metrics.registry);
   // Only the gauges' names and labels are read here: their collect() (the database) never runs.
   const database = { db: {}, poolConnections: () => ({ total: 0, idle: 0, waiting: 0 }) } as unknown as Database;
-  registerShopGauges(metrics.registry, { database });
+  const ok = () => ({ status: 'ok' });
+  registerShopGauges(metrics.registry, { database, readiness: { redis: ok, smtp: ok } });
   // A server with GATEWAY_ENABLED, and a gateway on its own, serve these too.
-  registerGatewayMetrics(metrics.registry, { connections: () => 0, carried: () => ({ upload: 0, download: 0 }) });
+  registerGatewayMetrics(metrics.registry, {
+    connections: () => 0,
+    carried: () => ({ upload: 0, download: 0 }),
+    refused: () => ({ perIpLimit: 0 }),
+  });
   const series = new Map<string, string[]>(Object.entries(EXTERNAL));
   for (const metric of metrics.registry.getMetricsAsArray() as unknown as {
     name: string;

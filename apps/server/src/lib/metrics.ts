@@ -91,8 +91,32 @@ function readAtMostEvery<T>(maxAgeMs: number, read: () => Promise<T>): () => Pro
 export const SHOP_GAUGE_MAX_AGE_MS = 15_000;
 
 /** The gauges read from the shop's database (the job's runs included) and from this process's pool. */
-export function registerShopGauges(registry: Registry, { database }: { database: Database }): void {
+export function registerShopGauges(
+  registry: Registry,
+  {
+    database,
+    readiness,
+  }: {
+    database: Database;
+    /** The states readiness reports (modules/health/readiness.ts): 'ok', 'down' or 'not configured'. */
+    readiness: Record<'redis' | 'smtp', () => { status: string }>;
+  },
+): void {
   const db = database.db;
+  new Gauge({
+    name: 'storefront_dependency_up',
+    help: 'Whether each configured dependency answers (1) or not (0): the database, Redis, the SMTP server',
+    labelNames: ['dependency'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      this.set({ dependency: 'database' }, (await database.ping()) ? 1 : 0);
+      for (const dependency of ['redis', 'smtp'] as const) {
+        const { status } = readiness[dependency]();
+        if (status !== 'not configured') this.set({ dependency }, status === 'ok' ? 1 : 0);
+      }
+    },
+  });
   const shop = readAtMostEvery(SHOP_GAUGE_MAX_AGE_MS, async () => {
     const [stock, waiting, [outbox], [job]] = await Promise.all([
       getStock(db),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { callApi, createTestApp, type TestApp } from '../test/test-app.ts';
+import { callApi, createTestApp, signUpCustomer, type TestApp } from '../test/test-app.ts';
 
 // Against the machine's Redis (CI sets TEST_REDIS_URL=redis://127.0.0.1:6379); each run counts under its own prefix.
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -64,11 +64,27 @@ describe.runIf(redisUrl)('rate limits shared through Redis', () => {
 describe('rate limits with Redis unreachable', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:1', AUTH_RATE_LIMIT_PER_EMAIL: '1' });
+    t = await createTestApp({
+      REDIS_URL: 'redis://127.0.0.1:1',
+      AUTH_RATE_LIMIT_PER_EMAIL: '3',
+      API_KEY_RATE_LIMIT_PER_MINUTE: '2',
+    });
   });
   afterAll(() => t.close());
 
-  it('keeps sign-in working (the limits are skipped, not the requests)', async () => {
-    for (let i = 0; i < 3; i++) expect((await signIn(t, 'someone@example.com', '10.2.0.1')).statusCode).toBe(401);
+  it('counts every limit in memory instead, and says Redis is down in readiness and the metrics', async () => {
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await signIn(t, 'someone@example.com', '10.2.0.1')).statusCode);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    const { cookie } = await signUpCustomer(t, 'keyholder@example.com');
+    const { key } = (await callApi(t, 'POST', '/api/api-keys', { cookie, payload: { name: 'tool' } })).json();
+    const keyed = [];
+    for (let i = 0; i < 3; i++) keyed.push((await callApi(t, 'GET', `/api/proxy-list?key=${key}`)).statusCode);
+    expect(keyed).toEqual([200, 200, 429]);
+    const ready = await t.app.inject({ method: 'GET', url: '/api/health/ready' });
+    expect(ready.json().checks.redis.status).toBe('down');
+    const metrics = await t.app.metrics.registry.getSingleMetricAsString('storefront_dependency_up');
+    expect(metrics).toContain('storefront_dependency_up{dependency="redis"} 0');
+    expect(metrics).toContain('storefront_dependency_up{dependency="database"} 1');
   });
 });

@@ -1,4 +1,4 @@
-// @fastify/rate-limit's own Redis store, which the package ships without types (lib/rate-limit-store.ts extends it).
+// @fastify/rate-limit's own stores, which the package ships without types (lib/rate-limit-store.ts uses both).
 declare module '@fastify/rate-limit/store/RedisStore.js' {
   import type { FastifyRateLimitStore } from '@fastify/rate-limit';
   import type { Redis } from 'ioredis';
@@ -21,5 +21,15 @@ declare module '@fastify/rate-limit/store/RedisStore.js' {
     continueExceeding: boolean;
     exponentialBackoff: boolean;
     routeInfo: { method?: string; url?: string };
+  }
+}
+
+declare module '@fastify/rate-limit/store/LocalStore.js' {
+  type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
+
+  export default class LocalStore {
+    constructor(continueExceeding: boolean, exponentialBackoff: boolean, cache?: number);
+    incr(key: string, callback: Callback, timeWindow: number, max: number): void;
+    read(key: string, callback: Callback, timeWindow: number, max: number): void;
   }
 }
