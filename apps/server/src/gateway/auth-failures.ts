@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
-import ipaddr from 'ipaddr.js';
 import { LRUCache } from 'lru-cache';
 import type { GatewayConfig } from './config.ts';
 
@@ -10,20 +9,8 @@ import type { GatewayConfig } from './config.ts';
  */
 const MAX_TRACKED = { maxSize: 100_000, sizeCalculation: () => 1 };
 
-/**
- * The key a client is counted under: its IPv4 address (an IPv4-mapped IPv6 one included), or the /64 of an IPv6
- * address, one subscriber's network, in which a client may take a new address for every guess.
- */
-export function sourceKey(remoteAddress: string | undefined): string {
-  const address = remoteAddress ?? 'unknown';
-  try {
-    const ip = ipaddr.process(address.split('%')[0] ?? address);
-    if (ip.kind() === 'ipv4') return ip.toString();
-    return `${ipaddr.IPv6.networkAddressFromCIDR(`${ip.toString()}/64`).toString()}/64`;
-  } catch {
-    return address;
-  }
-}
+// Failures are counted per source as every limit counts a client (an IPv6 address by its /64).
+export { sourceKey } from '../lib/ip-address.ts';
 
 interface Window {
   failures: number;

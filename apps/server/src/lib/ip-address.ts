@@ -17,6 +17,22 @@ export function canonicalIp(address: string): string | undefined {
   }
 }
 
+/**
+ * The key a client is counted under by every limit (the web's and the gateway's): its IPv4 address (an IPv4-mapped
+ * IPv6 one included), or the /64 of an IPv6 address, one subscriber's network, in which a client may take a new
+ * address for every guess.
+ */
+export function sourceKey(remoteAddress: string | undefined): string {
+  const address = remoteAddress ?? 'unknown';
+  try {
+    const ip = ipaddr.process(address.split('%')[0] ?? address);
+    if (ip.kind() === 'ipv4') return ip.toString();
+    return `${ipaddr.IPv6.networkAddressFromCIDR(`${ip.toString()}/64`).toString()}/64`;
+  } catch {
+    return address;
+  }
+}
+
 /** A socket's remote address in that spelling (a link-local address loses its zone index); undefined without one. */
 export function socketIp(remoteAddress: string | undefined): string | undefined {
   return remoteAddress === undefined ? undefined : canonicalIp(remoteAddress.split('%')[0] ?? '');

@@ -622,3 +622,24 @@ describe('a ban with an end, on a session', () => {
     expect((await orders()).statusCode).toBe(200);
   });
 });
+
+describe('the sign-in limits on IPv6', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ AUTH_RATE_LIMIT_PER_IP: '3' });
+  });
+  afterAll(() => t.close());
+
+  it('count a /64 as one address, as the gateway does: a new address per guess gains nothing', async () => {
+    const guess = (remoteAddress: string, n: number) =>
+      callApi(t, 'POST', '/api/auth/sign-in/email', {
+        remoteAddress,
+        payload: { email: `guess${n}@example.com`, password: 'wrong-password-1' },
+      });
+    const statuses = [];
+    for (let n = 1; n <= 4; n++) statuses.push((await guess(`2001:db8:5:6::${n}`, n)).statusCode);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    // Another /64 is another subscriber.
+    expect((await guess('2001:db8:5:7::1', 5)).statusCode).toBe(401);
+  });
+});

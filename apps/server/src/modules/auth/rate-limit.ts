@@ -1,6 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthConfig } from '../../config.ts';
+import { sourceKey } from '../../lib/ip-address.ts';
 import { enforceLimit } from '../../lib/rate-limits.ts';
 import type { DeviceCookies } from './device-cookie.ts';
 import { credentialKey } from './guards.ts';
@@ -34,7 +35,12 @@ const emailOf = (request: FastifyRequest): string | undefined => {
 
 /** The session that makes the call (cookie or bearer), hashed: the key never holds a usable token. */
 const sessionKeyOf = (request: FastifyRequest): string =>
-  (credentialKey(request) ?? createHash('sha256').update(`ip:${request.ip}`).digest('base64url')).slice(0, 22);
+  (
+    credentialKey(request) ??
+    createHash('sha256')
+      .update(`ip:${sourceKey(request.ip)}`)
+      .digest('base64url')
+  ).slice(0, 22);
 
 /**
  * Fixed windows of @fastify/rate-limit on each sensitive auth call, counted in Redis when REDIS_URL is set, else in this
@@ -62,8 +68,11 @@ export function authRateLimiter(
   };
   const keyed = (max: number, key: (request: FastifyRequest) => string) =>
     app.createRateLimit({ max, timeWindow, keyGenerator: (request) => `${key(request)}:${authPath(request)}` });
-  const perIp = keyed(limits.perIp, (request) => `auth-ip:${request.ip}`);
-  const perEmailAndIp = keyed(limits.perEmail, (request) => `auth-email-ip:${addressKey(request)}:${request.ip}`);
+  const perIp = keyed(limits.perIp, (request) => `auth-ip:${sourceKey(request.ip)}`);
+  const perEmailAndIp = keyed(
+    limits.perEmail,
+    (request) => `auth-email-ip:${addressKey(request)}:${sourceKey(request.ip)}`,
+  );
   const perAccount = keyed(limits.perAccount, (request) => `auth-email:${addressKey(request)}`);
   const perDevice = keyed(limits.perEmail, (request) => `auth-device:${devices.read(request, emailOf(request))}`);
   const perSession = keyed(limits.perEmail, (request) => `auth-session:${sessionKeyOf(request)}`);

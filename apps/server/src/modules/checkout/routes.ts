@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Counter } from 'prom-client';
 import type { PaymentsConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import { sourceKey } from '../../lib/ip-address.ts';
 import { enforceLimit } from '../../lib/rate-limits.ts';
 import { routeOf } from '../../lib/route.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
@@ -35,7 +36,7 @@ export const checkoutRoutes: FastifyPluginAsync<CheckoutRoutesOptions> = async (
   const perUser = app.createRateLimit({
     max: options.payments.checkoutRateLimitPerUser,
     timeWindow: 10 * 60 * 1000,
-    keyGenerator: (request) => `checkout:${request.signedIn?.user.id ?? request.ip}`,
+    keyGenerator: (request) => `checkout:${request.signedIn?.user.id ?? sourceKey(request.ip)}`,
   });
 
   const api = app.withTypeProvider<ZodTypeProvider>();

@@ -3,6 +3,7 @@ import { type Endpoint, endpoints, type OrderUsage, orderUsageListSchema } from 
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
+import { sourceKey } from '../../lib/ip-address.ts';
 import { privateNoStore } from '../../lib/no-store.ts';
 import { preparedJson, sendJson } from '../../lib/prepared-json.ts';
 import { enforceLimit } from '../../lib/rate-limits.ts';
@@ -49,7 +50,7 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
   const perKey = app.createRateLimit({
     max: keyRateLimitPerMinute,
     timeWindow: 60_000,
-    keyGenerator: (request) => `api-key:${request.keyHolder?.keyId ?? request.ip}`,
+    keyGenerator: (request) => `api-key:${request.keyHolder?.keyId ?? sourceKey(request.ip)}`,
   });
   /**
    * The customer's own reads: routeOf's reader guard (a session, or an API key; in the query string only where the
