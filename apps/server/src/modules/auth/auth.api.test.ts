@@ -13,7 +13,7 @@ import {
   type TestApp,
 } from '../../test/test-app.ts';
 import { applyAdminEmails } from './admin-emails.ts';
-import { noSuchAuthCallMessage, returnAddressMessage } from './routes.ts';
+import { noSuchAuthCallMessage, returnAddressMessage, SIGN_UP_ANSWER_MS } from './routes.ts';
 import { RESEND_AFTER_MS, startUnconfirmedAccountOver } from './unconfirmed-accounts.ts';
 
 const ORIGIN = 'http://localhost:3000';
@@ -641,5 +641,28 @@ describe('the sign-in limits on IPv6', () => {
     expect(statuses).toEqual([401, 401, 401, 429]);
     // Another /64 is another subscriber.
     expect((await guess('2001:db8:5:7::1', 5)).statusCode).toBe(401);
+  });
+});
+
+describe('sign-up answers', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ AUTH_RATE_LIMIT_PER_IP: '1000' });
+  });
+  afterAll(() => t.close());
+
+  it('take the same time, at least SIGN_UP_ANSWER_MS, for a new, an unconfirmed and a confirmed address', async () => {
+    await signUpCustomer(t, 'known@example.com');
+    await callApi(t, 'POST', '/api/auth/sign-up/email', {
+      payload: { email: 'pending@example.com', password: 'Str0ng!pass', name: 'p', callbackURL: '/auth/callback' },
+    });
+    for (const email of ['fresh@example.com', 'pending@example.com', 'known@example.com']) {
+      const started = performance.now();
+      const answer = await callApi(t, 'POST', '/api/auth/sign-up/email', {
+        payload: { email, password: 'An0ther!pass', name: 'n', callbackURL: '/auth/callback' },
+      });
+      expect(answer.statusCode, email).toBe(200);
+      expect(performance.now() - started, email).toBeGreaterThanOrEqual(SIGN_UP_ANSWER_MS);
+    }
   });
 });
