@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactUrl } from './log-redaction.ts';
+import { REDACTED, redactQuery, redactUrl } from './log-redaction.ts';
 
 describe('redactUrl', () => {
   it('hides reset and confirmation tokens, in the path and in the query', () => {
@@ -56,6 +56,20 @@ describe('redactUrl', () => {
 
   it('leaves a malformed encoding readable and still hides the secrets around it', () => {
     expect(redactUrl('/api/orders?page=%E0%A4%A&key=psk_x')).toBe(`/api/orders?page=%E0%A4%A&key=${REDACTED}`);
+  });
+
+  it('reads the forms a span holds the URL in (lib/tracing-sdk.ts): absolute, or a query alone with or without `?`', () => {
+    expect(redactUrl('https://shop.example/api/auth/reset-password/abc123XYZ?callbackURL=%2F')).toBe(
+      `https://shop.example/api/auth/reset-password/${REDACTED}?callbackURL=%2F`,
+    );
+    expect(redactUrl('http://127.0.0.1:3000/api/proxy-list?key=psk_AbC&product=isp')).toBe(
+      `http://127.0.0.1:3000/api/proxy-list?key=${REDACTED}&product=isp`,
+    );
+    expect(redactUrl('https://psk_AbC@shop.example/')).toBe(`https://${REDACTED}/`);
+    expect(redactUrl('?token=abc123XYZ&callbackURL=%2F')).toBe(`?token=${REDACTED}&callbackURL=%2F`);
+    expect(redactQuery('token=abc123XYZ&callbackURL=%2F')).toBe(`token=${REDACTED}&callbackURL=%2F`);
+    expect(redactQuery('ke%79=psk_AbC&q=%70sk_AbC')).toBe(`ke%79=${REDACTED}&q=${REDACTED}`);
+    expect(redactQuery('page=2&sort=email')).toBe('page=2&sort=email');
   });
 
   it('leaves ordinary URLs alone', () => {

@@ -47,7 +47,8 @@ function redactPath(path: string): string {
     .join('/');
 }
 
-function redactQuery(query: string): string {
+/** A query string (without its `?`) with every secret parameter's value replaced; also for a span's `url.query`. */
+export function redactQuery(query: string): string {
   return query
     .split('&')
     .map((pair) => {

@@ -11,11 +11,13 @@
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { FastifyOtelInstrumentation } from '@fastify/otel';
 import {
+  type Attributes,
   context,
   type DiagLogger,
   DiagLogLevel,
   diag,
   isSpanContextValid,
+  type Span,
   SpanKind,
   SpanStatusCode,
   trace,
@@ -26,6 +28,7 @@ import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { buildInfo } from '../lifecycle/release.ts';
+import { redactQuery, redactUrl } from './log-redaction.ts';
 import type { InstrumentedModule, SpanOptions, Tracing } from './tracing.ts';
 
 /**
@@ -34,6 +37,34 @@ import type { InstrumentedModule, SpanOptions, Tracing } from './tracing.ts';
  */
 const UNTRACED_PATHS = new Set(['/metrics', '/api/health', '/api/health/ready']);
 const untraced = (url: string | undefined) => UNTRACED_PATHS.has((url ?? '/').split('?')[0] ?? '/');
+
+/**
+ * The attributes that hold a request's URL or a part of it, as the instrumentations name them, each with its redaction
+ * from the log's rule (lib/log-redaction.ts): a token or key the log hides is hidden from the collector the same way.
+ */
+const URL_ATTRIBUTES: Record<string, (value: string) => string> = {
+  'url.full': redactUrl,
+  // The HTTP instrumentation's path alone; Fastify's holds the query too.
+  'url.path': redactUrl,
+  // Without its `?` from the HTTP instrumentation, with it from undici's.
+  'url.query': (query) => (query.startsWith('?') ? redactUrl(query) : redactQuery(query)),
+  // The older semantic conventions' names, should an instrumentation still set them.
+  'http.url': redactUrl,
+  'http.target': redactUrl,
+};
+
+/**
+ * Rewrites a span's URL attributes without their secrets. Called from each instrumentation's hook right after it starts
+ * a span, before the span can end and be exported (unless Node refuses a node:http request outright, which ends its span
+ * first). The SDK's spans are readable (sdk-trace's ReadableSpan); one not recording has nothing to hide.
+ */
+function redactUrlAttributes(span: Span): void {
+  const { attributes } = span as { attributes?: Attributes };
+  for (const [key, redact] of Object.entries(URL_ATTRIBUTES)) {
+    const value = attributes?.[key];
+    if (typeof value === 'string') span.setAttribute(key, redact(value));
+  }
+}
 
 /** How long a stop waits for the last spans to reach the collector: a collector that is down must not hold it. */
 const SHUTDOWN_WAIT_MS = 3000;
@@ -65,10 +96,14 @@ export async function startSdk(defaultServiceName: string): Promise<Tracing> {
 
   const http = new HttpInstrumentation({
     ignoreIncomingRequestHook: (request) => untraced(request.url),
+    // Called for the server span of a request and for the client span of a call (Stripe's, a gateway's upstream).
+    requestHook: redactUrlAttributes,
   });
   const pg = new PgInstrumentation({
     // Queries outside any request or job run (the metrics gauges every 15 s, LISTEN) would each be a trace of one span.
     requireParentSpan: true,
+    // The statement's text only (parameterised), never its values: a token or a key's hash looked up is a value.
+    enhancedDatabaseReporting: false,
   });
   const instrumentations = [
     http,
@@ -79,11 +114,12 @@ export async function startSdk(defaultServiceName: string): Promise<Tracing> {
       instrumentHooks: false,
       ignorePaths: ({ url }) => untraced(url),
       requestHook(span, request) {
+        redactUrlAttributes(span);
         // The id a customer quotes (X-Request-Id) finds the trace.
         span.setAttribute('http.request.id', request.id);
       },
     }),
-    new UndiciInstrumentation(),
+    new UndiciInstrumentation({ requestHook: redactUrlAttributes }),
     pg,
   ];
 

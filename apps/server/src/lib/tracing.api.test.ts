@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { get } from 'node:http';
+import { createServer, get } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
@@ -7,18 +9,20 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { openDatabase } from '../db/client.ts';
 import { enqueueEmail } from '../modules/notifications/outbox.ts';
 import { type FakeStripe, startFakeStripe } from '../test/fake-stripe.ts';
-import { startOtlpReceiver } from '../test/otlp-receiver.ts';
+import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../test/otlp-receiver.ts';
 import { freePort, gatewayMain, type ServerProcess, serverMain, spawnProcess } from '../test/processes.ts';
 import { type Service, startService, tempDir } from '../test/service.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { REDACTED, redactUrl } from './log-redaction.ts';
 
-// Traces (issue 36, item 4): the real server, job runner and gateway processes, with OTEL_EXPORTER_OTLP_ENDPOINT set to
+// Traces: the real server, job runner and gateway processes, with OTEL_EXPORTER_OTLP_ENDPOINT set to
 // a local OTLP/HTTP receiver, export their spans there; without it, they never load OpenTelemetry. On the embedded
 // database and on PostgreSQL (the database's own spans are node-postgres', so PostgreSQL only).
 const onPostgres = process.env.TEST_DB === 'postgres';
 /** For a test the database plays no part in: true in one project only (api-postgres when the suite has it). */
 const onceOnly = onPostgres || !process.env.TEST_DATABASE_URL;
 const jobsMain = fileURLToPath(new URL('../jobs.ts', import.meta.url));
+const tracingModule = new URL('./tracing.ts', import.meta.url).href;
 const reportLoads = fileURLToPath(new URL('../test/report-loads.ts', import.meta.url));
 /** What a module of OpenTelemetry, or the shop's SDK setup, is called when it is loaded. */
 const OTEL_MODULE = /@opentelemetry\/|@fastify\/otel|tracing-sdk\.ts/;
@@ -292,6 +296,146 @@ describe('traces over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
           expect(await gateway.stop()).toBe(0);
         }
       } finally {
+        await receiver.close();
+      }
+    },
+    60_000,
+  );
+});
+
+/** Secrets as the shop makes them: a personal API key (`psk_` and 43 base64url characters) and link tokens. */
+function newSecrets() {
+  const apiKey = `psk_${randomBytes(32).toString('base64url')}`;
+  return {
+    apiKey,
+    keyBody: apiKey.slice(4),
+    resetToken: randomBytes(24).toString('base64url'),
+    emailToken: `eyJhbGciOiJIUzI1NiJ9.${randomBytes(60).toString('base64url')}.${randomBytes(32).toString('base64url')}`,
+    pageToken: randomBytes(24).toString('base64url'),
+    callbackToken: randomBytes(24).toString('base64url'),
+  };
+}
+
+/** Where a secret stands in the spans: their names and attributes. */
+const placesOf = (spans: ReceivedSpan[], secret: string) =>
+  spans.flatMap((span) => [
+    ...(span.name.includes(secret) ? [`${span.scope}: span name`] : []),
+    ...Object.entries(span.attributes)
+      .filter(([, value]) => String(value).includes(secret))
+      .map(([key]) => `${span.scope}: ${key}`),
+  ]);
+
+/** The secrets found anywhere in the bytes the collector received, each with where it stands. */
+function leaked(receiver: OtlpReceiver, secrets: Record<string, string>) {
+  const payload = Buffer.concat(receiver.exports.map((entry) => entry.body));
+  expect(payload.length).toBeGreaterThan(0);
+  const spans = receiver.spans();
+  return Object.entries(secrets)
+    .filter(([, secret]) => payload.includes(secret))
+    .map(([name, secret]) => `${name} in ${[...new Set(placesOf(spans, secret))].join(', ') || 'the payload'}`);
+}
+
+/** The URL a request's log line holds (Fastify's `incoming request` line, through the log's serializer). */
+const loggedUrl = (output: string, requestId: string) =>
+  logLines(output)
+    .filter((line) => line.reqId === requestId)
+    .map((line) => (line.req as { url?: string } | undefined)?.url)
+    .find(Boolean);
+
+/** A process that starts tracing and makes two requests: node:http on its module object (as Stripe's SDK), then fetch. */
+const OUTGOING_REQUESTS = `
+import http from 'node:http';
+const { startTracing, stopTracing, traced } = await import(process.env.TRACING_MODULE);
+await startTracing('storefront');
+const get = (url) =>
+  new Promise((resolve, reject) => http.get(url, (response) => response.resume().on('end', resolve)).on('error', reject));
+await traced('outgoing requests', {}, async () => {
+  await get(process.env.HTTP_URL);
+  await (await fetch(process.env.FETCH_URL)).text();
+});
+await stopTracing();
+`;
+
+describe('secrets in traces: the log redaction (lib/log-redaction.ts) applies to spans', () => {
+  it('the server: an API key, a reset token and confirmation tokens reach the collector as the log writes them', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const { server, url } = await startServer({
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+      });
+      const secrets = newSecrets();
+      const requests: Record<string, string> = {
+        'secret-key': `/api/proxy-list?key=${secrets.apiKey}&product=isp_proxies`,
+        'secret-reset': `/api/auth/reset-password/${secrets.resetToken}?callbackURL=%2Freset-password`,
+        'secret-verify': `/api/auth/verify-email?token=${secrets.emailToken}&callbackURL=%2Fauth%2Fcallback`,
+        'secret-page': `/reset-password?token=${secrets.pageToken}`,
+        'secret-callback': `/auth/callback?token=${secrets.callbackToken}`,
+      };
+      for (const [id, target] of Object.entries(requests)) {
+        const response = await fetch(url + target, { headers: { 'x-request-id': id }, redirect: 'manual' });
+        await response.arrayBuffer();
+      }
+      // The stop exports the spans still buffered.
+      expect(await server.stop()).toBe(0);
+
+      expect(leaked(receiver, secrets)).toEqual([]);
+      const spans = receiver.spans();
+      for (const [id, target] of Object.entries(requests)) {
+        const logged = loggedUrl(server.output(), id);
+        expect(logged, id).toBe(redactUrl(target));
+        expect(logged, id).toContain(REDACTED);
+        const request = spans.find(
+          (span) => span.scope === '@fastify/otel' && span.attributes['http.request.id'] === id,
+        );
+        expect(request?.attributes['url.path'], id).toBe(logged);
+        const serverSpan = spans.find((span) => span.spanId === request?.parentSpanId);
+        expect(serverSpan?.kind, id).toBe(SERVER);
+        expect(`${serverSpan?.attributes['url.path']}?${serverSpan?.attributes['url.query']}`, id).toBe(logged);
+      }
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
+
+  it.runIf(onceOnly)(
+    'outgoing requests (node:http, fetch): their URL reaches the collector as the log would write it',
+    async () => {
+      const receiver = await startOtlpReceiver();
+      const target = createServer((_request, response) => response.end('ok'));
+      await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+      try {
+        const secrets = newSecrets();
+        const origin = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+        const httpUrl = `${origin}/api/proxy-list?key=${secrets.apiKey}&product=isp_proxies`;
+        const fetchUrl = `${origin}/api/auth/reset-password/${secrets.resetToken}?callbackURL=%2Freset-password`;
+        const client = startService(process.execPath, ['--input-type=module', '--eval', OUTGOING_REQUESTS], {
+          cwd: folder.dir,
+          env: {
+            NODE_ENV: 'test',
+            TRACING_MODULE: tracingModule,
+            HTTP_URL: httpUrl,
+            FETCH_URL: fetchUrl,
+            OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+            OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+          },
+        });
+        services.push(client);
+        expect(await client.exited, client.output()).toBe(0);
+
+        expect(leaked(receiver, secrets)).toEqual([]);
+        const clients = receiver.spans().filter((span) => span.kind === CLIENT);
+        const http = clients.find((span) => span.scope === '@opentelemetry/instrumentation-http');
+        expect(http?.attributes['url.full']).toBe(redactUrl(httpUrl));
+        const undici = clients.find((span) => span.scope === '@opentelemetry/instrumentation-undici');
+        expect(undici?.attributes).toMatchObject({
+          'url.full': redactUrl(fetchUrl),
+          'url.path': `/api/auth/reset-password/${REDACTED}`,
+          'url.query': '?callbackURL=%2Freset-password',
+        });
+      } finally {
+        await new Promise<void>((resolve) => target.close(() => resolve()));
         await receiver.close();
       }
     },
