@@ -90,6 +90,7 @@ export const envSchema = z.object({
   GATEWAY_FLUSH_MS: wholeNumber(100, 60_000, ' milliseconds').default(2000),
   GATEWAY_CACHE_MS: wholeNumber(0, 60_000, ' milliseconds').default(5000),
   GATEWAY_AUTH_FAILURES_PER_IP: wholeNumber(1, 1_000_000, ' failed proxy authentications').default(20),
+  GATEWAY_MAX_CONNECTIONS_PER_IP: wholeNumber(1, 1_000_000, ' open connections').default(500),
   GATEWAY_PROXY_PROTOCOL: booleanString.default(false),
   RESIDENTIAL_UPSTREAM_URL: z
     .string()
@@ -413,6 +414,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ConfigRol
         windowMs: 10 * 60_000,
         redis: e.REDIS_URL ? { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX } : undefined,
       },
+      maxConnectionsPerIp: e.GATEWAY_MAX_CONNECTIONS_PER_IP,
       proxyProtocol: e.GATEWAY_PROXY_PROTOCOL,
       upstream: e.RESIDENTIAL_UPSTREAM_URL
         ? { url: e.RESIDENTIAL_UPSTREAM_URL, usernameTemplate: e.RESIDENTIAL_UPSTREAM_USERNAME_TEMPLATE }

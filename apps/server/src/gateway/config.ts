@@ -23,6 +23,11 @@ export interface GatewayConfig {
    * credentials too, until the window ends. Counted in Redis when set, so that every gateway counts together.
    */
   authFailures: { perIp: number; windowMs: number; redis: { url: string; keyPrefix: string } | undefined };
+  /**
+   * Open connections one source address (an IPv6 /64) may hold at once, authenticated or not; one more is closed at
+   * once. Each connection holds a descriptor of the process (a tunnel two), shared with the web server and the database.
+   */
+  maxConnectionsPerIp: number;
   /** Connections arrive through a TCP load balancer that starts each with a PROXY protocol header (v1 or v2). */
   proxyProtocol: boolean;
   /** The provider every request goes through, or undefined for direct egress. */
@@ -144,6 +149,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Standal
   const flushMs = wholeNumber('GATEWAY_FLUSH_MS', 2000, 100, 60_000, ' milliseconds');
   const cacheMs = wholeNumber('GATEWAY_CACHE_MS', 5000, 0, 60_000, ' milliseconds');
   const perIp = wholeNumber('GATEWAY_AUTH_FAILURES_PER_IP', 20, 1, 1_000_000, ' failed proxy authentications');
+  const maxConnectionsPerIp = wholeNumber('GATEWAY_MAX_CONNECTIONS_PER_IP', 500, 1, 1_000_000, ' open connections');
   const proxyProtocol = trueOrFalse('GATEWAY_PROXY_PROTOCOL', false);
   const upstreamUrl = matching(
     'RESIDENTIAL_UPSTREAM_URL',
@@ -183,6 +189,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Standal
         windowMs: 10 * 60_000,
         redis: redisUrl ? { url: redisUrl, keyPrefix: redisKeyPrefix } : undefined,
       },
+      maxConnectionsPerIp,
       proxyProtocol,
       upstream: upstreamUrl ? { url: upstreamUrl, usernameTemplate } : undefined,
       purchaseUrl,

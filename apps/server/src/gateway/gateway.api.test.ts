@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -44,6 +45,17 @@ async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+/** Whether `socket` closes within `ms` (a bound on the wait for the event, not a pause). */
+const closesWithin = (socket: net.Socket, ms: number) =>
+  new Promise<boolean>((resolve) => {
+    if (socket.destroyed) resolve(true);
+    const timer = setTimeout(() => resolve(false), ms);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
 
 describe('residential gateway', () => {
   let t: TestApp;
@@ -299,6 +311,170 @@ describe('residential gateway', () => {
         const keys = await redis.keys(`${keyPrefix}*`);
         if (keys.length > 0) await redis.del(...keys);
         await redis.quit();
+      }
+    });
+  });
+
+  describe('refused connections', () => {
+    it('closes a refused CONNECT (400, 402, 403, 407, an outbound refusal), not only its own side', async () => {
+      const gateway = await start();
+      const strict = await start({ allowPrivateTargets: false });
+      const customer = await account(KB_PER_GB);
+      const usedUp = await account(100, 100);
+      const blocked = await account(KB_PER_GB);
+      await t.database.db.update(users).set({ banned: true }).where(eq(users.id, blocked.userId));
+      const authority = `127.0.0.1:${target.port}`;
+      const refusals: [number, Gateway, string, string | undefined][] = [
+        [400, gateway, `127.0.0.1:0`, customer.auth],
+        [402, gateway, authority, usedUp.auth],
+        [403, gateway, authority, blocked.auth],
+        [407, gateway, authority, undefined],
+        [407, gateway, authority, basicAuth(customer.username, 'wrong')],
+        // The target is a private address: refused on the way out.
+        [403, strict, authority, customer.auth],
+      ];
+      for (const [status, where, hostPort, auth] of refusals) {
+        // The client keeps its side open, as one that would hold the connection for as long as it likes.
+        const answer = await connectThroughProxy(where.port, hostPort, auth, '/', { halfOpen: true });
+        try {
+          expect(answer.status).toBe(status);
+          expect(answer.headers.connection).toBe('close');
+          await expect.poll(() => where.connections(), { message: `${status} ${auth}`, timeout: 1000 }).toBe(0);
+        } finally {
+          answer.socket?.destroy();
+        }
+      }
+    });
+
+    it('closes a refused request that declares a body soon after the 407, without reading that body', async () => {
+      const gateway = await start();
+      const uploadedBefore = target.uploaded();
+      const client = net.connect(gateway.port, '127.0.0.1');
+      client.on('error', () => {});
+      await once(client, 'connect');
+      const received: Buffer[] = [];
+      let answeredAt = 0;
+      client.on('data', (chunk: Buffer) => {
+        received.push(chunk);
+        answeredAt ||= Date.now();
+      });
+      client.write(
+        `POST http://127.0.0.1:${target.port}/upload HTTP/1.1\r\nHost: 127.0.0.1:${target.port}\r\n` +
+          'Content-Length: 1048576\r\n\r\n',
+      );
+      // A byte at a time, as a client holding the connection would send its body.
+      const trickle = setInterval(() => client.write('x'), 50);
+      let closedAt = 0;
+      try {
+        expect(await closesWithin(client, 3000), 'closed by the gateway').toBe(true);
+        closedAt = Date.now();
+      } finally {
+        clearInterval(trickle);
+        client.destroy();
+      }
+      const answer = Buffer.concat(received).toString('latin1');
+      expect(answer).toMatch(/^HTTP\/1\.1 407 /);
+      expect(answer.toLowerCase()).toContain('connection: close');
+      expect(closedAt - answeredAt).toBeLessThan(1000);
+      await expect.poll(() => gateway.connections()).toBe(0);
+      expect(target.uploaded() - uploadedBefore).toBe(0);
+    });
+
+    it('keeps a kept-alive connection after a 407 without a body, for the retry with credentials', async () => {
+      const gateway = await start();
+      const customer = await account(KB_PER_GB);
+      const client = net.connect(gateway.port, '127.0.0.1');
+      client.on('error', () => {});
+      let text = '';
+      client.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+        client.emit('text');
+      });
+      /** Waits until what the gateway sent so far ends with `end`. */
+      const until = async (end: string) => {
+        while (!text.endsWith(end)) await once(client, 'text');
+      };
+      const request = (auth?: string) =>
+        `GET http://127.0.0.1:${target.port}/bytes?n=5 HTTP/1.1\r\nHost: 127.0.0.1:${target.port}\r\n` +
+        `${auth ? `Proxy-Authorization: ${auth}\r\n` : ''}\r\n`;
+      try {
+        client.write(request());
+        await until(`\r\n\r\n${gatewayMessages.credentialsRequired}`);
+        expect(text).toMatch(/^HTTP\/1\.1 407 /);
+        expect(text.toLowerCase()).toContain('connection: keep-alive');
+        client.write(request(customer.auth));
+        await until('\r\n\r\nxxxxx');
+        expect(text).toMatch(/HTTP\/1\.1 200 /);
+        expect(gateway.connections()).toBe(1);
+      } finally {
+        client.destroy();
+      }
+    });
+
+    /** A connection to the gateway that says nothing (after `prefix`, a PROXY header), from `localAddress`. */
+    const idle = async (gateway: Gateway, prefix?: Buffer, localAddress = '127.0.0.1') => {
+      const socket = net.connect({ port: gateway.port, host: '127.0.0.1', localAddress });
+      socket.on('error', () => {});
+      await once(socket, 'connect');
+      if (prefix) socket.write(prefix);
+      return socket;
+    };
+
+    it('closes at once a connection past GATEWAY_MAX_CONNECTIONS_PER_IP from one address, and counts it', async () => {
+      const gateway = await start({ maxConnectionsPerIp: 3 });
+      const registry = new Registry();
+      registerGatewayMetrics(registry, gateway);
+      const customer = await account(KB_PER_GB);
+      const held: net.Socket[] = [];
+      try {
+        for (let i = 0; i < 3; i++) held.push(await idle(gateway));
+        await expect.poll(() => gateway.connections()).toBe(3);
+        const over = await idle(gateway);
+        held.push(over);
+        expect(await closesWithin(over, 1000), 'one too many, closed').toBe(true);
+        expect(gateway.connections()).toBe(3);
+        expect(await registry.metrics()).toContain(
+          'storefront_gateway_refused_connections_total{reason="per_ip_limit"} 1',
+        );
+        // Another address is not affected; this one is let in again once one of its connections closes.
+        const other = await httpThroughProxy(gateway.port, `http://127.0.0.1:${target.port}/`, customer.auth, {
+          localAddress: '127.0.0.2',
+        });
+        expect(other.status).toBe(200);
+        held[0]?.destroy();
+        await expect.poll(() => gateway.connections()).toBe(2);
+        const again = await httpThroughProxy(gateway.port, `http://127.0.0.1:${target.port}/`, customer.auth);
+        expect(again.status).toBe(200);
+        expect(held.slice(1, 3).map((socket) => socket.destroyed)).toEqual([false, false]);
+      } finally {
+        for (const socket of held) socket.destroy();
+      }
+    });
+
+    it("behind a load balancer counts the customer's address from the PROXY header, an IPv6 /64 as one", async () => {
+      const gateway = await start({ proxyProtocol: true, maxConnectionsPerIp: 2 });
+      const held: net.Socket[] = [];
+      const hold = async (ip: string) => {
+        const socket = await idle(gateway, proxyV1(ip));
+        held.push(socket);
+        return socket;
+      };
+      try {
+        // Every connection comes from the balancer's address: only the addresses it names are counted.
+        await hold('203.0.113.7');
+        await hold('2001:db8:1:2::5');
+        await hold('2001:db8:1:2::6');
+        await hold('203.0.113.7');
+        await expect.poll(() => gateway.connections()).toBe(4);
+        for (const ip of ['203.0.113.7', '2001:db8:1:2::7']) {
+          expect(await closesWithin(await hold(ip), 1000), ip).toBe(true);
+        }
+        const neighbour = await hold('2001:db8:1:3::5');
+        await expect.poll(() => gateway.connections()).toBe(5);
+        expect(neighbour.destroyed).toBe(false);
+        expect(gateway.refused()).toEqual({ perIpLimit: 2 });
+      } finally {
+        for (const socket of held) socket.destroy();
       }
     });
   });

@@ -53,6 +53,8 @@ interface Connection {
   meteredRead: number;
   /** Bytes written to the client already handed to the meter. */
   meteredWritten: number;
+  /** The source this connection is counted under for the limit of open connections (once known). */
+  countedAs: string | undefined;
 }
 
 export interface Gateway {
@@ -61,6 +63,8 @@ export interface Gateway {
   connections(): number;
   /** Bytes carried for customers since the start, by direction as the customer sees it (the meter's own count). */
   carried(): { upload: number; download: number };
+  /** Connections closed at once since the start, by why: their source address had its fill of open connections. */
+  refused(): { perIpLimit: number };
   /** Whether it accepts connections (false once its close has begun). */
   listening(): boolean;
   /** Writes what is metered so far (tests, and the periodic batch). */
@@ -78,6 +82,8 @@ const METER_TICK_MS = 100;
 const REFRESH_ERROR_LOG_MS = 30_000;
 /** A connection that says nothing (or no whole PROXY header, or no whole SOCKS handshake) for this long is closed. */
 const HANDSHAKE_TIMEOUT_MS = 30_000;
+/** A refusal not flushed to the client by then (it does not read) is dropped anyway. */
+const REFUSAL_FLUSH_MS = 10_000;
 const REALM = 'Residential proxies';
 
 export const gatewayMessages = {
@@ -161,6 +167,23 @@ function authorityOf(target: string | undefined): { host: string; port: number }
 /** What a connection has sent before its first chunk. */
 const NOTHING = Buffer.alloc(0);
 
+/**
+ * Answers a refusal and closes the connection: destroyed once the answer is flushed. Ending alone would leave it
+ * half-open for as long as the client keeps its side (the listener allows half-open connections, for tunnels).
+ */
+function refuse(socket: Socket, message: Buffer): void {
+  if (socket.destroyed) return;
+  const timer = setTimeout(() => socket.destroy(), REFUSAL_FLUSH_MS);
+  socket.once('close', () => clearTimeout(timer));
+  socket.end(message, () => socket.destroy());
+}
+
+/** Whether a request has a body the gateway has not read whole (nor will: it is refused). */
+function bodyLeft(request: http.IncomingMessage): boolean {
+  const declared = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length']) > 0;
+  return declared && !request.complete;
+}
+
 const connectionKey = Symbol('gateway connection');
 type GatewaySocket = Socket & { [connectionKey]?: Connection };
 
@@ -193,6 +216,30 @@ export async function startGateway({
   const egress = new Egress({ allowPrivate: config.allowPrivateTargets });
   const authFailures = await AuthFailureLimit.create(config.authFailures, config.cacheMs, log);
   const agents = createAgents(config.upstream);
+  /** Open connections by source address (an IPv6 /64), and the connections refused for being one too many. */
+  const openPerSource = new Map<string, number>();
+  let refusedPerIpLimit = 0;
+
+  /** Counts the connection under its source; false, the connection destroyed, when the source has its fill. */
+  const admit = (connection: Connection): boolean => {
+    const open = openPerSource.get(connection.source) ?? 0;
+    if (open >= config.maxConnectionsPerIp) {
+      refusedPerIpLimit++;
+      connection.socket.destroy();
+      return false;
+    }
+    openPerSource.set(connection.source, open + 1);
+    connection.countedAs = connection.source;
+    return true;
+  };
+  const release = (connection: Connection) => {
+    const source = connection.countedAs;
+    if (source === undefined) return;
+    connection.countedAs = undefined;
+    const open = (openPerSource.get(source) ?? 1) - 1;
+    if (open > 0) openPerSource.set(source, open);
+    else openPerSource.delete(source);
+  };
 
   const cut = (account: GatewayAccount) => {
     for (const connection of connections) if (connection.account === account) connection.socket.destroy();
@@ -404,10 +451,24 @@ export async function startGateway({
       .end(body);
   };
 
+  /** Answers a request the gateway does not carry, closing the connection when it has a body left unread. */
+  const refuseRequest = (
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    status: number,
+    message: string,
+    headers: Record<string, string> = {},
+  ) => {
+    // Kept alive, the server would drain that body for as long as the client sends it.
+    answer(response, status, message, bodyLeft(request) ? { ...headers, Connection: 'close' } : headers);
+  };
+
+  /** Answers a CONNECT the gateway does not carry, and closes. */
   const rawAnswer = (socket: Socket, status: number, message: string, headers: Record<string, string> = {}) => {
     const body = Buffer.from(message);
     const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-    socket.end(
+    refuse(
+      socket,
       Buffer.concat([
         Buffer.from(
           `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\n${lines.join('')}` +
@@ -429,16 +490,14 @@ export async function startGateway({
       } catch {}
     }
     if (!connection || !url) {
-      request.resume();
-      answer(response, 400, gatewayMessages.notAProxyRequest);
+      refuseRequest(request, response, 400, gatewayMessages.notAProxyRequest);
       return;
     }
     const authorization = request.headers['proxy-authorization'];
     const outcome = await authenticate(connection, { authorization });
     if ('refused' in outcome) {
-      request.resume();
       const refusal = httpRefusal(connection, outcome);
-      answer(response, refusal.status, refusal.message, refusal.headers);
+      refuseRequest(request, response, refusal.status, refusal.message, refusal.headers);
       return;
     }
     bind(connection, outcome, authorization);
@@ -446,9 +505,8 @@ export async function startGateway({
     try {
       lookup = await checkTarget(url.hostname);
     } catch (error) {
-      request.resume();
       const refused = outboundError(error, url.hostname, Number(url.port || 80));
-      answer(response, refused.status, refused.message);
+      refuseRequest(request, response, refused.status, refused.message);
       return;
     }
     const headers = endToEnd(request.rawHeaders, true);
@@ -476,7 +534,7 @@ export async function startGateway({
     });
     onward.on('error', (error) => {
       const failed = outboundError(error, url.hostname, Number(url.port || 80));
-      answer(response, failed.status, failed.message);
+      refuseRequest(request, response, failed.status, failed.message);
     });
     // The client went away (or was cut) before the answer was whole: the onward request is dropped too.
     response.on('close', () => {
@@ -532,7 +590,7 @@ export async function startGateway({
     (request, response) => {
       onRequest(request, response).catch((error: unknown) => {
         log.warn({ err: error }, 'gateway request failed');
-        answer(response, 502, 'The gateway could not carry this request.');
+        refuseRequest(request, response, 502, 'The gateway could not carry this request.');
       });
     },
   );
@@ -545,86 +603,110 @@ export async function startGateway({
 
   // --- SOCKS 5 ---
 
+  /** The greeting and the authentication: who the customer is, or undefined once refused (answered, closing). */
+  const socksAuthenticate = async (connection: Connection, reader: HandshakeReader): Promise<Outcome | undefined> => {
+    const { socket } = connection;
+    const methods = await readGreeting(reader);
+    if (methods.includes(SocksMethod.password)) {
+      socket.write(methodChoice(SocksMethod.password));
+      const outcome = await authenticate(connection, await readCredentials(reader));
+      // Only a wrong password fails the RFC 1929 exchange; every other refusal answers the request (below) with
+      // "connection not allowed", which clients report as such.
+      if ('refused' in outcome && outcome.refused === 'wrongCredentials') {
+        refuse(socket, credentialsStatus(false));
+        return undefined;
+      }
+      socket.write(credentialsStatus(true));
+      return outcome;
+    }
+    if (methods.includes(SocksMethod.none)) {
+      const outcome = await authenticate(connection, undefined);
+      if (!('refused' in outcome) || outcome.refused !== 'credentialsRequired') {
+        socket.write(methodChoice(SocksMethod.none));
+        return outcome;
+      }
+    }
+    refuse(socket, methodChoice(SocksMethod.noneAcceptable));
+    return undefined;
+  };
+
+  /** The connection onwards for a granted request, spliced to the client's; or the failure answered. */
+  const socksOnward = async (connection: Connection, target: { host: string; port: number }, rest: Buffer) => {
+    const { socket } = connection;
+    let onward: Onward;
+    try {
+      const lookup = await checkTarget(target.host);
+      onward = await openFor(socket, { ...target, lookup, upstream: config.upstream, targeting: connection.targeting });
+    } catch (error) {
+      const failed = outboundError(error, target.host, target.port);
+      refuse(socket, socksReply(failed.status === 403 ? SocksReply.notAllowed : replyForError(failed.code)));
+      return;
+    }
+    if (socket.destroyed) {
+      onward.socket.destroy();
+      return;
+    }
+    socket.write(
+      socksReply(SocksReply.succeeded, { address: onward.socket.localAddress, port: onward.socket.localPort }),
+    );
+    if (rest.length > 0) onward.socket.write(rest);
+    splice(connection, onward);
+  };
+
   const serveSocks = async (connection: Connection, first: Buffer) => {
     const { socket } = connection;
     const reader = new HandshakeReader(socket, first);
+    // Runs until the handshake is done and granted: a refused client that keeps its side is still cut.
     const timer = setTimeout(() => socket.destroy(), HANDSHAKE_TIMEOUT_MS);
+    socket.once('close', () => clearTimeout(timer));
     try {
-      const methods = await readGreeting(reader);
-      let outcome: Outcome;
-      if (methods.includes(SocksMethod.password)) {
-        socket.write(methodChoice(SocksMethod.password));
-        outcome = await authenticate(connection, await readCredentials(reader));
-        // Only a wrong password fails the RFC 1929 exchange; every other refusal answers the request (below) with
-        // "connection not allowed", which clients report as such.
-        if ('refused' in outcome && outcome.refused === 'wrongCredentials') {
-          socket.end(credentialsStatus(false));
-          return;
-        }
-        socket.write(credentialsStatus(true));
-      } else if (methods.includes(SocksMethod.none)) {
-        outcome = await authenticate(connection, undefined);
-        if ('refused' in outcome && outcome.refused === 'credentialsRequired') {
-          socket.end(methodChoice(SocksMethod.noneAcceptable));
-          return;
-        }
-        socket.write(methodChoice(SocksMethod.none));
-      } else {
-        socket.end(methodChoice(SocksMethod.noneAcceptable));
-        return;
-      }
+      const outcome = await socksAuthenticate(connection, reader);
+      if (!outcome) return;
       const request = await readRequest(reader);
-      // The customer's handshake is done: what follows (the connection onwards) has its own limits, and a customer
-      // waiting for it is answered when they end.
-      clearTimeout(timer);
       const rest = reader.rest();
       if (request.command !== 0x01) {
-        socket.end(socksReply(SocksReply.commandNotSupported));
+        refuse(socket, socksReply(SocksReply.commandNotSupported));
         return;
       }
       if (!('host' in request)) {
-        socket.end(socksReply(SocksReply.addressTypeNotSupported));
+        refuse(socket, socksReply(SocksReply.addressTypeNotSupported));
         return;
       }
       // Port 0 is no destination: refused as HTTP's CONNECT refuses it (authorityOf).
       if ('refused' in outcome || request.port === 0) {
-        socket.end(socksReply(SocksReply.notAllowed));
+        refuse(socket, socksReply(SocksReply.notAllowed));
         return;
       }
+      // The customer's handshake is done: the connection onwards has its own limits, and a customer waiting for it
+      // is answered when they end.
+      clearTimeout(timer);
       bind(connection, outcome);
-      let onward: Onward;
-      try {
-        const lookup = await checkTarget(request.host);
-        onward = await openFor(socket, {
-          host: request.host,
-          port: request.port,
-          lookup,
-          upstream: config.upstream,
-          targeting: connection.targeting,
-        });
-      } catch (error) {
-        if (socket.destroyed) return;
-        const failed = outboundError(error, request.host, request.port);
-        socket.end(socksReply(failed.status === 403 ? SocksReply.notAllowed : replyForError(failed.code)));
-        return;
-      }
-      if (socket.destroyed) {
-        onward.socket.destroy();
-        return;
-      }
-      socket.write(
-        socksReply(SocksReply.succeeded, { address: onward.socket.localAddress, port: onward.socket.localPort }),
-      );
-      if (rest.length > 0) onward.socket.write(rest);
-      splice(connection, onward);
+      await socksOnward(connection, { host: request.host, port: request.port }, rest);
     } catch {
       socket.destroy();
     } finally {
-      clearTimeout(timer);
+      reader.stop();
     }
   };
 
   // --- The listener: PROXY header (when configured), then HTTP or SOCKS by the first byte ---
+
+  /**
+   * Reads the load balancer's PROXY header at the start of `data`; the customer's address is the one it names. The
+   * bytes after it, or undefined while it is not whole; throws when the connection does not start with one.
+   */
+  const takeProxyHeader = (connection: Connection, data: Buffer): Buffer | undefined => {
+    const header = parseProxyHeader(data);
+    if (!header) return undefined;
+    // The balancer's header is not the customer's traffic.
+    connection.meteredRead = header.length;
+    const proxied = header.clientIp === undefined ? undefined : socketIp(header.clientIp);
+    if (proxied) {
+      connection.clientIp = proxied;
+      connection.source = sourceKey(proxied);
+    }
+    return data.subarray(header.length);
+  };
 
   const onSocket = (socket: GatewaySocket) => {
     socket.on('error', () => {});
@@ -640,40 +722,43 @@ export async function startGateway({
       authorization: undefined,
       meteredRead: 0,
       meteredWritten: 0,
+      countedAs: undefined,
     };
+    // Behind a load balancer the customer's address is known only from the PROXY header: counted then.
+    if (!config.proxyProtocol && !admit(connection)) return;
     socket[connectionKey] = connection;
     connections.add(connection);
     socket.once('close', () => {
       meterConnection(connection);
       connections.delete(connection);
+      release(connection);
     });
     const timer = setTimeout(() => socket.destroy(), HANDSHAKE_TIMEOUT_MS);
+    // A client that ends before its first byte asks nothing: not kept half-open until the timer.
+    const ended = () => socket.destroy();
+    socket.once('end', ended);
+    // At most a PROXY header (parseProxyHeader refuses a longer one) and one chunk: the first is handed on.
     let buffered: Buffer = NOTHING;
     let headerRead = !config.proxyProtocol;
     const onData = (chunk: Buffer) => {
       buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
       if (!headerRead) {
-        let header: ReturnType<typeof parseProxyHeader>;
+        let after: Buffer | undefined;
         try {
-          header = parseProxyHeader(buffered);
+          after = takeProxyHeader(connection, buffered);
         } catch {
           socket.destroy();
           return;
         }
-        if (!header) return;
+        if (!after) return;
         headerRead = true;
-        // The balancer's header is not the customer's traffic.
-        connection.meteredRead = header.length;
-        const proxied = header.clientIp === undefined ? undefined : socketIp(header.clientIp);
-        if (proxied) {
-          connection.clientIp = proxied;
-          connection.source = sourceKey(proxied);
-        }
-        buffered = buffered.subarray(header.length);
+        if (!admit(connection)) return;
+        buffered = after;
       }
       if (buffered.length === 0) return;
       clearTimeout(timer);
       socket.off('data', onData);
+      socket.off('end', ended);
       socket.pause();
       if (buffered[0] === SOCKS_VERSION) {
         void serveSocks(connection, buffered);
@@ -734,6 +819,7 @@ export async function startGateway({
     port,
     connections: () => connections.size,
     carried: () => ({ ...meter.carried }),
+    refused: () => ({ perIpLimit: refusedPerIpLimit }),
     listening: () => closing === undefined && server.listening,
     flush: async () => {
       for (const connection of connections) meterConnection(connection);

@@ -35,6 +35,7 @@ async function main() {
     registerGatewayMetrics(registry, {
       connections: () => gateway?.connections() ?? 0,
       carried: () => gateway?.carried() ?? { upload: 0, download: 0 },
+      refused: () => gateway?.refused() ?? { perIpLimit: 0 },
     });
     if (database.poolConnections) registerPoolGauge(registry, database.poolConnections);
     const health = await gatewayHealth({

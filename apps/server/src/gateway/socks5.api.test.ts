@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import { promisify } from 'node:util';
 import {
   BYTES_PER_KB,
@@ -31,6 +33,17 @@ const run = promisify(execFile);
 const silent = { info() {}, warn() {}, error() {}, child: () => silent } as unknown as FastifyBaseLogger;
 /** Debian's Python with PySocks (python3-socks) and requests (python3-requests); the test says so when they are missing. */
 const debianPython = '/usr/bin/python3';
+
+/** Whether `socket` closes within `ms` (a bound on the wait for the event, not a pause). */
+const closesWithin = (socket: net.Socket, ms: number) =>
+  new Promise<boolean>((resolve) => {
+    if (socket.destroyed) resolve(true);
+    const timer = setTimeout(() => resolve(false), ms);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
 
 describe('residential gateway: SOCKS 5 on the same port', () => {
   let t: TestApp;
@@ -324,6 +337,121 @@ describe('residential gateway: SOCKS 5 on the same port', () => {
       );
     });
     expect(stdout.trim()).toBe('200 3000');
+  });
+
+  it('closes a refused greeting at once, and takes none of the megabytes sent after it', async () => {
+    const gateway = await start();
+    // Half-open allowed: the client writes on after the gateway has ended its side, as an attacker's would.
+    const client = net.connect({ port: gateway.port, host: '127.0.0.1', allowHalfOpen: true });
+    client.on('error', () => {});
+    const answer: Buffer[] = [];
+    client.on('data', (chunk: Buffer) => answer.push(chunk));
+    await once(client, 'connect');
+    // No authorised IP for this address: "no acceptable method" (05 FF). Then as much as the gateway will take.
+    client.write(Buffer.from([0x05, 0x01, 0x00]));
+    const total = 32 * 1024 * 1024;
+    const megabyte = Buffer.alloc(1024 * 1024, 'x');
+    let written = 0;
+    const closed = closesWithin(client, 3000);
+    void (async () => {
+      while (written < total && !client.destroyed) {
+        written += megabyte.length;
+        if (!client.write(megabyte)) await Promise.race([once(client, 'drain').catch(() => {}), closed]);
+      }
+    })();
+    expect(await closed, 'closed by the gateway').toBe(true);
+    expect(Buffer.concat(answer)).toEqual(Buffer.from([0x05, 0xff]));
+    expect(written).toBeLessThan(total);
+    await expect.poll(() => gateway.connections()).toBe(0);
+  });
+
+  it('passes on a first payload sent with the handshake, larger than the handshake buffer', async () => {
+    const gateway = await start();
+    const customer = await account(KB_PER_GB);
+    const user = Buffer.from(customer.username);
+    const pass = Buffer.from(customer.password);
+    const port = Buffer.alloc(2);
+    port.writeUInt16BE(target.port);
+    const body = Buffer.alloc(300_000, 'y');
+    const uploadedBefore = target.uploaded();
+    const client = net.connect(gateway.port, '127.0.0.1');
+    client.on('error', () => {});
+    const received: Buffer[] = [];
+    client.on('data', (chunk: Buffer) => received.push(chunk));
+    // All at once, without waiting for an answer: greeting, password, CONNECT, then an upload through the tunnel.
+    client.write(
+      Buffer.concat([
+        Buffer.from([0x05, 0x01, 0x02, 0x01, user.length]),
+        user,
+        Buffer.from([pass.length]),
+        pass,
+        Buffer.from([0x05, 0x01, 0x00, 0x01, 127, 0, 0, 1]),
+        port,
+        Buffer.from(`POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`),
+        body,
+      ]),
+    );
+    await once(client, 'close');
+    const answer = Buffer.concat(received);
+    expect([...answer.subarray(0, 5)]).toEqual([0x05, 0x02, 0x01, 0x00, 0x05]);
+    expect(answer[5]).toBe(0x00);
+    // After the 10 bytes of the reply (an IPv4 address), the target's answer to the upload: its length.
+    expect(answer.subarray(14).toString('latin1')).toMatch(/^HTTP\/1\.1 200 [\s\S]*\r\n\r\n300000$/);
+    expect(target.uploaded() - uploadedBefore).toBe(body.length);
+  });
+
+  it('closes every refused SOCKS connection, not only its own side, when the client keeps its side open', async () => {
+    const gateway = await start();
+    const customer = await account(KB_PER_GB);
+    const blocked = await account(KB_PER_GB);
+    await t.database.db.update(users).set({ banned: true }).where(eq(users.id, blocked.userId));
+    const where = { host: '127.0.0.1', port: target.port };
+    const refusals: { what: string; exchange: () => ReturnType<typeof socksThroughProxy>; expect: Partial<object> }[] =
+      [
+        {
+          what: 'no acceptable method',
+          exchange: () => socksThroughProxy(gateway.port, undefined, where, '/', { halfOpen: true }),
+          expect: { method: 0xff },
+        },
+        {
+          what: 'wrong password',
+          exchange: () =>
+            socksThroughProxy(gateway.port, { ...customer, password: 'nope' }, where, '/', { halfOpen: true }),
+          expect: { authStatus: 0x01 },
+        },
+        {
+          what: 'BIND',
+          exchange: () => socksThroughProxy(gateway.port, customer, where, '/', { command: 0x02, halfOpen: true }),
+          expect: { reply: 0x07 },
+        },
+        {
+          what: 'port 0',
+          exchange: () => socksThroughProxy(gateway.port, customer, { ...where, port: 0 }, '/', { halfOpen: true }),
+          expect: { reply: 0x02 },
+        },
+        {
+          what: 'blocked account',
+          exchange: () => socksThroughProxy(gateway.port, blocked, where, '/', { halfOpen: true }),
+          expect: { reply: 0x02 },
+        },
+        {
+          what: 'a name that does not resolve',
+          exchange: () =>
+            socksThroughProxy(gateway.port, customer, { host: 'no-such-host.invalid', port: 80, type: 'domain' }, '/', {
+              halfOpen: true,
+            }),
+          expect: { reply: 0x04 },
+        },
+      ];
+    for (const refusal of refusals) {
+      const answer = await refusal.exchange();
+      try {
+        expect(answer, refusal.what).toMatchObject(refusal.expect);
+        await expect.poll(() => gateway.connections(), { message: refusal.what, timeout: 1000 }).toBe(0);
+      } finally {
+        answer.socket?.destroy();
+      }
+    }
   });
 
   it('still answers HTTP on the same port (the first byte tells)', async () => {

@@ -27,6 +27,13 @@ export type SocksReplyCode = (typeof SocksReply)[keyof typeof SocksReply];
 export class SocksProtocolError extends Error {}
 
 /**
+ * The most a handshake reader holds before it stops reading: a whole handshake (greeting, RFC 1929 credentials and
+ * request) is at most about 1 KB. What a client sends beyond it waits in the socket (its first payload, passed on once
+ * the tunnel is open) rather than in memory.
+ */
+export const MAX_HANDSHAKE_BUFFER = 4096;
+
+/**
  * Reads exact byte counts from a socket as its data arrives. Bytes read past the handshake are handed back with
  * `rest()` (a client may send its first payload with the CONNECT request).
  */
@@ -36,8 +43,11 @@ export class HandshakeReader {
   #want = 0;
   #wake: (() => void) | undefined;
   #failed: Error | undefined;
+  #stopped = false;
   readonly #onData = (chunk: Buffer) => {
     this.#buffered = this.#buffered.length === 0 ? chunk : Buffer.concat([this.#buffered, chunk]);
+    // Bounded: the socket is read again only when a read needs more than is held.
+    if (this.#buffered.length >= MAX_HANDSHAKE_BUFFER) this.#socket.pause();
     if (this.#buffered.length >= this.#want) this.#wake?.();
   };
   readonly #onEnd = () => {
@@ -51,13 +61,20 @@ export class HandshakeReader {
     socket.on('data', this.#onData);
     socket.on('end', this.#onEnd);
     socket.on('close', this.#onEnd);
-    socket.resume();
+    if (first.length < MAX_HANDSHAKE_BUFFER) socket.resume();
+  }
+
+  /** Holds the bytes it has read so far (tests). */
+  get buffered(): number {
+    return this.#buffered.length;
   }
 
   async read(count: number): Promise<Buffer> {
     while (this.#buffered.length < count) {
       if (this.#failed) throw this.#failed;
+      if (this.#stopped) throw new SocksProtocolError('the handshake reader was stopped');
       this.#want = count;
+      this.#socket.resume();
       await new Promise<void>((resolve) => {
         this.#wake = resolve;
       });
@@ -72,12 +89,19 @@ export class HandshakeReader {
     return (await this.read(1))[0] ?? 0;
   }
 
-  /** Stops reading; the bytes that came after the handshake. */
-  rest(): Buffer {
+  /** Stops reading (again is nothing): what is unread stays in the socket. */
+  stop(): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
     this.#socket.pause();
     this.#socket.off('data', this.#onData);
     this.#socket.off('end', this.#onEnd);
     this.#socket.off('close', this.#onEnd);
+  }
+
+  /** Stops reading; the bytes that came after the handshake. */
+  rest(): Buffer {
+    this.stop();
     return this.#buffered;
   }
 }

@@ -26,10 +26,11 @@ export function registerPoolGauge(
 export interface GatewayCounters {
   connections(): number;
   carried(): { upload: number; download: number };
+  refused(): { perIpLimit: number };
 }
 
 /**
- * The residential gateway's metrics, in the server that runs it (GATEWAY_ENABLED) or in a gateway of its own. Both are
+ * The residential gateway's metrics, in the server that runs it (GATEWAY_ENABLED) or in a gateway of its own. All are
  * read from the counters the gateway keeps anyway when Prometheus scrapes: nothing is added to a proxied byte's path.
  */
 export function registerGatewayMetrics(registry: Registry, gateway: GatewayCounters): void {
@@ -44,6 +45,16 @@ export function registerGatewayMetrics(registry: Registry, gateway: GatewayCount
       this.reset();
       this.inc({ direction: 'upload' }, upload);
       this.inc({ direction: 'download' }, download);
+    },
+  });
+  new Counter({
+    name: 'storefront_gateway_refused_connections_total',
+    help: 'Connections the residential gateway closed as they came, by reason: per_ip_limit (their source address held GATEWAY_MAX_CONNECTIONS_PER_IP open connections)',
+    labelNames: ['reason'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ reason: 'per_ip_limit' }, gateway.refused().perIpLimit);
     },
   });
   new Gauge({

@@ -83,6 +83,8 @@ export interface ProxyExchange {
   received: number;
   /** Whether the proxy closed the connection before the answer was whole. */
   cut: boolean;
+  /** With `halfOpen`: the client's socket, still open on its side (the test closes it). */
+  socket?: net.Socket;
 }
 
 export const basicAuth = (username: string, password: string) =>
@@ -107,6 +109,11 @@ export interface ExchangeOptions {
   localAddress?: string;
   /** Written first and not counted as sent: what a load balancer puts before the client's bytes (a PROXY header). */
   prefix?: Buffer;
+  /**
+   * The client never ends its side (as one that keeps a connection for as long as it likes): the exchange is over when
+   * the proxy ends its own, and the socket is handed back open.
+   */
+  halfOpen?: boolean;
 }
 
 /** One exchange: writes `request` (and `body`) on a new socket to the proxy and reads until the proxy closes it. */
@@ -116,7 +123,12 @@ export function exchange(
   options: ExchangeOptions & { body?: Buffer } = {},
 ): Promise<ProxyExchange> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect({ port: proxyPort, host: '127.0.0.1', localAddress: options.localAddress });
+    const socket = net.connect({
+      port: proxyPort,
+      host: '127.0.0.1',
+      localAddress: options.localAddress,
+      allowHalfOpen: options.halfOpen,
+    });
     const chunks: Buffer[] = [];
     let received = 0;
     let sent = 0;
@@ -136,12 +148,13 @@ export function exchange(
       options.onData?.(received, socket);
     });
     socket.on('error', () => {});
-    socket.on('close', () => {
+    const over = () => {
       const raw = Buffer.concat(chunks);
       const head = parseHead(raw);
+      const open = options.halfOpen ? { socket } : {};
       if (!head) {
         if (raw.length === 0) reject(new Error('the proxy closed the connection without an answer'));
-        else resolve({ status: 0, headers: {}, body: raw, sent, received, cut: true });
+        else resolve({ status: 0, headers: {}, body: raw, sent, received, cut: true, ...open });
         return;
       }
       const body = raw.subarray(head.bodyStart);
@@ -153,8 +166,10 @@ export function exchange(
         sent,
         received,
         cut: length !== undefined && body.length < Number(length),
+        ...open,
       });
-    });
+    };
+    socket.on(options.halfOpen ? 'end' : 'close', over);
   });
 }
 
@@ -225,6 +240,8 @@ export interface SocksExchange {
   /** Every byte the client wrote to the proxy and read from it, handshake included. */
   sent: number;
   received: number;
+  /** With `halfOpen`: the client's socket, still open on its side (the test closes it). */
+  socket?: net.Socket;
 }
 
 /**
@@ -240,7 +257,12 @@ export function socksThroughProxy(
   options: ExchangeOptions & { command?: number; methods?: number[] } = {},
 ): Promise<SocksExchange> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect({ port: proxyPort, host: '127.0.0.1', localAddress: options.localAddress });
+    const socket = net.connect({
+      port: proxyPort,
+      host: '127.0.0.1',
+      localAddress: options.localAddress,
+      allowHalfOpen: options.halfOpen,
+    });
     let buffered = Buffer.alloc(0);
     let stage: 'method' | 'auth' | 'reply' | 'tunnel' = 'method';
     const result: SocksExchange = {
@@ -321,7 +343,8 @@ export function socksThroughProxy(
       }
     });
     socket.on('error', () => {});
-    socket.on('close', () => {
+    socket.on(options.halfOpen ? 'end' : 'close', () => {
+      if (options.halfOpen) result.socket = socket;
       if (stage === 'tunnel') {
         const raw = Buffer.concat(tunnelChunks);
         const head = parseHead(raw);
