@@ -221,7 +221,15 @@ export async function buildApp({
       await api.register(healthRoutes, { database, lifecycle, readiness });
       await api.register(catalogueRoutes, { db: database.db, pricing });
       await api.register(authRoutes, { auth, db: database.db, config, rateLimit, secret: authSecret });
-      await api.register(userRoutes, { auth, db: database.db, guards });
+      await api.register(userRoutes, {
+        auth,
+        db: database.db,
+        guards,
+        brand: { brandName: config.site.brandName, appUrl: config.appUrl },
+        limits: config.auth.rateLimit,
+        rateLimit,
+        wakeMailer: () => jobs.flushEmails(),
+      });
       await api.register(apiKeyRoutes, { db: database.db, guards });
       await api.register(customerSettingsRoutes, {
         db: database.db,

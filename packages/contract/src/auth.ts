@@ -31,6 +31,18 @@ export const authMessages = {
   authClientUnavailable: 'Could not reach the sign-in service: check your connection and try again.',
 } as const;
 
+/** How recent a sign-in must be to change the password with the spec's dialog alone (new password and confirm). */
+export const PASSWORD_CHANGE_FRESH_MINUTES = 10;
+
+/** Settings' Change Password dialog, for a sign-in older than that (docs/decisions/2026-11-28-security-fixes-iv.md). */
+export const passwordChangeMessages = {
+  currentPasswordRequired: `For your security, enter your current password: you signed in more than ${PASSWORD_CHANGE_FRESH_MINUTES} minutes ago.`,
+  wrongCurrentPassword: 'Your current password is not correct.',
+  codeRequired: 'Enter the 6-digit code from your authenticator app.',
+  wrongCode: 'This code is not correct. Enter the current code from your authenticator app.',
+  signInAgain: `For your security, sign out and sign in again, then set your password within ${PASSWORD_CHANGE_FRESH_MINUTES} minutes.`,
+} as const;
+
 /** What a confirmation link's failures say, by better-auth's error code (the /auth/callback page and its API call). */
 export const confirmationMessages = {
   INVALID_TOKEN: 'This confirmation link is invalid or was already used.',

@@ -86,7 +86,7 @@ export const customerEndpoints = {
     tags: ['account'],
     summary: 'Set a new password and sign out every other session',
     description:
-      'For a session signed in within the last 24 hours (an older one must sign in again). Also gives a password to an account made with a social sign-in.',
+      "With a session signed in within the last 10 minutes, the new password alone; with an older one, `currentPassword` too, and `code` (the authenticator app's) when two-factor is on (400 saying which is missing or wrong). An account made with a social sign-in gets a password only from a session of the last 10 minutes. The owner is e-mailed, with a link to reset the password if it was not them. Counted per account: 429 after 8 tries in 10 minutes.",
     body: changePasswordRequestSchema,
     status: 200,
     response: passwordChangedSchema,

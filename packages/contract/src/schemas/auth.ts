@@ -1,7 +1,13 @@
 // The zod schemas of auth.ts: what the server validates and serialises, and the API reference; the web app takes their
 // types only, so its pages load no zod (docs/decisions/2026-11-27-schemas-apart.md).
 import { z } from 'zod';
-import { authMessages, confirmationMessages, PASSWORD_MAX, passwordStrengthProblem } from '../auth.ts';
+import {
+  authMessages,
+  confirmationMessages,
+  PASSWORD_MAX,
+  passwordChangeMessages,
+  passwordStrengthProblem,
+} from '../auth.ts';
 
 export const userRoleSchema = z.enum(['user', 'admin']);
 export type UserRole = z.infer<typeof userRoleSchema>;
@@ -22,12 +28,18 @@ export const authCheckResponseSchema = z.object({
 });
 export type AuthCheckResponse = z.infer<typeof authCheckResponseSchema>;
 
-/** POST /api/user/password: the Settings dialog's new password (spec section 2 'Settings'), held to the password rule. */
+/**
+ * POST /api/user/password: the Settings dialog's new password (spec section 2 'Settings'), held to the password rule;
+ * with a sign-in older than PASSWORD_CHANGE_FRESH_MINUTES, the current password too, and the authenticator's code when
+ * two-factor is on.
+ */
 export const changePasswordRequestSchema = z.object({
   newPassword: z.string().superRefine((value, ctx) => {
     const problem = passwordStrengthProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   }),
+  currentPassword: z.string().max(PASSWORD_MAX, authMessages.passwordTooLong).optional(),
+  code: z.string().max(20, passwordChangeMessages.wrongCode).optional(),
 });
 
 /** POST /api/user/password's answer. */

@@ -1,46 +1,101 @@
 import { randomUUID } from 'node:crypto';
+import { PASSWORD_CHANGE_FRESH_MINUTES, passwordChangeMessages, paths } from '@storefront/contract';
+import { verifyPassword } from 'better-auth/crypto';
 import { and, eq, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { accounts, sessions } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { actionEmail, type Branding } from '../../lib/branded-email.ts';
+import type { Mail } from '../../lib/mailer.ts';
 import type { SignedIn } from '../auth/guards.ts';
+import { enqueueEmail } from '../notifications/outbox.ts';
 
-/** How recent a sign-in must be to change the password without typing the old one (the spec's dialog has no such field). */
-export const FRESH_SESSION_MS = 24 * 60 * 60 * 1000;
+/** A sign-in this recent changes the password with the spec's dialog alone; an older one proves it is the owner. */
+export const FRESH_SESSION_MS = PASSWORD_CHANGE_FRESH_MINUTES * 60 * 1000;
+
+const CREDENTIAL = 'credential';
+
+export interface PasswordProof {
+  currentPassword?: string | undefined;
+  /** The authenticator app's code, when two-factor is on. */
+  code?: string | undefined;
+}
+
+/**
+ * Whether the request may change the password: a sign-in of the last minutes may; an older one must give the current
+ * password, and the authenticator's code when two-factor is on (`checkCode`, better-auth's own check). A stolen session
+ * cookie alone then cannot take the account over. An account without a password (social sign-in) must sign in again.
+ */
+export async function provePasswordChange({
+  db,
+  signedIn,
+  proof,
+  now,
+  checkCode,
+}: {
+  db: Db;
+  signedIn: SignedIn;
+  proof: PasswordProof;
+  now: Date;
+  checkCode: (code: string) => Promise<boolean>;
+}): Promise<void> {
+  if (now.getTime() - signedIn.session.createdAt.getTime() <= FRESH_SESSION_MS) return;
+  const [credential] = await db
+    .select({ hash: accounts.password })
+    .from(accounts)
+    .where(and(eq(accounts.userId, signedIn.user.id), eq(accounts.providerId, CREDENTIAL)));
+  if (!credential?.hash) throw new AppError('FORBIDDEN', passwordChangeMessages.signInAgain);
+  if (!proof.currentPassword) throw new AppError('BAD_REQUEST', passwordChangeMessages.currentPasswordRequired);
+  if (!(await verifyPassword({ hash: credential.hash, password: proof.currentPassword }))) {
+    throw new AppError('BAD_REQUEST', passwordChangeMessages.wrongCurrentPassword);
+  }
+  if (!signedIn.user.twoFactorEnabled) return;
+  if (!proof.code) throw new AppError('BAD_REQUEST', passwordChangeMessages.codeRequired);
+  if (!(await checkCode(proof.code))) throw new AppError('BAD_REQUEST', passwordChangeMessages.wrongCode);
+}
+
+export function passwordChangedEmail(brand: Branding, to: string): Mail {
+  return actionEmail(brand, to, {
+    subject: `Your ${brand.brandName} password was changed`,
+    heading: 'Your password was changed',
+    body: `The password of your ${brand.brandName} account (${to}) was just changed, and every other device was signed out.`,
+    action: 'Reset my password',
+    url: `${brand.appUrl}${paths.forgotPassword}`,
+    footnote:
+      'If this was you, there is nothing to do. If it was not, reset your password now with the link above: it signs out every device, including the one that changed it.',
+  });
+}
 
 /**
  * One transaction: the password hash of the account's 'credential' sign-in is replaced (or created, for an account made
- * with Google or Discord), and every other session of the account is deleted.
+ * with Google or Discord), every other session of the account is deleted, and the owner's notice is written to the
+ * outbox (sent once the transaction has committed).
  */
 export async function changePassword({
   db,
   signedIn,
   passwordHash,
+  brand,
   now,
 }: {
   db: Db;
   signedIn: SignedIn;
   passwordHash: string;
+  brand: Branding;
   now: Date;
 }): Promise<void> {
-  if (now.getTime() - signedIn.session.createdAt.getTime() > FRESH_SESSION_MS) {
-    throw new AppError(
-      'FORBIDDEN',
-      'For your security, sign out and sign in again (within the last 24 hours) before changing your password.',
-    );
-  }
   const userId = signedIn.user.id;
   await db.transaction(async (tx) => {
     const updated = await tx
       .update(accounts)
       .set({ password: passwordHash, updatedAt: now })
-      .where(and(eq(accounts.userId, userId), eq(accounts.providerId, 'credential')))
+      .where(and(eq(accounts.userId, userId), eq(accounts.providerId, CREDENTIAL)))
       .returning({ id: accounts.id });
     if (updated.length === 0) {
       await tx.insert(accounts).values({
         id: randomUUID(),
         userId,
-        providerId: 'credential',
+        providerId: CREDENTIAL,
         accountId: userId,
         password: passwordHash,
         createdAt: now,
@@ -48,5 +103,6 @@ export async function changePassword({
       });
     }
     await tx.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, signedIn.session.id)));
+    await enqueueEmail(tx, `password-changed:${randomUUID()}`, passwordChangedEmail(brand, signedIn.user.email));
   });
 }

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { authMessages } from '@storefront/contract';
+import { authMessages, passwordChangeMessages } from '@storefront/contract';
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../../test/fake-api.ts';
@@ -45,5 +45,31 @@ describe('Settings: Change Password', () => {
     typeBoth('N3wpass!');
     expect(await screen.findByText('Choose a password you have not used here.')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Update Password' })).toBeTruthy();
+  });
+});
+
+describe('Settings: Change Password after an older sign-in', () => {
+  it('shows the current password field when the server asks for it, then the code field, and sends them', async () => {
+    const answers = [
+      { status: 400, body: { message: passwordChangeMessages.currentPasswordRequired } },
+      { status: 400, body: { message: passwordChangeMessages.codeRequired } },
+      { body: { message: 'ok' } },
+    ];
+    const calls = fakeApi({ 'POST /api/user/password': () => answers.shift() ?? { status: 500, body: {} } });
+    renderWithApp(<ChangePasswordDialog opened onClose={() => {}} />);
+    expect(screen.queryByLabelText(/^Current password/)).toBeNull();
+    typeBoth('N3wpass!');
+    expect(await screen.findByText(passwordChangeMessages.currentPasswordRequired)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(/^Current password/), { target: { value: 'Old!pass1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update Password' }));
+    expect(await screen.findByText(passwordChangeMessages.codeRequired)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(/^Authentication code/), { target: { value: ' 123456 ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update Password' }));
+    expect(await screen.findByText('Your other devices have been signed out.')).toBeTruthy();
+    expect(calls.map((call) => call.body)).toEqual([
+      { newPassword: 'N3wpass!' },
+      { newPassword: 'N3wpass!', currentPassword: 'Old!pass1' },
+      { newPassword: 'N3wpass!', currentPassword: 'Old!pass1', code: '123456' },
+    ]);
   });
 });

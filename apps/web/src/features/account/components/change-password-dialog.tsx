@@ -1,23 +1,41 @@
-import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Button, Group, Modal, PasswordInput, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { authMessages } from '@storefront/contract';
+import { authMessages, passwordChangeMessages } from '@storefront/contract';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
 import { NewPasswordForm } from '../../../components/new-password-form.tsx';
 import { ApiError, callApi } from '../../../lib/api-client.ts';
 
-/** Settings' Change Password dialog: new password and confirm, then a success view with 'Done' and 'Change Again'. */
+/** The server's answers that ask for more proof than the spec's dialog holds: which field each one shows. */
+const ASKS_FOR: Record<string, 'password' | 'code'> = {
+  [passwordChangeMessages.currentPasswordRequired]: 'password',
+  [passwordChangeMessages.wrongCurrentPassword]: 'password',
+  [passwordChangeMessages.codeRequired]: 'code',
+  [passwordChangeMessages.wrongCode]: 'code',
+};
+
+/**
+ * Settings' Change Password dialog: new password and confirm, then a success view with 'Done' and 'Change Again'. A
+ * sign-in older than a few minutes is asked by the server for the current password (and the authenticator's code with
+ * two-factor on): the dialog then shows those fields too (docs/decisions/2026-11-28-security-fixes-iv.md).
+ */
 export function ChangePasswordDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const [done, setDone] = useState(false);
   const [error, setError] = useState<string | null>(null);
   // A new form (empty fields) each time the dialog opens or 'Change Again' is chosen.
   const [formKey, setFormKey] = useState(0);
+  const [asks, setAsks] = useState<{ password: boolean; code: boolean }>({ password: false, code: false });
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [code, setCode] = useState('');
 
   const close = () => {
     onClose();
     setDone(false);
     setError(null);
+    setAsks({ password: false, code: false });
+    setCurrentPassword('');
+    setCode('');
     setFormKey((key) => key + 1);
   };
 
@@ -25,11 +43,19 @@ export function ChangePasswordDialog({ opened, onClose }: { opened: boolean; onC
     setError(null);
     try {
       await callApi('changePassword', {
-        body: { newPassword },
+        body: {
+          newPassword,
+          ...(asks.password && { currentPassword }),
+          ...(asks.code && { code: code.trim() }),
+        },
         fallbackMessage: 'The password could not be changed. Please try again.',
       });
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'The password could not be changed. Please try again.');
+      const message =
+        caught instanceof ApiError ? caught.message : 'The password could not be changed. Please try again.';
+      const field = Object.hasOwn(ASKS_FOR, message) ? ASKS_FOR[message] : undefined;
+      if (field) setAsks((shown) => ({ ...shown, password: true, [field]: true }));
+      setError(message);
       return;
     }
     notifications.show({ color: 'green', message: authMessages.passwordUpdated });
@@ -65,6 +91,26 @@ export function ChangePasswordDialog({ opened, onClose }: { opened: boolean; onC
       ) : (
         <NewPasswordForm key={formKey} submitLabel="Update Password" onSubmit={submit}>
           <FormError message={error} />
+          {asks.password && (
+            <PasswordInput
+              label="Current password"
+              autoComplete="current-password"
+              withAsterisk
+              value={currentPassword}
+              onChange={(event) => setCurrentPassword(event.currentTarget.value)}
+            />
+          )}
+          {asks.code && (
+            <TextInput
+              label="Authentication code"
+              description="The 6-digit code from your authenticator app"
+              autoComplete="one-time-code"
+              inputMode="numeric"
+              withAsterisk
+              value={code}
+              onChange={(event) => setCode(event.currentTarget.value)}
+            />
+          )}
         </NewPasswordForm>
       )}
     </Modal>
