@@ -1,5 +1,6 @@
 // The shop's server: `npm start` (through scripts/start.ts), `npm run serve`, or `node .` in a release. It stops on
 // SIGTERM or SIGINT without cutting a request: see lifecycle/shutdown.ts and docs/decisions/2026-11-25-stopping.md.
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -43,7 +44,8 @@ async function main() {
   });
   shutdown.setDrain(() => drain(app, config));
 
-  await app.listen({ host: config.host, port: config.port });
+  await app.ready();
+  await listen(app.server, config);
   await serveMetrics(config.metrics, app.metrics.registry, app.log, shutdown);
   if (config.gateway.enabled) {
     const gateway = await startGateway({
@@ -71,6 +73,25 @@ async function main() {
     { version, commit, url, port, database: started.database.kind, dataDir: dataDirOf(config) },
     `storefront ${version} (${commit}) ready at ${url} (${where})`,
   );
+}
+
+/**
+ * Listens on HOST:PORT without Fastify's "Server listening at" lines (one per interface, none of them APP_URL): the
+ * ready line is the one address a newcomer sees. Fastify's close still closes this server.
+ */
+function listen(server: Server, { host, port }: Config): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const failed = (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') reject(new Error(`port ${port} on ${host} is in use: set PORT to a free one`));
+      else if (error.code === 'EADDRNOTAVAIL') reject(new Error(`HOST ${host} is not an address of this machine`));
+      else reject(error);
+    };
+    server.once('error', failed);
+    server.listen({ host, port }, () => {
+      server.off('error', failed);
+      resolve();
+    });
+  });
 }
 
 /** Host, port and database of a postgres:// URL, never its user or password. */

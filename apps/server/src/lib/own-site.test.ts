@@ -4,15 +4,22 @@ import { comesFromOwnSite, isRefusedCrossSite, ownOrigins } from './own-site.ts'
 
 const origins = ownOrigins('https://shop.example/some/page');
 const request = (headers: Record<string, string>, method = 'POST') =>
-  ({ method, headers }) as unknown as FastifyRequest;
+  ({ method, headers, log: { warn() {} } }) as unknown as FastifyRequest;
 const cookie = 'storefront.session_token=abc.def';
 
 describe('ownOrigins', () => {
   it('keeps scheme, host and port of each address', () => {
-    expect(ownOrigins('https://shop.example/x', 'http://localhost:3000/')).toEqual([
+    expect(ownOrigins('https://shop.example/x', 'http://shop.example:8080/')).toEqual([
       'https://shop.example',
-      'http://localhost:3000',
+      'http://shop.example:8080',
     ]);
+  });
+
+  it('takes every loopback name of a shop on one, with its port, and no other host', () => {
+    const loopback = ['http://localhost:3000', 'http://127.0.0.1:3000', 'http://[::1]:3000'];
+    expect(ownOrigins('http://localhost:3000/')).toEqual(loopback);
+    expect(ownOrigins('http://127.0.0.1:3000')).toEqual(loopback);
+    expect(ownOrigins('http://localhost:3000')).not.toContain('http://localhost:3001');
   });
 });
 

@@ -11,9 +11,21 @@ export function carriesSessionCookie(request: FastifyRequest): boolean {
   return SESSION_COOKIE.test(request.headers.cookie ?? '');
 }
 
-/** The shop's public origins (scheme, host and port) from its configured address(es): APP_URL. */
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * The shop's public origins (scheme, host and port) from its configured address(es): APP_URL. A shop on a loopback
+ * name answers on all three of them (a newcomer opens whichever address they see); no other site can be one.
+ */
 export function ownOrigins(...appUrls: string[]): readonly string[] {
-  return appUrls.map((url) => new URL(url).origin);
+  return appUrls.flatMap((address) => {
+    const url = new URL(address);
+    if (!LOOPBACK_NAMES.includes(url.hostname)) return [url.origin];
+    return LOOPBACK_NAMES.map((name) => {
+      url.hostname = name;
+      return url.origin;
+    });
+  });
 }
 
 /**
@@ -40,5 +52,11 @@ export function isRefusedCrossSite(request: FastifyRequest, origins: readonly st
   if (!isStateChanging(request)) return false;
   const bearerOnly = /^Bearer\s/i.test(request.headers.authorization ?? '') && !carriesSessionCookie(request);
   if (bearerOnly) return false;
-  return !comesFromOwnSite(request, origins);
+  if (comesFromOwnSite(request, origins)) return false;
+  // An operator whose APP_URL is not the address the browser used sees why every form is refused.
+  request.log.warn(
+    { origin: request.headers.origin ?? request.headers.referer ?? null, expected: origins },
+    'cross-site request refused: its Origin is not one of APP_URL',
+  );
+  return true;
 }

@@ -122,6 +122,8 @@ async function started(service: Service) {
   const pid = pidOfLine(service.output(), /ready at/);
   expect(line).toBeTruthy();
   expect(pid).toBeDefined();
+  // The ready line is the one address printed: Fastify's own lines named interfaces a newcomer might open instead.
+  expect(service.output()).not.toContain('Server listening');
   return { port, gatewayPort, pid: pid ?? 0 };
 }
 

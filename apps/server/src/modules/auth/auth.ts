@@ -18,6 +18,7 @@ import type { AuthConfig, Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { accounts, sessions, twoFactors, users, verifications } from '../../db/schema.ts';
 import type { Mail } from '../../lib/mailer.ts';
+import { ownOrigins } from '../../lib/own-site.ts';
 import { ACCOUNT_EMAIL_KEY_PREFIX, enqueueEmail } from '../notifications/outbox.ts';
 import { promoteIfAdmin } from './admin-emails.ts';
 import { accountExistsEmail, confirmationEmail, passwordResetEmail } from './emails.ts';
@@ -163,7 +164,7 @@ export function createAuth({ config, db, wakeMailer, logger, secret }: AuthDeps)
     baseURL: config.appUrl,
     basePath: AUTH_BASE_PATH,
     secret,
-    trustedOrigins: [config.appUrl],
+    trustedOrigins: [...ownOrigins(config.appUrl)],
     // The admin plugin's calls that this shop does not offer: removing a customer would fail half-way on their orders and
     // payments (which are kept), and impersonation would let an administrator act as a customer with no trace in the
     // audit log. Banning is how an account is closed (docs/decisions/2026-11-23-proof-suite.md).
