@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { AppError } from './errors.ts';
 import { serializeRequest } from './lib/log-redaction.ts';
+import { RequestLinesAtDebug } from './lib/logging.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { createMetrics, type Metrics, observeRequestDurations, registerShopGauges } from './lib/metrics.ts';
 import { pathIsPlain, unplainPathMessage } from './lib/plain-address.ts';
@@ -98,6 +99,7 @@ export async function buildApp({
     // A caller's valid X-Request-Id, else a new UUID; bound to every log line of the request as `reqId`.
     genReqId: requestIdOf,
     requestIdHeader: false,
+    ...(config.env === 'development' && { logController: new RequestLinesAtDebug() }),
   });
   // Every answer names its request, errors and 404s included, so that a customer can quote it and an operator find it.
   // A path that a URL parser would read as another is refused before any rule sees it (plain-address.ts).

@@ -392,6 +392,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ConfigRol
       supportUrl: e.SUPPORT_URL ?? e.CHAT_COMMUNITY_URL,
       socialSignIn: { google: google !== undefined, discord: discord !== undefined },
       sandboxPayments: !(e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET),
+      mailsInLog: !e.SMTP_URL,
       origin: new URL(appUrlOf(e)).origin,
     },
     pricingCacheMs: e.PRICING_CACHE_MS,

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { type Config, loadConfigOrExit } from './config.ts';
 import { startGateway } from './gateway/gateway.ts';
+import { logDestination } from './lib/logging.ts';
 import { registerGatewayMetrics } from './lib/metrics-gateway.ts';
 import { serveMetrics } from './lib/metrics-listener.ts';
 import { startTracing, stopTracing, tracingLogOptions } from './lib/tracing.ts';
@@ -22,13 +23,14 @@ async function main() {
   // With OTEL_EXPORTER_OTLP_ENDPOINT, before anything is opened: the HTTP server, Fastify and the database client are
   // instrumented as they are made, and log lines carry the trace's ids. Without it, its SDK is never loaded.
   await startTracing('storefront');
-  const log = pino({ level: config.logLevel, ...tracingLogOptions() });
+  const stream = await logDestination(config.env);
+  const log = pino({ level: config.logLevel, ...tracingLogOptions() }, stream);
   const shutdown = createShutdown({ log, timeoutSeconds: config.shutdown.timeoutSeconds });
   // Closed last, so that the spans of the stop itself are exported.
   shutdown.add({ name: 'traces', close: stopTracing });
   const started = await prepareApp(config, {
     log,
-    logger: tracingLogOptions(),
+    logger: { ...tracingLogOptions(), ...(stream && { stream }) },
     lifecycle: shutdown.lifecycle,
     inUseHint: 'a second server needs its own DATA_DIR, or PostgreSQL for both',
   });

@@ -9,6 +9,8 @@ export interface SiteConfig {
   socialSignIn: { google: boolean; discord: boolean };
   /** True when payments go to the sandbox provider (no real money): its test clock and billing pages exist. */
   sandboxPayments: boolean;
+  /** True when no mail server is set (no SMTP_URL): e-mails, and their links, are written to the server's output. */
+  mailsInLog: boolean;
   /**
    * The shop's public origin (APP_URL's scheme, host and port): the addresses the pages show for tools (list links,
    * the generator's, the API's) start with it, on the server and in the browser alike. Empty: the browser's own.
@@ -22,6 +24,7 @@ export const DEFAULT_SITE_CONFIG: SiteConfig = {
   supportUrl: 'https://discord.gg/',
   socialSignIn: { google: false, discord: false },
   sandboxPayments: true,
+  mailsInLog: false,
   origin: '',
 };
 

@@ -19,6 +19,7 @@ describe('index.html rendering', () => {
       supportUrl: 'https://chat.example.com/',
       socialSignIn: { google: false, discord: true },
       sandboxPayments: true,
+      mailsInLog: false,
       origin: 'https://shop.example.com',
     });
     expect(html).toContain('<title>A &amp; B &lt;/script&gt;</title>');

@@ -23,6 +23,7 @@ function readSiteConfig(): SiteConfig {
         discord: value.socialSignIn?.discord === true,
       },
       sandboxPayments: value.sandboxPayments !== false,
+      mailsInLog: value.mailsInLog === true,
       origin: isHttpUrl(value.origin) ? value.origin : DEFAULT_SITE_CONFIG.origin,
     };
   } catch {

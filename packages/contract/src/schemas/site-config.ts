@@ -9,5 +9,6 @@ export const siteConfigSchema: z.ZodType<SiteConfig> = z.object({
   supportUrl: z.url(),
   socialSignIn: z.object({ google: z.boolean(), discord: z.boolean() }),
   sandboxPayments: z.boolean(),
+  mailsInLog: z.boolean(),
   origin: z.url(),
 });

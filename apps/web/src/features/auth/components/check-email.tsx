@@ -3,6 +3,7 @@ import { paths } from '@storefront/contract';
 import { IconMailCheck } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { site } from '../../../config/site.ts';
 import { AuthLayout } from './auth-layout.tsx';
 
 /** 'Check Your Email' after a form that mails a link (password reset, sign-up confirmation). */
@@ -17,7 +18,9 @@ export function CheckEmail({ children, onTryAgain }: { children: ReactNode; onTr
           {children}
         </Text>
         <Text size="sm" c="dimmed" ta="center">
-          Nothing arrived? Check your spam folder, or try again.
+          {site.mailsInLog
+            ? "This shop has no mail server set up (SMTP_URL), so nothing is sent: the link is in the server's output, on a line starting 'link in the e-mail to'."
+            : 'Nothing arrived? Check your spam folder, or try again.'}
         </Text>
         <Button variant="default" onClick={onTryAgain}>
           Try Again
