@@ -178,7 +178,18 @@ export async function buildApp({
   const smtpProbe = appMailer.verify
     ? cachedProbe(() => appMailer.verify?.() ?? Promise.resolve(), { intervalMs: 60_000, timeoutMs: 10_000 })
     : undefined;
-  if (smtpProbe) app.addHook('onReady', async () => void smtpProbe.refresh());
+  // A mail server that does not answer at start is said once, by its setting; the shop carries on (the outbox waits).
+  if (smtpProbe) {
+    app.addHook('onReady', async () => {
+      void smtpProbe.refresh().then(() => {
+        const probed = smtpProbe.current();
+        if (probed.status !== 'down') return;
+        app.log.warn(
+          `the mail server at SMTP_URL did not answer (${probed.reason}): e-mails wait in the outbox until it does`,
+        );
+      });
+    });
+  }
   const redisClient = rateLimitStore.client;
   const readiness: Readiness = {
     redis: () =>

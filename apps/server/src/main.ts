@@ -16,7 +16,7 @@ import { DataDirInUse } from './lifecycle/data-dir-lock.ts';
 import { buildInfo } from './lifecycle/release.ts';
 import { createShutdown } from './lifecycle/shutdown.ts';
 import { down, ok } from './modules/health/readiness.ts';
-import { prepareApp } from './start.ts';
+import { postgresWhere, prepareApp } from './start.ts';
 
 async function main() {
   const config = loadConfigOrExit('server');
@@ -94,16 +94,6 @@ function listen(server: Server, { host, port }: Config): Promise<void> {
       resolve();
     });
   });
-}
-
-/** Host, port and database of a postgres:// URL, never its user or password. */
-function postgresWhere(connectionString: string): string {
-  try {
-    const url = new URL(connectionString);
-    return `${url.host}${url.pathname}`;
-  } catch {
-    return 'DATABASE_URL';
-  }
 }
 
 /** The folder the operator chose (DATA_DIR, or the folder of DATABASE_URL=pglite:<dir>). */

@@ -3,7 +3,7 @@
 // safe on PostgreSQL (an advisory lock); the embedded database is locked like for a server.
 import { loadConfigOrExit } from './config.ts';
 import { DataDirInUse } from './lifecycle/data-dir-lock.ts';
-import { openOwnedDatabase } from './start.ts';
+import { namedDatabaseFailure, openOwnedDatabase } from './start.ts';
 
 async function main() {
   const config = loadConfigOrExit('migrate');
@@ -12,7 +12,9 @@ async function main() {
     inUseHint: 'a server migrates at start; stop it to migrate alone',
   });
   try {
-    await database.migrate();
+    await database.migrate().catch((error: unknown) => {
+      throw namedDatabaseFailure(error, config.database);
+    });
   } finally {
     await database.close();
   }
