@@ -199,7 +199,11 @@ export async function buildApp({
     gateway: () => notConfigured,
   };
   app.decorate('readiness', readiness);
-  registerShopGauges(metrics.registry, { database, readiness });
+  registerShopGauges(metrics.registry, {
+    database,
+    readiness,
+    lowStock: { ips: config.alerts.lowStockIps, gb: config.alerts.lowStockGb },
+  });
   app.addHook('onReady', async () => jobs.start(config.jobsIntervalSeconds));
   app.addHook('onReady', async () => alertService.start());
   app.addHook('onClose', async () => alertService.stop());

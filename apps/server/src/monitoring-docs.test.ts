@@ -31,7 +31,7 @@ function exportedSeries(): Map<string, string[]> {
   // Only the gauges' names and labels are read here: their collect() (the database) never runs.
   const database = { db: {}, poolConnections: () => ({ total: 0, idle: 0, waiting: 0 }) } as unknown as Database;
   const ok = () => ({ status: 'ok' });
-  registerShopGauges(metrics.registry, { database, readiness: { redis: ok, smtp: ok } });
+  registerShopGauges(metrics.registry, { database, readiness: { redis: ok, smtp: ok }, lowStock: { ips: 20, gb: 50 } });
   // A server with GATEWAY_ENABLED, and a gateway on its own, serve these too.
   registerGatewayMetrics(metrics.registry, {
     connections: () => 0,

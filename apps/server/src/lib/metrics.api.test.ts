@@ -40,6 +40,9 @@ describe('Prometheus metrics', () => {
       'storefront_orders_waiting{product="pk1_isp_proxies"} 0',
       'storefront_outbox_pending 0',
       'storefront_job_last_success_timestamp_seconds 0',
+      'storefront_stock_alert_threshold{product="isp_proxies"} 20',
+      'storefront_stock_alert_threshold{product="residential_proxies"} 50',
+      'storefront_dependency_up{dependency="database"} 1',
     ]) {
       expect(text, name).toContain(name);
     }
@@ -90,5 +93,19 @@ describe('Prometheus metrics', () => {
     }
     expect(reads).toBe(0);
     expect(before).toBeDefined();
+  });
+
+  it('names the build, and the sign-in, sign-up and reset calls apart from the rest of better-auth', async () => {
+    for (const url of ['/api/auth/sign-in/email', '/api/auth/sign-up/email', '/api/auth/request-password-reset']) {
+      await callApi(t, 'POST', url, { payload: { email: 'metrics@example.com', password: 'wrong-password-1' } });
+    }
+    await callApi(t, 'GET', '/api/auth/reset-password/secret-token-in-the-path');
+    const text = await scrape();
+    expect(text).toMatch(/storefront_build_info\{version="[^"]+",commit="[^"]+"\} 1/);
+    for (const route of ['/api/auth/sign-in/email', '/api/auth/sign-up/email', '/api/auth/request-password-reset']) {
+      expect(text, route).toContain(`route="${route}"`);
+    }
+    expect(text).toContain('route="/api/auth/*"');
+    expect(text).not.toContain('secret-token-in-the-path');
   });
 });

@@ -1,9 +1,10 @@
-import { PRODUCT_IDS } from '@storefront/contract';
+import { PRODUCT_IDS, PRODUCTS } from '@storefront/contract';
 import { and, count, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/client.ts';
 import { emailOutbox, jobState, orders } from '../db/schema.ts';
+import { buildInfo } from '../lifecycle/release.ts';
 import { getStock } from '../modules/catalogue/get-pricing.ts';
 import { PERIODIC_JOB } from '../modules/jobs/job-state.ts';
 import { registerPoolGauge } from './metrics-gateway.ts';
@@ -23,6 +24,13 @@ export interface Metrics {
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  const { version, commit } = buildInfo();
+  new Gauge({
+    name: 'storefront_build_info',
+    help: 'Always 1: the version and commit this process runs (which build each instance runs during a rollout)',
+    labelNames: ['version', 'commit'],
+    registers: [registry],
+  }).set({ version, commit }, 1);
   return {
     registry,
     checkouts: new Counter({
@@ -51,6 +59,16 @@ export function createMetrics(): Metrics {
  * its label (never the URL). One onResponse hook per route, made when the route is declared, so a request pays for one
  * observation and nothing else (Fastify measures the time itself); call before any route is declared.
  */
+/** better-auth's calls an operator watches apart, under its one catch-all route: a bounded set of label values. */
+const NAMED_AUTH_CALLS = new Set(['sign-in/email', 'sign-up/email', 'request-password-reset', 'reset-password']);
+
+/** The route pattern, or for better-auth's catch-all the call itself when it is one of NAMED_AUTH_CALLS. */
+function routeLabel(url: string, params: unknown): string {
+  if (url !== '/api/auth/*') return url;
+  const call = (params as { '*'?: unknown } | undefined)?.['*'];
+  return typeof call === 'string' && NAMED_AUTH_CALLS.has(call) ? `/api/auth/${call}` : url;
+}
+
 export function observeRequestDurations(app: FastifyInstance, registry: Registry): void {
   const durations = new Histogram({
     name: 'http_request_duration_seconds',
@@ -62,7 +80,7 @@ export function observeRequestDurations(app: FastifyInstance, registry: Registry
   app.addHook('onRoute', (route) => {
     const observe: onResponseHookHandler = (request, reply, done) => {
       durations.observe(
-        { method: request.method, route: route.url, status_code: reply.statusCode },
+        { method: request.method, route: routeLabel(route.url, request.params), status_code: reply.statusCode },
         reply.elapsedTime / 1000,
       );
       done();
@@ -96,8 +114,11 @@ export function registerShopGauges(
   {
     database,
     readiness,
+    lowStock,
   }: {
     database: Database;
+    /** LOW_STOCK_ALERT_IPS and LOW_STOCK_ALERT_GB: the alert rule reads the shop's own thresholds (0: no alert). */
+    lowStock: { ips: number; gb: number };
     /** The states readiness reports (modules/health/readiness.ts): 'ok', 'down' or 'not configured'. */
     readiness: Record<'redis' | 'smtp', () => { status: string }>;
   },
@@ -154,6 +175,17 @@ export function registerShopGauges(
     async collect() {
       const { stock } = await shop();
       for (const product of PRODUCT_IDS) this.set({ product }, stock[product]);
+    },
+  });
+  new Gauge({
+    name: 'storefront_stock_alert_threshold',
+    help: 'Free stock under which the shop warns its administrators (IPs; GB for residential; 0: no warning)',
+    labelNames: ['product'],
+    registers: [registry],
+    collect() {
+      for (const product of PRODUCT_IDS) {
+        this.set({ product }, PRODUCTS[product].unit === 'gb' ? lowStock.gb : lowStock.ips);
+      }
     },
   });
   new Gauge({
