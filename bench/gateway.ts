@@ -1,4 +1,4 @@
-// The residential gateway side by side with squid (issue 38 item 4), interleaved, in one run. Each in its own process:
+// The residential gateway side by side with squid, interleaved, in one run. Each in its own process:
 // the target web server, the gateway alone (`npm run gateway`, on PostgreSQL), the server with its gateway inside, squid
 // (Debian's package, basic auth; installed when missing, as CI installs Chromium), and the load generator; and, for
 // where Node.js itself stands, a bare proxy in plain Node (bench/node-proxy.ts: Node's HTTP server and client, as the

@@ -1,6 +1,6 @@
 // Lighthouse mobile runs with Debian's Chromium, on PostgreSQL: the landing page, then every page customers and
 // administrators live in, signed in: Overview, Proxies holding an order of 10,000 proxies, Purchase, Order History,
-// Settings, and each Admin tab (issue 39's list). Prints each run's four scores and metrics, then the median run (by
+// Settings, and each Admin tab. Prints each run's four scores and metrics, then the median run (by
 // performance), as Lighthouse advises for a figure that varies with the machine's load, and at the end a table of the
 // medians (page, performance, LCP, TBT, CLS) beside the targets and the load average. LH_RUNS (default 5) sets the runs
 // per page; LH_PAGES=/,/dashboard/proxies picks pages; LH_DETAILS=1 also prints main-thread work, long tasks and
@@ -150,7 +150,7 @@ try {
       );
     }
   }
-  // Issue 39's targets: performance at least 95, LCP at most 2.0 s, TBT at most 150 ms, CLS at most 0.02.
+  // The targets: performance at least 95, LCP at most 2.0 s, TBT at most 150 ms, CLS at most 0.02.
   const numeric = (lhr: Lhr, id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
   console.log(
     `\nMedian of ${runs} run${runs === 1 ? '' : 's'} per page (Lighthouse mobile); load average ${loadavg()

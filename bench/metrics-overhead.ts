@@ -1,4 +1,4 @@
-// What the Prometheus metrics cost the hot paths (issue 36: within 5 %): GET /api/pricing and a customer's GET
+// What the Prometheus metrics cost the hot paths (within 5 %): GET /api/pricing and a customer's GET
 // /api/orders with 10,000 proxies, on two servers built from the same code and sharing one PostgreSQL database, one
 // with METRICS_PORT=0 (no request timing, no listener) and one with metrics on and scraped every second as Prometheus
 // would. Each server in its own process, autocannon in this one, slices taken in turn (bench/side-by-side.ts).

@@ -65,7 +65,7 @@ try {
       target: 0.5,
     },
   ]);
-  // Issue 37's pricing target: our answer against the same bytes and headers from a bare Fastify, in turn.
+  // The pricing target: our answer against the same bytes and headers from a bare Fastify, in turn.
   await sideBySide({ url: `http://127.0.0.1:${REPLAY_PORT}/`, pid: replay.pid, name: "the bare Fastify replay's" }, [
     { label: 'GET /api/pricing against its replay', url: `${base}/api/pricing`, pid, target: 0.9 },
   ]);

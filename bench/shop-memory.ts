@@ -1,4 +1,4 @@
-// Where the server's memory goes after a proxy load phase through its in-process gateway (issue 38 item 6). Starts the
+// Where the server's memory goes after a proxy load phase through its in-process gateway. Starts the
 // server as `npm run serve` does (on a throwaway PostgreSQL database, V8's defaults) with its inspector on, then prints,
 // idle, at the end of each load phase and 30 s after it: process.memoryUsage(), V8's heap spaces, and from
 // /proc/<pid>/smaps the anonymous memory split into glibc's main heap (the `[heap]` mapping), its thread arenas

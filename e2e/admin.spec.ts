@@ -238,7 +238,7 @@ test('creates a coupon, sees it redeemed by a paid checkout, pauses and deletes 
   await confirm.getByRole('button', { name: 'Delete Coupon' }).click();
   await expect(page.getByRole('row').filter({ hasText: 'E2E spring' })).toHaveCount(0);
 
-  // Its sales history stays: the code, its discount and who used it (issue 40, item 1).
+  // Its sales history stays: the code, its discount and who used it.
   await page.goto('/dashboard/admin?tab=coupon_redemptions');
   const kept = page.getByRole('row').filter({ hasText: 'E2ESPRING' });
   await expect(kept).toContainText('15% off');

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { buyThroughSandbox, nextPageDrawnByBrowser, signUp, uniqueEmail } from './support/helpers.ts';
 
-// Issue 20: the customer screens' texts and behaviours exactly as the spec quotes them, at both widths.
+// The customer screens' texts and behaviours exactly as the spec quotes them, at both widths.
 for (const width of [1280, 375]) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 860 } });

@@ -1,4 +1,4 @@
-// Issue 39 item 3: no long task (over 50 ms) from our code while a signed-in page loads (the customer pages and each
+// No long task (over 50 ms) from our code while a signed-in page loads (the customer pages and each
 // admin tab) or on its common actions (expand an order, change tab, open a dialog), with the CPU slowed down four times
 // as Lighthouse's mobile profile does.
 // A measurement of time, so it runs only when asked (LONG_TASKS=1 npx playwright test --workers=1

@@ -209,7 +209,7 @@ test.describe('the Proxies page', () => {
     ]);
     // The landing page, some KB: the gateway writes whole KB in its periodic batches.
     expect(stdout).toContain('<html');
-    // The same lines as socks5:// URLs (issue 38): the gateway takes SOCKS5 on the same port.
+    // The same lines as socks5:// URLs: the gateway takes SOCKS5 on the same port.
     await page.getByRole('combobox', { name: 'Line format' }).click();
     await page
       .getByRole('listbox', { name: 'Line format' })

@@ -1,4 +1,4 @@
-// Issue 39, the signed-in pages: a customer never downloads the admin console, the admin tabs do not shift as their data
+// The signed-in pages: a customer never downloads the admin console, the admin tabs do not shift as their data
 // arrives (CLS at most 0.02), each signed-in page's server-drawn HTML carries its own <title>, and a page drawn whole
 // for its reader (each customer page, each admin tab for an administrator) hydrates as drawn and reads nothing again.
 import { readFileSync } from 'node:fs';

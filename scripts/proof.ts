@@ -1,4 +1,4 @@
-// `npm run proof`: the proof suite of issue 18 in one run, then one table of its figures.
+// `npm run proof`: the proof suite in one run, then one table of its figures.
 //  1–5, 8: the whole API suite on PGlite and PostgreSQL (+ Redis), with the authorisation matrix, fuzzing
 //          (PROOF_FUZZ_RUNS, 100 here), webhook chaos, two instances, crash recovery and the security headers among it,
 //          its info log collected and then scanned for secrets and card numbers;

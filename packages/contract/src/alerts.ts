@@ -1,5 +1,5 @@
 /**
- * What the shop tells its administrators about (issue 36 item 5): a paid order waiting for stock (or for its custom
+ * What the shop tells its administrators about: a paid order waiting for stock (or for its custom
  * fulfilment), a pool below its alert level, the periodic job stuck, an e-mail failing for over an hour.
  */
 export const ALERT_KINDS = ['order_waiting', 'low_stock', 'job_stuck', 'outbox_failing'] as const;

@@ -1,5 +1,5 @@
 /**
- * A customer's settings for the residential gateway (issue 38): authorised IPs, whose connections need no credentials,
+ * A customer's settings for the residential gateway: authorised IPs, whose connections need no credentials,
  * "only from these IPs", and the usage e-mails at 80 % and 100 % of the data.
  */
 

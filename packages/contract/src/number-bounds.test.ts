@@ -5,7 +5,7 @@ import * as contract from './index.ts';
 /**
  * Every number the API takes in is bounded above and below, with a message a person understands, so that a value the
  * database cannot hold (an `integer` column holds at most 2,147,483,647) is refused with a sentence (400), never a failed
- * insert (500). Issue 34 item 9: `amountOff: 9007199254740991` reached the 32-bit `amount_off_cents` column.
+ * insert (500): `amountOff: 9007199254740991` reached the 32-bit `amount_off_cents` column.
  *
  * Which schemas: the request side only, by the contract's naming rule (every body, query string and path parameters
  * schema a route takes is named `…RequestSchema`, `…QuerySchema` or `…ParamsSchema`). Answers are made by the server from

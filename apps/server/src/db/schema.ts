@@ -400,7 +400,7 @@ export const residentialAccounts = pgTable('residential_accounts', {
 });
 
 /**
- * Authorised IPs (issue 38 item 2): a customer's single addresses (at most 10, canonical spelling) whose connections
+ * Authorised IPs: a customer's single addresses (at most 10, canonical spelling) whose connections
  * the residential gateway takes without credentials. An address belongs to one customer at most (the primary key).
  */
 export const authorizedIps = pgTable(
@@ -449,7 +449,7 @@ export const residentialUsageDaily = pgTable(
 );
 
 /**
- * A change the shop asks the payment provider for, under way (never a network call inside a transaction, issue 37).
+ * A change the shop asks the payment provider for, under way (never a network call inside a transaction).
  * Written and committed before the call, removed with the call's outcome in one transaction; one left behind (a crash,
  * a timeout) is finished or undone by the periodic job once its holder's lease has run out (payments/provider-steps.ts).
  */
@@ -545,7 +545,7 @@ export const apiKeys = pgTable(
 );
 
 /**
- * Something that needs a person (issue 36 item 5): a paid order waiting for stock, a pool running low, the periodic job
+ * Something that needs a person: a paid order waiting for stock, a pool running low, the periodic job
  * stuck, an e-mail failing for over an hour. Opened and resolved by the alert check (modules/alerts) as the condition
  * starts and ends; open while `resolved_at` is null, at most one open per kind and subject (an order, a product, the job,
  * an outbox message), so that any number of instances checking at once open it once.

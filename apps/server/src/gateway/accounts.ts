@@ -52,7 +52,7 @@ export function passwordMatches(account: GatewayAccount, password: string): bool
 
 /**
  * Accounts (and unknown usernames) remembered at once; the least recently used go first. Counted as a size of one per
- * entry rather than lru-cache's `max`, which allocates all its slots up front: 3.5 MB a cache at start (issue 38 item 4).
+ * entry rather than lru-cache's `max`, which allocates all its slots up front.
  */
 const MAX_CACHED = { maxSize: 100_000, sizeCalculation: () => 1 };
 /** Usernames per query when the accounts of open connections are read again. */
@@ -76,7 +76,7 @@ type Missing = typeof MISSING;
  * usernames are remembered too, so a stream of bad credentials does not become a stream of queries. Concurrent requests
  * for one username share one read (lru-cache's fetch). The accounts of open connections are read again by `refresh` (in
  * batches), so that a ban, a block, a new password, a changed list of authorised IPs or data used up elsewhere reaches
- * connections that make no new request (issue 34, item 3). The cache holds at most MAX_CACHED usernames; an account an
+ * connections that make no new request. The cache holds at most MAX_CACHED usernames; an account an
  * open connection holds stays valid when the cache lets it go, and `refresh` reads it again all the same.
  */
 export class AccountCache {

@@ -18,7 +18,7 @@ interface Window {
 }
 
 /**
- * Failed proxy authentications per source (issue 34, item 10): a source may fail `perIp` times in a fixed window of
+ * Failed proxy authentications per source: a source may fail `perIp` times in a fixed window of
  * `windowMs` that starts at its first failure; from then on it is refused, good credentials too, until the window ends,
  * before any account is read. One warning line is written when a source reaches the limit, so once per window.
  *

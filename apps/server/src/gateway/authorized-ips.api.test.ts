@@ -25,7 +25,7 @@ const silent = { info() {}, warn() {}, error() {}, child: () => silent } as unkn
 const chromiumPath = '/usr/bin/chromium';
 
 /**
- * Authorised IPs at the gateway (issue 38 item 2): no credentials from a customer's addresses, "only from these IPs",
+ * Authorised IPs at the gateway: no credentials from a customer's addresses, "only from these IPs",
  * changes within the cache time, and the client's address from a PROXY header behind a load balancer. Loopback
  * addresses stand for customers' addresses here (the API refuses them unless GATEWAY_ALLOW_PRIVATE; the gateway takes
  * whatever the list holds), and behind PROXY any address can be named.

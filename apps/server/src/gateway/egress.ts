@@ -34,8 +34,7 @@ function parsed(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
 /**
  * True unless the address is globally routable unicast, as ipaddr.js's ranges of the IANA special-purpose registries
  * decide: loopback, private, link-local, shared (CGNAT), documentation, benchmarking, multicast, reserved, AS112, NAT64,
- * 6to4, Teredo, discard-only and the rest are refused, so the gateway is no way into the operator's network (issue 15,
- * item 4; issue 34, item 1). Every IPv6 spelling with an IPv4 address inside other than the mapped one (::a.b.c.d,
+ * 6to4, Teredo, discard-only and the rest are refused, so the gateway is no way into the operator's network. Every IPv6 spelling with an IPv4 address inside other than the mapped one (::a.b.c.d,
  * ::ffff:0:a.b.c.d, 64:ff9b::/96, 64:ff9b:1::/48, 2002::/16, 2001::/32) is refused whatever that IPv4 address is: each
  * reaches it through a translator or relay, which no customer needs and which an address check cannot see past.
  * Anything that is not an IP address is refused too.
@@ -75,7 +74,7 @@ const INTERFACES_REFRESH_MS = 1000;
  * address checked, and the connection is then made to those same addresses (a pinned lookup), so a name that resolves
  * to a public address now and a private one a moment later cannot slip through. Besides the special-purpose ranges, the
  * host's own addresses (every interface) are refused: a public address on an interface reaches every service listening
- * on this machine (issue 34, item 1). They are read again at most every `refreshMs`, on the first check after that, so an
+ * on this machine. They are read again at most every `refreshMs`, on the first check after that, so an
  * address the machine gains is refused within that time; no timer runs.
  */
 export class Egress {

@@ -182,7 +182,7 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('what the residential gatewa
       expect(sample(before, 'storefront_gateway_refused_connections_total{reason="per_ip_limit"}')).toBe(0);
       expect(before).toContain('process_cpu_seconds_total');
       expect(sample(before, 'storefront_db_pool_connections{state="waiting"}')).toBe(0);
-      // Nothing of the shop's own, and neither the query builder nor the shop's modules loaded for it (issue 38 item 4).
+      // Nothing of the shop's own, and neither the query builder nor the shop's modules loaded for it.
       expect(before).not.toContain('storefront_checkouts_total');
       const loaded = readFileSync(loads, 'utf8');
       expect(loaded).toContain('/lib/metrics-gateway.ts');

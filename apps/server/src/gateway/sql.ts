@@ -2,7 +2,7 @@ import type { Db } from '../db/client.ts';
 
 /**
  * What the gateway needs of a database: parameterised SQL and rows back. Both drivers answer it as they are (a pg Pool
- * and PGlite), so the gateway loads no query builder: in a process of its own that keeps it small (issue 38 item 4).
+ * and PGlite), so the gateway loads no query builder: in a process of its own that keeps it small.
  */
 export interface SqlClient {
   query(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;

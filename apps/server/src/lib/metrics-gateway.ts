@@ -1,7 +1,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 
 // The metrics a gateway on its own serves besides Node's, in a module that loads prom-client and nothing of the shop
-// (lib/metrics.ts loads the query builder and the shop's modules, which the gateway process leaves out: issue 38 item 4).
+// (lib/metrics.ts loads the query builder and the shop's modules, which the gateway process leaves out).
 
 /** `storefront_db_pool_connections{state}` of this process's PostgreSQL pool (its own counters: no query). */
 export function registerPoolGauge(

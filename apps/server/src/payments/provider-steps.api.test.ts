@@ -14,7 +14,7 @@ const HANGING = 10;
 const NORMAL_MS = 1000;
 
 /**
- * Issue 37, items 1 and 2: no network call inside a database transaction. While Stripe hangs on coupon calls, the
+ * No network call inside a database transaction. While Stripe hangs on coupon calls, the
  * administrator's requests hold no connection and no lock, so the shop's other customers are served as usual; the
  * administrator is answered 503 within STRIPE_TIMEOUT_S; and a change left between its steps is finished or undone by
  * the periodic job.

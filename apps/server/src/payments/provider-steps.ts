@@ -6,7 +6,7 @@ import { AppError } from '../errors.ts';
 import { PROVIDER_UNREACHABLE, ProviderError } from './provider.ts';
 
 /**
- * Changes at the payment provider in three steps, never a network call inside a database transaction (issue 37): the
+ * Changes at the payment provider in three steps, never a network call inside a database transaction: the
  * intent is recorded and committed (`beginStep`, in the use case's first transaction, which also does its checks), the
  * provider is called with an idempotency key, and the outcome is recorded (`endStep`, in the use case's second
  * transaction). A step left behind — the process died between the steps, or the call failed or timed out, which may or

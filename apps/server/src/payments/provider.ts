@@ -145,7 +145,7 @@ export function assertWebhookNotFromFuture(signature: string | undefined, nowMs:
   }
 }
 
-/** Words shown when the provider could not be reached or did not answer in time (issue 37). */
+/** Words shown when the provider could not be reached or did not answer in time. */
 export const PROVIDER_UNREACHABLE =
   'The payment provider could not be reached. Nothing was changed; try again in a minute.';
 

@@ -1,6 +1,6 @@
 // The Mantine styles of every page but the landing, on top of the landing's own (./landing-mantine.ts, in the entry), in the
 // `mantine` cascade layer and in the order of Mantine's complete file: only the components the app renders, about half
-// of that file (its 248 KB made every style recalculation of a signed-in page cost 67-110 ms at 4x CPU: issue 39).
+// of that file (its size made every style recalculation of a signed-in page slow).
 // Loaded with each lazy page's chunk. The build checks that every Mantine component in the bundle has its styles here or
 // in the landing's list (scripts/mantine-styles.ts): a component used for the first time fails it until added.
 import '@mantine/core/styles/ScrollArea.layer.css';

@@ -13,7 +13,7 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 /**
- * The alerts of issue 36 item 5, on both databases. The check takes its time as an argument: each test runs it at times
+ * The alerts, on both databases. The check takes its time as an argument: each test runs it at times
  * of its own, hours apart, instead of waiting.
  */
 describe('alerts', () => {

@@ -10,7 +10,7 @@ import { runJobs } from '../jobs/run-jobs.ts';
 import { createCoupon } from './coupons.ts';
 
 /**
- * Issue 34 item 2: a code limited to N uses is used at most N times, however many checkouts start at once and on however
+ * A code limited to N uses is used at most N times, however many checkouts start at once and on however
  * many instances: the checkout that starts holds one use until it is paid or its payment page can no longer be paid.
  */
 describe('a coupon limited to one use', () => {

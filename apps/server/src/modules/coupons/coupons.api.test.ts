@@ -73,7 +73,7 @@ describe('coupons in the admin console (sandbox provider)', () => {
       ],
       [{ appliesToProducts: [] }, couponMessages.productRequired],
       [{ maxRedemptions: 0 }, couponMessages.maxRedemptionsMin],
-      // Issue 34 item 9: numbers past their 32-bit columns were a failed insert (500); each is a sentence now.
+      // Numbers past their 32-bit columns were a failed insert (500); each is a sentence now.
       [{ discountType: 'amount_off', percentOff: null, amountOff: 9007199254740991 }, couponMessages.amountTooLarge],
       [{ discountType: 'amount_off', percentOff: null, amountOff: 2_147_483_648 }, couponMessages.amountTooLarge],
       [{ percentOff: 9007199254740991 }, couponMessages.percentAtMost100],

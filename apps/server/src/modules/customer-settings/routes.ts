@@ -10,7 +10,7 @@ import { checkedIps, readAuthorizedIps, saveAuthorizedIps } from './authorized-i
 import { readPreferences, savePreferences } from './preferences.ts';
 
 /**
- * /api/user/authorized-ips and /api/user/preferences (issue 38): with a signed-in session only, never an API key (a key
+ * /api/user/authorized-ips and /api/user/preferences: with a signed-in session only, never an API key (a key
  * reads; these change who may use the customer's data).
  */
 export const customerSettingsRoutes: FastifyPluginAsync<{ db: Db; guards: Guards; allowPrivateIps: boolean }> = async (

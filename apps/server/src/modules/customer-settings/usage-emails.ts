@@ -30,7 +30,7 @@ export function usageEmail(brand: Branding, to: string, level: 80 | 100, usedKb:
 }
 
 /**
- * Writes the usage e-mails due (issue 38 item 3) to the outbox: for each residential account of a customer who has not
+ * Writes the usage e-mails due to the outbox: for each residential account of a customer who has not
  * turned them off that reached 80 % or 100 % of its data since the last e-mail of that level at its current total.
  * Once each per purchase level: the total at which a level was e-mailed is kept on the account (and the outbox key
  * names it), so a purchase that raises the total makes both due again when they are reached again. An account that went

@@ -6,7 +6,7 @@ import { FormError } from '../../../components/form-error.tsx';
 import { useAuthorizedIps, useSaveAuthorizedIps } from '../api/gateway-settings-api.ts';
 
 /**
- * Authorised IPs (issue 38): tools connecting from these addresses use the residential gateway without credentials;
+ * Authorised IPs: tools connecting from these addresses use the residential gateway without credentials;
  * "Only from these IPs" refuses the password anywhere else. Every change is saved at once; the server checks each
  * address and says in words what it refuses.
  */

@@ -2,7 +2,7 @@ import { Card, Stack, Switch, Text, Title } from '@mantine/core';
 import { FormError } from '../../../components/form-error.tsx';
 import { usePreferences, useSavePreferences } from '../api/gateway-settings-api.ts';
 
-/** The usage e-mails at 80 % and 100 % of residential data (issue 38): on unless turned off here. */
+/** The usage e-mails at 80 % and 100 % of residential data: on unless turned off here. */
 export function UsageEmailsCard() {
   const preferences = usePreferences();
   const save = useSavePreferences();

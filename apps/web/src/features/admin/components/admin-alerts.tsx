@@ -137,7 +137,7 @@ function AlertGroup({ kind, count, alerts }: { kind: AlertKind; count: number; a
 }
 
 /**
- * The open alerts, above every tab of the admin console (issue 36 item 5), one box per kind, until they resolve by
+ * The open alerts, above every tab of the admin console, one box per kind, until they resolve by
  * themselves (stock arrives, the order is delivered, the job succeeds, the e-mail is sent). Nothing when all is well.
  */
 export function AdminAlerts() {

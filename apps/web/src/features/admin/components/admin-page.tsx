@@ -51,7 +51,7 @@ export function AdminPage() {
       </Title>
       {/*
         The open alerts go above the tabs: until their first answer the console is laid out (its tab's data loading
-        alongside) but not shown, so an alert arriving does not push the tabs and cards down (CLS, issue 39).
+        alongside) but not shown, so an alert arriving does not push the tabs and cards down (CLS).
       */}
       <Box pos="relative">
         {alerts.isPending && <ConsoleSkeleton />}

@@ -115,7 +115,7 @@ export const OrderCard = memo(function OrderCard({ order, format, onCancel }: Or
             <Button
               size="xs"
               variant="light"
-              // A transition: React renders the list in slices between frames, not as one long task (issue 39).
+              // A transition: React renders the list in slices between frames, not as one long task.
               onClick={() => startTransition(() => setOpened((value) => !value))}
               aria-expanded={opened}
               aria-controls={opened ? listId : undefined}
