@@ -42,6 +42,8 @@ describe('the dashboard frame', () => {
   });
 
   it('shows the page, the navigation and the account once the session is known, and keeps them past 2000 ms', async () => {
+    // Timers faked from the start, so that a 2000 ms timer started while the session loaded is one this test moves on.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
     fakeApi({
       'GET /api/user/auth': () => ({
         body: { authenticated: true, user: { id: 'u1', email: 'admin@example.com', role: 'admin' } },
@@ -52,7 +54,9 @@ describe('the dashboard frame', () => {
     expect(screen.getByTestId('sidebar-email').textContent).toBe('admin@example.com');
     expect(screen.getByRole('link', { name: 'Admin' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Overview' }).getAttribute('data-active')).toBe('true');
-    await new Promise((resolve) => setTimeout(resolve, AUTH_LOADING_TIMEOUT_MS + 100));
+    await act(async () => {
+      vi.advanceTimersByTime(AUTH_LOADING_TIMEOUT_MS + 100);
+    });
     expect(screen.getByRole('heading', { name: 'Overview page' })).toBeTruthy();
   });
 
