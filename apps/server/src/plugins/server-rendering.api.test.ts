@@ -260,14 +260,18 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
     expect(rootOf(anonymous.body)).toContain('Loading...');
     expect(anonymous.body).not.toContain(consoleChunk);
 
-    // A path that is no page (a `#` only a script sends, which URL parsing would drop) is the 404 page, neither drawn
-    // nor counted: the counter's `page` label takes the app's page paths only.
-    // Sent as written over a socket (inject, like a browser, drops the `#`).
+    // A path that is no page is neither drawn nor counted: the counter's `page` label takes the app's page paths only.
+    // A raw `#` (only a script sends it; URL parsing would drop it) is refused as a path in no plain form, an encoded
+    // one is the 404 page. Sent as written over a socket (inject, like a browser, drops the `#`).
     const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
     try {
-      for (const target of ['/dashboard/admin#x', '/dashboard/overview#x?tab=audit_log', '/dashboard/overview%23x']) {
+      for (const [target, status] of [
+        ['/dashboard/admin#x', 'HTTP/1.1 400'],
+        ['/dashboard/overview#x?tab=audit_log', 'HTTP/1.1 400'],
+        ['/dashboard/overview%23x', 'HTTP/1.1 404'],
+      ] as const) {
         const odd = await rawGet(address, target, `${grace.cookie}; tz=UTC`);
-        expect(odd.slice(0, 12), target).toBe('HTTP/1.1 404');
+        expect(odd.slice(0, 12), target).toBe(status);
         expect(odd, target).not.toContain('grace-drawn@example.com');
         expect(odd, target).not.toContain('"queries"');
       }
