@@ -28,7 +28,8 @@ const MAY_HOLD_PASSWORD = /_URL$/;
 function shown(name: string, value: string): string {
   if (SECRET.test(name)) return `a value of ${value.length} characters`;
   if (MAY_HOLD_PASSWORD.test(name)) {
-    const withoutPassword = value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*):[^@/\s]*@/i, '$1:***@');
+    // Up to the last @: a password that breaks the URL may hold / ? # or @ itself.
+    const withoutPassword = value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*):.*@/i, '$1:***@');
     return JSON.stringify(withoutPassword.length > 120 ? `${withoutPassword.slice(0, 120)}…` : withoutPassword);
   }
   return JSON.stringify(value.length > 120 ? `${value.slice(0, 120)}…` : value);

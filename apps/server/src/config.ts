@@ -56,6 +56,14 @@ const databaseUrl = z
   .refine(
     (value) => /^(postgres|postgresql):\/\/.+/.test(value) || /^pglite:.+/.test(value) || value === 'memory://',
     'a postgres:// URL, pglite:<directory> or memory://',
+  )
+  // pg would stop at its first connection with "Invalid URL" alone. It also reads `user@/db?host=/socket`.
+  .refine(
+    (value) =>
+      !/^postgres(ql)?:\/\//.test(value) ||
+      [value, value.replace('@/', '@localhost/')].some((url) => URL.canParse(url)),
+    'a postgres:// URL that parses: a password with special characters must be percent-encoded ' +
+      '(/ as %2F, ? %3F, # %23, @ %40, % %25), or given in PGPASSWORD',
   );
 
 /** Every setting, by its variable. Kept in step with the README's table and .env.example by config-docs.test.ts. */

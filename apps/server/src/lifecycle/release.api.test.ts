@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { get } from 'node:http';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parse as parseYaml } from 'yaml';
+import { compose, dockerRunStage } from '../test/deploy-files.ts';
 import { startOtlpReceiver } from '../test/otlp-receiver.ts';
 import { freePort } from '../test/processes.ts';
 import { repoRoot, type Service, startService, tempDir } from '../test/service.ts';
@@ -19,36 +19,7 @@ const release = path.join(work.dir, 'release');
 const services: Service[] = [];
 let t: TestApp | undefined;
 
-/** The last stage of the Dockerfile: its WORKDIR, ENV, COPY --from=build lines, HEALTHCHECK and CMD. */
-function dockerRunStage() {
-  const text = readFileSync(path.join(repoRoot, 'Dockerfile'), 'utf8').replace(/\\\n\s*/g, ' ');
-  const stages = text.split(/^FROM /m);
-  const build = stages.at(-2) ?? '';
-  const run = stages.at(-1) ?? '';
-  const env: Record<string, string> = {};
-  for (const [, pairs] of run.matchAll(/^ENV (.+)$/gm)) {
-    for (const [, name, value] of (pairs ?? '').matchAll(/([A-Z_]+)=(\S+)/g)) env[name ?? ''] = value ?? '';
-  }
-  return {
-    buildWorkdir: /^WORKDIR (\S+)$/m.exec(build)?.[1],
-    buildPackage: /^RUN .*npm run package/m.test(build),
-    workdir: /^WORKDIR (\S+)$/m.exec(run)?.[1],
-    env,
-    copies: [...run.matchAll(/^COPY --from=build (?:--\S+ )*(\S+) (\S+)$/gm)].map(([, from, to]) => ({ from, to })),
-    user: /^USER (\S+)$/m.exec(run)?.[1],
-    healthcheck: /^HEALTHCHECK .*CMD (\[.+\])$/m.exec(run)?.[1],
-    cmd: JSON.parse(/^CMD (\[.+\])$/m.exec(run)?.[1] ?? '[]') as string[],
-  };
-}
-
 const docker = dockerRunStage();
-
-function compose() {
-  return parseYaml(readFileSync(path.join(repoRoot, 'compose.yaml'), 'utf8'), { merge: true }) as {
-    services: Record<string, Record<string, unknown>>;
-    volumes?: object;
-  };
-}
 
 /** Runs the release as the image does: `docker.cmd` in its WORKDIR, with the image's ENV and a bare Node on PATH. */
 function runAsImage(args: string[], env: Record<string, string>, dataDir: string) {
@@ -61,6 +32,7 @@ function runAsImage(args: string[], env: Record<string, string>, dataDir: string
       // The image's volume and ports, here a fresh folder and free ports.
       DATA_DIR: dataDir,
       HOST: '127.0.0.1',
+      GATEWAY_HOST: '127.0.0.1',
       PORT: '0',
       GATEWAY_PORT: '0',
       ...env,
@@ -297,9 +269,15 @@ describe('the release', () => {
     expect(postgres?.image).toBe('postgres:17');
     expect(redis?.image).toBe('redis:7');
     for (const [name, service] of Object.entries(compose().services)) {
-      if (name !== 'shop') expect(service.healthcheck, name).toBeDefined();
-      expect(service.env_file ?? 'none', name).toEqual(name === 'shop' || name === 'gateway' ? '.env' : 'none');
+      // The shops (shop, and shop-b for upgrades) are checked by the image's HEALTHCHECK.
+      if (!name.startsWith('shop')) expect(service.healthcheck, name).toBeDefined();
+      expect(service.env_file ?? 'none', name).toEqual(service.image === shop?.image ? '.env' : 'none');
     }
+    expect(Object.keys(compose().services).filter((name) => compose().services[name]?.image === shop?.image)).toEqual([
+      'shop',
+      'shop-b',
+      'gateway',
+    ]);
     expect(shop?.depends_on).toEqual({
       postgres: { condition: 'service_healthy' },
       redis: { condition: 'service_healthy' },
