@@ -41,8 +41,8 @@ async function main() {
     return report;
   };
   if (once) {
-    const report = await runOnce();
-    console.log(JSON.stringify(report));
+    // The report is the "periodic job" log line: printing it again would show every run twice.
+    await runOnce();
     await shutdown.stop('done');
     return;
   }

@@ -6,9 +6,10 @@
 import pino from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { registerGatewayMetrics, registerPoolGauge } from '../lib/metrics-gateway.ts';
-import { serveMetrics } from '../lib/metrics-listener.ts';
+import { startMetricsListener } from '../lib/metrics-listener.ts';
 import { startTracing, stopTracing, tracingLogOptions } from '../lib/tracing.ts';
 import { DataDirInUse } from '../lifecycle/data-dir-lock.ts';
+import { buildInfo } from '../lifecycle/release.ts';
 import { createShutdown } from '../lifecycle/shutdown.ts';
 import { loadGatewayConfigOrExit } from './config.ts';
 import { openGatewayDatabase } from './database.ts';
@@ -29,6 +30,7 @@ async function main() {
   // Metrics and health before the gateway, so that they close after it on a stop: readiness answers 503 until the
   // gateway listens, and again (draining) while it closes its tunnels and writes their last bytes.
   let gateway: Gateway | undefined;
+  let metricsAt = 'no metrics listener';
   if (config.metrics) {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
@@ -43,7 +45,11 @@ async function main() {
       gateway: { listening: () => gateway?.listening() ?? false },
       lifecycle: shutdown.lifecycle,
     });
-    await serveMetrics(config.metrics, registry, log, shutdown, health);
+    const listener = await startMetricsListener({ ...config.metrics, registry, log, health });
+    if (listener) {
+      shutdown.add({ name: 'metrics listener', close: () => listener.close() });
+      metricsAt = `metrics and health on ${config.metrics.host}:${listener.port}`;
+    }
   }
   const started = await startGateway({ db: database.sql, config: config.gateway, log });
   gateway = started;
@@ -53,6 +59,13 @@ async function main() {
     close: () => started.close(),
     pending: () => `${started.connections()} connections`,
   });
+  // One line saying what runs and where, as the server's: the ports are the ones bound (0 picks a free one).
+  const { version, commit } = buildInfo();
+  const proxyAt = `${config.gateway.host}:${started.port}`;
+  log.info(
+    { version, commit, host: config.gateway.host, port: started.port, database: config.database.kind },
+    `storefront gateway ${version} (${commit}) ready on ${proxyAt} (${metricsAt})`,
+  );
 }
 
 main().catch((error: unknown) => {
