@@ -44,3 +44,30 @@ describe('node . jobs and node . gateway', () => {
     expect(await gateway.exited).toBe(0);
   }, 60_000);
 });
+
+describe('node . --help and mistyped commands', () => {
+  it.each([['--help'], ['-h'], ['help']])('node . %s lists the commands and exits 0', async (flag) => {
+    const help = run([flag]);
+    expect(await help.exited, help.output()).toBe(0);
+    for (const command of ['serve', 'migrate', 'jobs [--once]', 'gateway']) {
+      expect(help.output()).toMatch(new RegExp(`^  ${command.replace(/[[\]]/g, '\\$&')} +\\S`, 'm'));
+    }
+    expect(help.output()).not.toContain('"level"');
+  }, 20_000);
+
+  it.each([
+    [['serv'], 'Unknown command "serv": use node . [serve | migrate | jobs [--once] | gateway]'],
+    [['--port', '80'], 'Unknown option "--port": settings are environment variables'],
+    [['jobs', '--onc'], 'Unknown option "--onc" for jobs: it takes only --once'],
+    [['gateway', 'now'], 'Unknown argument "now" for gateway: it takes no options'],
+  ])(
+    'node . %j stops with a sentence and exit 2, starting nothing',
+    async (args, sentence) => {
+      const refused = run(args, { DATABASE_URL: 'memory://', PORT: '0', GATEWAY_PORT: '0' });
+      expect(await refused.exited, refused.output()).toBe(2);
+      expect(refused.output()).toContain(sentence);
+      expect(refused.output().trim().split('\n')).toHaveLength(1);
+    },
+    20_000,
+  );
+});
