@@ -1,6 +1,7 @@
 // `npm run package [-- --out <folder>]`: writes release/, one folder that runs on a bare Node 24 with `node .` from any
 // working folder, with no npm install and no TypeScript at run time:
 //   package.json   main → app/cli.js; `node . jobs [--once] | gateway | migrate` run the others
+//   app/cli.js     checks the Node version, then loads app/commands.js (lifecycle/release-entry.ts)
 //   app/           the server, job runner, gateway and migrate bundled by esbuild (split so each loads only what it
 //                  uses), with PGlite's WebAssembly and data files beside the chunk that loads them
 //   web/dist, web/dist-ssr   the built web app and its server renderer (built first when missing or stale)
@@ -44,7 +45,7 @@ mkdirSync(out, { recursive: true });
 const node = (file: string) => path.join(root, 'node_modules', file);
 
 await build({
-  entryPoints: { cli: path.join(root, 'apps/server/src/cli.ts') },
+  entryPoints: { commands: path.join(root, 'apps/server/src/cli.ts') },
   outdir: path.join(out, 'app'),
   bundle: true,
   splitting: true,
@@ -72,6 +73,21 @@ await build({
       "const __dirname = __storefrontPath(new URL('.', import.meta.url));",
     ].join('\n'),
   },
+});
+
+// The entry alone, with none of the bundle's modules or banner: it must run, and refuse, on any older Node.
+const neededNode = /^>=\s*(\d+)/.exec(rootPackage.engines.node)?.[1];
+if (!neededNode)
+  throw new Error(`package.json's engines.node must read ">=<major>" (got "${rootPackage.engines.node}")`);
+await build({
+  entryPoints: { cli: path.join(root, 'apps/server/src/lifecycle/release-entry.ts') },
+  outdir: path.join(out, 'app'),
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node18',
+  logLevel: 'warning',
+  define: { 'globalThis.STOREFRONT_NODE_MAJOR': JSON.stringify(neededNode) },
 });
 
 // PGlite loads these with new URL('./pglite.wasm', import.meta.url): beside the chunks.

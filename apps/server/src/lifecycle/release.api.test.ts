@@ -250,6 +250,27 @@ describe('the release', () => {
     }
   }, 120_000);
 
+  // The machine's own node, when it is older than the release's: the entry refuses it before loading anything.
+  const systemNode = '/usr/bin/node';
+  const systemMajor = existsSync(systemNode)
+    ? Number(execFileSync(systemNode, ['-p', 'process.versions.node']).toString().split('.')[0])
+    : undefined;
+  it.runIf(systemMajor !== undefined && systemMajor < 24)('stops at once on an older Node, naming both', async () => {
+    const found = execFileSync(systemNode, ['-p', 'process.versions.node']).toString().trim();
+    for (const args of [[], ['jobs', '--once'], ['gateway'], ['migrate']]) {
+      const old = startService(systemNode, ['.', ...args], {
+        cwd: release,
+        env: { HOST: '127.0.0.1', PORT: '0', GATEWAY_PORT: '0', DATA_DIR: path.join(work.dir, 'old-node') },
+      });
+      services.push(old);
+      expect(await old.exited, old.output()).toBe(1);
+      expect(old.output()).toBe(
+        `This release needs Node.js 24 or newer (found ${found}): install Node.js 24 and start it with that node.\n`,
+      );
+    }
+    expect(existsSync(path.join(work.dir, 'old-node')), 'nothing was opened').toBe(false);
+  });
+
   it('is what the Dockerfile and compose.yaml run', () => {
     // Built by `npm run package` in the build stage, copied whole into the run stage's WORKDIR, started with node.
     expect(docker.buildPackage).toBe(true);
