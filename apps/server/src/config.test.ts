@@ -8,6 +8,8 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(config.database.kind).toBe('pglite');
     expect(config.port).toBe(3000);
+    // Loopback only until HOST says otherwise, the gateway too.
+    expect([config.host, config.gateway.host]).toEqual(['127.0.0.1', '127.0.0.1']);
     expect(config.appUrl).toBe('http://localhost:3000');
     expect(config.pricesCents).toEqual({ isp_proxies: 250, pk1_isp_proxies: 250, residential_proxies: 500 });
     expect(config.seedDemo).toBe(true);

@@ -69,7 +69,8 @@ const databaseUrl = z
 /** Every setting, by its variable. Kept in step with the README's table and .env.example by config-docs.test.ts. */
 export const envSchema = z.object({
   NODE_ENV: oneOf(['development', 'production', 'test']).default('production'),
-  HOST: text('an address to listen on, such as 0.0.0.0', 255).default('0.0.0.0'),
+  // Loopback unless asked: a shop started to try it is not on the network (the image and the unit set 0.0.0.0).
+  HOST: text('an address to listen on, such as 0.0.0.0', 255).default('127.0.0.1'),
   PORT: portNumber().default(3000),
   APP_URL: httpUrl('https://shop.example.com').optional(),
   LOG_LEVEL: oneOf(LOG_LEVELS).default('info'),

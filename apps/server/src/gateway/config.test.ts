@@ -77,7 +77,7 @@ describe("the standalone gateway's own configuration", () => {
       shutdown: { timeoutSeconds: 10 },
       metrics: { host: '127.0.0.1', port: 9464 },
       gateway: {
-        host: '0.0.0.0',
+        host: '127.0.0.1',
         port: 8080,
         allowPrivateTargets: false,
         flushMs: 2000,

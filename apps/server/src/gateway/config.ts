@@ -114,7 +114,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Standal
 
   // In the order of the shop's schema, so that several bad values are refused in the same words and order.
   const listen = 'an address to listen on, such as 0.0.0.0';
-  const host = text('HOST', listen, 255) ?? '0.0.0.0';
+  const host = text('HOST', listen, 255) ?? '127.0.0.1';
   const port = wholeNumber('PORT', 3000, 0, 65_535, '', ' (0 picks a free port)');
   const appUrl = httpUrl('APP_URL', 'https://shop.example.com') ?? `http://localhost:${port}`;
   const logLevel = oneOf('LOG_LEVEL', LOG_LEVELS) ?? 'info';
