@@ -28,6 +28,7 @@ describe('pathIsPlain', () => {
       '/api/auth/sign-in/email/..',
       '/api/auth/sign-in\\email',
       '/api/auth/sign-in/email#x',
+      '/api/auth/verify-email?token=T#&token=T',
       '/api/auth/sign in/email',
       '/café',
       '//evil.example/api',

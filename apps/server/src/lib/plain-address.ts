@@ -5,6 +5,8 @@
  * Browsers send every path in this form.
  */
 export function pathIsPlain(url: string): boolean {
+  // A fragment anywhere (in the query too) is dropped by a parser while a router reads on past it.
+  if (url.includes('#')) return false;
   const query = url.indexOf('?');
   const path = query < 0 ? url : url.slice(0, query);
   return path.startsWith('/') && URL.parse(path, 'http://shop.invalid')?.pathname === path;

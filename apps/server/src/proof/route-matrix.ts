@@ -274,7 +274,7 @@ export const AUTH_MATRIX: Record<string, MatrixEntry> = {
     request: post('/api/auth/change-email', { newEmail: 'matrix-changed@example.com' }),
   },
   'POST /api/auth/change-password': {
-    access: 'customer',
+    access: 'disabled',
     request: post('/api/auth/change-password', { currentPassword: 'wrong-Passw0rd!', newPassword: strongPassword }),
   },
   'POST /api/auth/update-session': { access: 'customer', request: post('/api/auth/update-session', {}) },

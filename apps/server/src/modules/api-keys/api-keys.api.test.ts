@@ -164,7 +164,6 @@ describe('personal API keys and proxy list links', () => {
       ['POST', '/api/api-keys', { name: 'made by a key' }],
       ['DELETE', `/api/api-keys/${annKey.id}`, undefined],
       ['POST', '/api/user/password', { currentPassword: 'Str0ng!pass', newPassword: 'An0ther!pass' }],
-      ['POST', '/api/auth/change-password', { currentPassword: 'Str0ng!pass', newPassword: 'An0ther!pass' }],
     ];
     for (const [method, url, payload] of refusals) {
       for (const key of [annKey.key, bossKey.key]) {

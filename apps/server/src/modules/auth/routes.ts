@@ -180,8 +180,9 @@ export const authRoutes: FastifyPluginAsync<{
       // there with the link of an account it controls (login CSRF). The link leads to a page of ours whose button posts
       // the token back (below), which only our own pages can do (the check above).
       if (request.method === 'GET' && path === '/verify-email') {
-        const token = (request.query as { token?: unknown }).token;
-        if (typeof token === 'string' && isSignInConfirmation(token)) {
+        // The token better-auth would read (the first of the URL's), not Fastify's reading of the query.
+        const token = new URL(request.url, config.appUrl).searchParams.get('token');
+        if (token !== null && isSignInConfirmation(token)) {
           return reply.redirect(`${paths.authCallback}?${new URLSearchParams({ token })}`, 303);
         }
       }
