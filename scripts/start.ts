@@ -3,6 +3,10 @@
 // SIGTERM and SIGINT to it, and the server's own stop (finish requests, write meters, close the database) runs.
 import { buildWebApp, webBuildIsStale } from './web-build.ts';
 
+// The source tree is for trying and developing the shop: the demo inventory and sandbox payments unless NODE_ENV says
+// otherwise. A release (`node .`) keeps production as its default (docs/decisions/2026-11-28-production-safety.md).
+process.env.NODE_ENV ??= 'development';
+
 const stale = webBuildIsStale();
 if (stale) {
   console.log(`Building the web app first (${stale}).`);

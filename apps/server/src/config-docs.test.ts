@@ -47,7 +47,9 @@ describe('the configuration, written down', () => {
   it('every default written in .env.example is a value the shop accepts', () => {
     for (const [name, value] of envExample()) {
       if (value === '') continue;
-      expect(() => loadConfig({ [name]: value }), `${name}=${value}`).not.toThrow();
+      // Outside production, which would otherwise want Stripe's keys beside each value (its own line too).
+      const env = { NODE_ENV: 'development', PAYMENTS_SANDBOX: 'true', [name]: value };
+      expect(() => loadConfig(env), `${name}=${value}`).not.toThrow();
     }
   });
 });

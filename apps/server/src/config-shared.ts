@@ -49,3 +49,119 @@ export function loadEnvFile(file = '.env'): string | undefined {
   process.loadEnvFile(file);
   return path.resolve(file);
 }
+
+/** Every setting of the shop, by its variable: the same names as config.ts's schema (config.test.ts checks). */
+export const SETTING_NAMES = [
+  'NODE_ENV',
+  'HOST',
+  'PORT',
+  'APP_URL',
+  'LOG_LEVEL',
+  'TRUST_PROXY',
+  'DATABASE_URL',
+  'DATABASE_POOL_SIZE',
+  'DATABASE_CONNECT_TIMEOUT_MS',
+  'DATABASE_STATEMENT_TIMEOUT_MS',
+  'MIGRATE_ON_START',
+  'DATA_DIR',
+  'SEED_DEMO',
+  'WEB_DIST_DIR',
+  'SHUTDOWN_DRAIN_MS',
+  'SHUTDOWN_TIMEOUT_S',
+  'BRAND_NAME',
+  'CHAT_COMMUNITY_URL',
+  'SUPPORT_URL',
+  'PRICING_CACHE_MS',
+  'PRICE_ISP_PROXIES',
+  'PRICE_PK1_ISP_PROXIES',
+  'PRICE_RESIDENTIAL_PROXIES',
+  'GATEWAY_PORT',
+  'GATEWAY_ENABLED',
+  'GATEWAY_HOST',
+  'GATEWAY_ALLOW_PRIVATE',
+  'GATEWAY_FLUSH_MS',
+  'GATEWAY_CACHE_MS',
+  'GATEWAY_AUTH_FAILURES_PER_IP',
+  'GATEWAY_MAX_CONNECTIONS_PER_IP',
+  'GATEWAY_PROXY_PROTOCOL',
+  'RESIDENTIAL_UPSTREAM_URL',
+  'RESIDENTIAL_UPSTREAM_USERNAME_TEMPLATE',
+  'AUTH_SECRET',
+  'ADMIN_EMAILS',
+  'ALERT_EMAILS',
+  'LOW_STOCK_ALERT_IPS',
+  'LOW_STOCK_ALERT_GB',
+  'SMTP_URL',
+  'MAIL_FROM',
+  'LOG_EMAILS',
+  'GOOGLE_CLIENT_ID',
+  'GOOGLE_CLIENT_SECRET',
+  'GOOGLE_DISCOVERY_URL',
+  'DISCORD_CLIENT_ID',
+  'DISCORD_CLIENT_SECRET',
+  'AUTH_RATE_LIMIT_WINDOW_S',
+  'AUTH_RATE_LIMIT_PER_IP',
+  'AUTH_RATE_LIMIT_PER_EMAIL',
+  'AUTH_RATE_LIMIT_PER_ACCOUNT',
+  'JOBS_INTERVAL_S',
+  'CHECKOUT_RATE_LIMIT_PER_USER',
+  'API_KEY_RATE_LIMIT_PER_MINUTE',
+  'REDIS_URL',
+  'REDIS_KEY_PREFIX',
+  'METRICS_HOST',
+  'METRICS_PORT',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_PROTOCOL',
+  'OTEL_SERVICE_NAME',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'STRIPE_API_URL',
+  'STRIPE_TIMEOUT_S',
+  'PAYMENTS_SANDBOX',
+] as const;
+
+// Others' variables that a shell, npm, Node, a container or compose.yaml (.env is also compose's) put beside ours.
+const OTHERS =
+  /^(PATH|HOME|USER|LOGNAME|SHELL|SHLVL|PWD|OLDPWD|TERM|COLORTERM|LANG|LANGUAGE|TZ|HOSTNAME|TMPDIR|EDITOR|CI|DEBUG|NODE|INIT_CWD|GIT_COMMIT|SHOP_B_PORT|_)$|^(NODE_|npm_|OTEL_|PG|LC_|XDG_|SSH_|POSTGRES_|COMPOSE_|DOCKER_|VITEST|TEST_)/;
+// Kubernetes' service links (REDIS_PORT, REDIS_SERVICE_HOST, …) share our prefixes and are no typo.
+const SERVICE_LINK = /_(SERVICE_HOST|SERVICE_PORT(_\w+)?|PORT(_\d+_(TCP|UDP|SCTP)(_\w+)?)?)$/;
+
+/** The number of single-character edits between two names. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(
+        (row[j] ?? 0) + 1,
+        (next[j - 1] ?? 0) + 1,
+        (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    row = next;
+  }
+  return row[b.length] ?? 0;
+}
+
+const PREFIXES = [
+  ...new Set(SETTING_NAMES.filter((name) => name.includes('_')).map((name) => `${name.split('_')[0]}_`)),
+].filter((prefix) => !OTHERS.test(prefix));
+
+/**
+ * A sentence for each variable that looks meant for the shop but is none of its settings (within two edits of one,
+ * or under one of its prefixes), naming the nearest setting: a typo must not leave a setting at its default unseen.
+ */
+export function strayVariables(env: Record<string, string | undefined>): string[] {
+  const known = new Set<string>(SETTING_NAMES);
+  const sentences: string[] = [];
+  for (const name of Object.keys(env)) {
+    if (known.has(name) || OTHERS.test(name) || SERVICE_LINK.test(name)) continue;
+    const [nearest, edits] = SETTING_NAMES.map((setting) => [setting, distance(name, setting)] as const).reduce(
+      (best, next) => (next[1] < best[1] ? next : best),
+    );
+    if (edits <= 2 || PREFIXES.some((prefix) => name.startsWith(prefix))) {
+      sentences.push(`${name} is not a setting of the shop: did you mean ${nearest}?`);
+    }
+  }
+  return sentences;
+}

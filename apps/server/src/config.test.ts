@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { envSchema, loadConfig } from './config.ts';
-import { ConfigError } from './config-shared.ts';
+import { type ConfigRole, envSchema, loadConfig as loadConfigIn } from './config.ts';
+import { ConfigError, SETTING_NAMES, strayVariables } from './config-shared.ts';
 import { loadGatewayConfig } from './gateway/config.ts';
+
+// What each setting reads, outside production (whose own refusals and defaults are tested below).
+const loadConfig = (env: NodeJS.ProcessEnv, role?: ConfigRole) =>
+  loadConfigIn({ NODE_ENV: 'development', ...env }, role);
+const production = (env: NodeJS.ProcessEnv, role?: ConfigRole) => loadConfigIn(env, role);
 
 describe('loadConfig', () => {
   it('defaults to embedded PGlite under ./data, port 3000 and the spec prices', () => {
@@ -86,19 +91,17 @@ describe('loadConfig', () => {
   });
 
   it('needs AUTH_SECRET with PostgreSQL in production, and keeps a generated one beside embedded data', () => {
-    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@h/db' })).toThrow(/AUTH_SECRET/);
+    expect(() => production({ DATABASE_URL: 'postgres://u@h/db' })).toThrow(/AUTH_SECRET/);
     expect(loadConfig({ DATA_DIR: '/srv/shop' }).auth.secretFile).toBe('/srv/shop/auth-secret');
     expect(loadConfig({ DATABASE_URL: 'memory://' }).auth.secretFile).toBeUndefined();
   });
 
   it('refuses to log e-mails in production with PostgreSQL unless told to on purpose', () => {
-    const production = { DATABASE_URL: 'postgres://u@h/db', AUTH_SECRET: 'x'.repeat(32), PAYMENTS_SANDBOX: 'true' };
-    expect(() => loadConfig(production)).toThrow(/SMTP_URL is required in production with PostgreSQL/);
-    expect(loadConfig({ ...production, SMTP_URL: 'smtp://mail.example.com' }).mail.smtpUrl).toBe(
-      'smtp://mail.example.com',
-    );
-    expect(loadConfig({ ...production, LOG_EMAILS: 'true' }).mail.smtpUrl).toBeUndefined();
-    expect(loadConfig({ ...production, NODE_ENV: 'development' }).mail.smtpUrl).toBeUndefined();
+    const shop = { DATABASE_URL: 'postgres://u@h/db', AUTH_SECRET: 'x'.repeat(32), PAYMENTS_SANDBOX: 'true' };
+    expect(() => production(shop)).toThrow(/SMTP_URL is required in production with PostgreSQL/);
+    expect(production({ ...shop, SMTP_URL: 'smtp://mail.example.com' }).mail.smtpUrl).toBe('smtp://mail.example.com');
+    expect(production({ ...shop, LOG_EMAILS: 'true' }).mail.smtpUrl).toBeUndefined();
+    expect(loadConfig(shop).mail.smtpUrl).toBeUndefined();
     expect(loadConfig({}).mail.smtpUrl).toBeUndefined();
   });
 
@@ -225,27 +228,71 @@ describe('production defaults', () => {
     SMTP_URL: 'smtp://mail.example.com',
   };
 
-  it('refuses the sandbox in production on PostgreSQL unless PAYMENTS_SANDBOX=true', () => {
-    expect(() => loadConfig(postgres)).toThrow(/STRIPE_SECRET_KEY is required .*PAYMENTS_SANDBOX=true/);
-    expect(loadConfig({ ...postgres, PAYMENTS_SANDBOX: 'true' }).payments.provider).toBe('sandbox');
+  it('refuses the sandbox in production on any database unless PAYMENTS_SANDBOX=true', () => {
+    expect(() => production(postgres)).toThrow(/STRIPE_SECRET_KEY is required .*PAYMENTS_SANDBOX=true/);
+    // A mistyped DATABASE_URL falls back to the embedded database: still no sandbox.
+    expect(() => production({})).toThrow(/STRIPE_SECRET_KEY is required/);
+    expect(production({ ...postgres, PAYMENTS_SANDBOX: 'true' }).payments.provider).toBe('sandbox');
+    expect(production({ PAYMENTS_SANDBOX: 'true' }).payments.provider).toBe('sandbox');
     const stripe = { STRIPE_SECRET_KEY: 'sk_live_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' };
-    expect(loadConfig({ ...postgres, ...stripe }).payments.provider).toBe('stripe');
-    // The embedded default stays zero-configuration, and a gateway or a migration takes no payments.
+    expect(production({ ...postgres, ...stripe }).payments.provider).toBe('stripe');
+    // Outside production the embedded default stays zero-configuration; a gateway or a migration takes no payments.
     expect(loadConfig({}).payments.provider).toBe('sandbox');
     expect(loadGatewayConfig({ DATABASE_URL: 'postgres://u@h/db' }).database.kind).toBe('postgres');
-    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }, 'migrate').database.kind).toBe('postgres');
+    expect(production({ DATABASE_URL: 'postgres://u@h/db' }, 'migrate').database.kind).toBe('postgres');
   });
 
-  it('seeds the demo inventory by default only on the embedded database', () => {
+  it('seeds the demo inventory by default only on the embedded database outside production', () => {
     expect(loadConfig({}).seedDemo).toBe(true);
     expect(loadConfig({ SEED_DEMO: 'false' }).seedDemo).toBe(false);
-    expect(loadConfig({ ...postgres, PAYMENTS_SANDBOX: 'true' }).seedDemo).toBe(false);
-    expect(loadConfig({ ...postgres, PAYMENTS_SANDBOX: 'true', SEED_DEMO: 'true' }).seedDemo).toBe(true);
+    expect(production({ PAYMENTS_SANDBOX: 'true' }).seedDemo).toBe(false);
+    expect(production({ ...postgres, PAYMENTS_SANDBOX: 'true' }).seedDemo).toBe(false);
+    expect(production({ ...postgres, PAYMENTS_SANDBOX: 'true', SEED_DEMO: 'true' }).seedDemo).toBe(true);
+  });
+
+  it('stops at a variable that looks meant for the shop, naming the setting, and only warns elsewhere', () => {
+    const typos = { DATABSE_URL: 'postgres://u@h/db', STRIPE_SECRT_KEY: 'sk_live_abc', GATEWAY_PROT: '9000' };
+    expect(() => production({ ...typos, PAYMENTS_SANDBOX: 'true' })).toThrow(
+      /DATABSE_URL is not a setting of the shop: did you mean DATABASE_URL\?/,
+    );
+    const problems = (() => {
+      try {
+        production({ ...typos, PAYMENTS_SANDBOX: 'true' });
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+      return [];
+    })();
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'STRIPE_SECRT_KEY is not a setting of the shop: did you mean STRIPE_SECRET_KEY?',
+        'GATEWAY_PROT is not a setting of the shop: did you mean GATEWAY_PORT?',
+      ]),
+    );
+    expect(strayVariables(typos)).toHaveLength(3);
+    expect(() => loadConfig(typos)).not.toThrow();
+    // Others' variables, the shop's own, and Kubernetes' service links are never taken for typos.
+    const others = {
+      PATH: '/bin',
+      HOME: '/root',
+      NODE_OPTIONS: '',
+      npm_config_cache: '/x',
+      OTEL_TRACES_SAMPLER: 'always_on',
+      PGPASSWORD: 'p',
+      POSTGRES_PASSWORD: 'p',
+      REDIS_PORT: 'tcp://10.0.0.1:6379',
+      REDIS_SERVICE_HOST: '10.0.0.1',
+      HOST: '0.0.0.0',
+      PORT: '3000',
+      TZ: 'UTC',
+      HOSTNAME: 'shop-1',
+    };
+    expect(strayVariables(others)).toEqual([]);
   });
 
   it('drains 5 s on PostgreSQL and not at all on the embedded database, unless told', () => {
-    expect(loadConfig({}).shutdown).toEqual({ drainMs: 0, timeoutSeconds: 10 });
-    expect(loadConfig({ ...postgres, PAYMENTS_SANDBOX: 'true' }).shutdown).toEqual({
+    expect(production({ PAYMENTS_SANDBOX: 'true' }).shutdown).toEqual({ drainMs: 0, timeoutSeconds: 10 });
+    expect(production({ ...postgres, PAYMENTS_SANDBOX: 'true' }).shutdown).toEqual({
       drainMs: 5000,
       timeoutSeconds: 10,
     });
@@ -256,7 +303,7 @@ describe('production defaults', () => {
   });
 
   it('reads the pool settings', () => {
-    const database = loadConfig({
+    const database = production({
       ...postgres,
       PAYMENTS_SANDBOX: 'true',
       DATABASE_POOL_SIZE: '25',
@@ -270,5 +317,11 @@ describe('production defaults', () => {
     expect(refusal({ DATABASE_POOL_SIZE: '0' })).toEqual([
       'DATABASE_POOL_SIZE must be a whole number from 1 to 1000 (got "0").',
     ]);
+  });
+});
+
+describe('the setting names a typo is measured against', () => {
+  it("are exactly the schema's", () => {
+    expect([...SETTING_NAMES].sort()).toEqual(Object.keys(envSchema.shape).sort());
   });
 });

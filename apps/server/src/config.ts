@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_SITE_CONFIG, type SiteConfig } from '@storefront/contract/site';
 import { z } from 'zod';
-import { ConfigError, LOG_LEVELS, type LogLevel, loadEnvFile, refusal } from './config-shared.ts';
+import { ConfigError, LOG_LEVELS, type LogLevel, loadEnvFile, refusal, strayVariables } from './config-shared.ts';
 import type { GatewayConfig } from './gateway/config.ts';
 import { shippedPaths } from './lifecycle/release.ts';
 
@@ -201,7 +201,7 @@ export interface Config {
   database: DatabaseTarget;
   /** Apply the migrations at start-up (`node . migrate` applies them alone). */
   migrateOnStart: boolean;
-  /** Seed the demo inventory on a new database: by default only on the embedded one. */
+  /** Seed the demo inventory on a new database: by default only on the embedded one, outside production. */
   seedDemo: boolean;
   shutdown: {
     /** How long a stopping server keeps serving with readiness at 503, for a load balancer to take it out. */
@@ -337,12 +337,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ConfigRol
   if (takesOrders && database.kind === 'postgres' && e.AUTH_SECRET === undefined && production) {
     problems.push('AUTH_SECRET is required with PostgreSQL, so that every server instance signs sessions alike.');
   }
-  if (takesOrders && database.kind === 'postgres' && production && !e.STRIPE_SECRET_KEY && !e.PAYMENTS_SANDBOX) {
+  // On any database: a mistyped DATABASE_URL must not turn a production shop into one on the embedded database that
+  // takes test payments.
+  if (takesOrders && production && !e.STRIPE_SECRET_KEY && !e.PAYMENTS_SANDBOX) {
     problems.push(
-      'STRIPE_SECRET_KEY is required in production with PostgreSQL, because without it payments go to the sandbox ' +
-        'and anyone with an account could pay with its test card (set PAYMENTS_SANDBOX=true to run the sandbox on purpose).',
+      'STRIPE_SECRET_KEY is required in production, because without it payments go to the sandbox and anyone with ' +
+        'an account could pay with its test card (set PAYMENTS_SANDBOX=true to run the sandbox on purpose).',
     );
   }
+  if (production) problems.push(...strayVariables(env));
   const adminEmails = emailList('ADMIN_EMAILS', e.ADMIN_EMAILS, problems);
   const alertEmails = emailList('ALERT_EMAILS', e.ALERT_EMAILS, problems);
   if (takesOrders && database.kind === 'postgres' && production && !e.SMTP_URL && !e.LOG_EMAILS) {
@@ -389,7 +392,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ConfigRol
     trustProxy: e.TRUST_PROXY,
     database,
     migrateOnStart: e.MIGRATE_ON_START,
-    seedDemo: e.SEED_DEMO ?? database.kind === 'pglite',
+    seedDemo: e.SEED_DEMO ?? (database.kind === 'pglite' && !production),
     shutdown: {
       drainMs,
       timeoutSeconds: e.SHUTDOWN_TIMEOUT_S,
@@ -499,7 +502,10 @@ function oauthClient(
 export function loadConfigOrExit(role: ConfigRole): Config {
   try {
     loadEnvFile();
-    return loadConfig(process.env, role);
+    const config = loadConfig(process.env, role);
+    // In production they stopped the start (loadConfig); elsewhere a word is enough.
+    for (const sentence of strayVariables(process.env)) console.warn(sentence);
+    return config;
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);

@@ -34,6 +34,7 @@ describe('the OpenTelemetry settings the shop checks', () => {
     );
     expect(() =>
       loadConfig({
+        NODE_ENV: 'development',
         OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otlp.example.com',
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_SERVICE_NAME: 'storefront-eu',

@@ -22,7 +22,7 @@ afterAll(() => data.cleanup());
 function run(file: string, args: string[] = []) {
   const service = startService(process.execPath, [file, ...args], {
     cwd: data.dir,
-    env: { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', GATEWAY_PORT: '0', LOG_LEVEL: 'info' },
+    env: { NODE_ENV: 'test', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', GATEWAY_PORT: '0', LOG_LEVEL: 'info' },
   });
   services.push(service);
   return service;

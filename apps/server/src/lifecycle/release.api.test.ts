@@ -44,7 +44,8 @@ function runAsImage(args: string[], env: Record<string, string>, dataDir: string
 }
 
 function databaseEnv(): Record<string, string> {
-  if (!t || t.config.database.kind !== 'postgres') return {};
+  // A production release takes the sandbox and the demo stock only when told, on any database.
+  if (!t || t.config.database.kind !== 'postgres') return { PAYMENTS_SANDBOX: 'true', SEED_DEMO: 'true' };
   return {
     DATABASE_URL: t.config.database.connectionString,
     AUTH_SECRET: 'r'.repeat(32),

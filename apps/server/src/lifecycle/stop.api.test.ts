@@ -45,7 +45,7 @@ beforeAll(async () => {
   const database = await openDatabase(embedded(template.dir));
   try {
     await database.migrate();
-    await seedDatabase(database.db, loadConfig({ DATA_DIR: template.dir }));
+    await seedDatabase(database.db, loadConfig({ NODE_ENV: 'test', DATA_DIR: template.dir }));
     account = await createResidentialAccount(database.db, { totalKb: KB_PER_GB });
   } finally {
     await database.close();
@@ -76,6 +76,8 @@ function serverEnv(extra: Record<string, string> = {}): { env: Record<string, st
     GATEWAY_ALLOW_PRIVATE: 'true',
     GATEWAY_FLUSH_MS: '60000',
     LOG_LEVEL: 'info',
+    // `node` itself runs in production (its default), which takes the sandbox only when told.
+    PAYMENTS_SANDBOX: 'true',
     ...extra,
   };
   if (t && t.config.database.kind === 'postgres') {
