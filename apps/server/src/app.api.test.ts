@@ -1,5 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REQUEST_TIMEOUT_MS } from './app.ts';
 import { API_DOCS_CSP } from './plugins/api-docs.ts';
 import { brokenTextMessage, nulMessage, tooDeepMessage } from './plugins/json-body.ts';
 import { createTestApp, signUpCustomer, type TestApp } from './test/test-app.ts';
@@ -10,6 +11,11 @@ describe('app shell', () => {
     t = await createTestApp();
   });
   afterAll(() => t.close());
+
+  it('gives a request a minute to arrive, so a trickled body holds no connection for ever', () => {
+    expect(t.app.server.requestTimeout).toBe(REQUEST_TIMEOUT_MS);
+    expect(REQUEST_TIMEOUT_MS).toBeLessThanOrEqual(60_000);
+  });
 
   it('GET /api/health checks the database', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/health' });

@@ -70,6 +70,14 @@ export interface BuildAppOptions {
   lifecycle?: Lifecycle;
 }
 
+/** The longest a request's head and body may take to arrive; the largest (an admin's upload) takes seconds. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
+/** TRUST_PROXY for Fastify: a number of proxies as the hops trusted (the nearest first), anything else as it is. */
+function trustedHops(trust: Config['trustProxy']) {
+  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+}
+
 /** Builds the whole app without listening: external plugins, then app services, then routes. */
 export async function buildApp({
   config,
@@ -94,8 +102,10 @@ export async function buildApp({
   };
   const app = Fastify({
     logger: logger === false ? false : { ...loggerOptions, ...(typeof logger === 'object' ? logger : {}) },
-    trustProxy: config.trustProxy,
+    trustProxy: trustedHops(config.trustProxy),
     bodyLimit: 1_048_576,
+    // A request (head and body) has a minute to arrive: a client trickling a body holds no connection longer.
+    requestTimeout: REQUEST_TIMEOUT_MS,
     // A caller's valid X-Request-Id, else a new UUID; bound to every log line of the request as `reqId`.
     genReqId: requestIdOf,
     requestIdHeader: false,

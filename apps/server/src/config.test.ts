@@ -325,3 +325,18 @@ describe('the setting names a typo is measured against', () => {
     expect([...SETTING_NAMES].sort()).toEqual(Object.keys(envSchema.shape).sort());
   });
 });
+
+describe('TRUST_PROXY', () => {
+  it('trusts one proxy for true, a number of them, or the listed ones, and never every entry', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.0.2.7',
+      'loopback',
+    ]);
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY must be false, true/);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY must be/);
+  });
+});

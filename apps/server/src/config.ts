@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_SITE_CONFIG, type SiteConfig } from '@storefront/contract/site';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { ConfigError, LOG_LEVELS, type LogLevel, loadEnvFile, refusal, strayVariables } from './config-shared.ts';
 import type { GatewayConfig } from './gateway/config.ts';
@@ -27,6 +28,39 @@ function wholeNumber(min: number, max: number, unit = '', note = '') {
       z.number({ error: accepts }).int({ error: accepts }).min(min, { error: accepts }).max(max, { error: accepts }),
     );
 }
+
+const TRUST_PROXY_ACCEPTS =
+  'false, true (one proxy in front), the number of proxies in front, or their addresses and CIDR ranges, comma-separated';
+
+/**
+ * Which X-Forwarded-For entries are the load balancers': none (false), the last one or `n` (true = 1: the address the
+ * proxy saw connect, which a client cannot forge), or those from the listed proxies. Never every entry: the leftmost
+ * is whatever the client wrote, and every limit would count it.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((value, ctx): false | number | string[] => {
+    const lower = value.toLowerCase();
+    if (['false', '0', 'no'].includes(lower)) return false;
+    if (['true', 'yes'].includes(lower)) return 1;
+    if (/^\d{1,2}$/.test(value)) return Number(value);
+    const ranges = value.split(',').map((item) => item.trim());
+    const valid = (range: string) =>
+      ['loopback', 'linklocal', 'uniquelocal'].includes(range) ||
+      ipaddr.isValid(range) ||
+      (() => {
+        try {
+          ipaddr.parseCIDR(range);
+          return true;
+        } catch {
+          return false;
+        }
+      })();
+    if (ranges.every((range) => range !== '' && valid(range))) return ranges;
+    ctx.addIssue({ code: 'custom', message: TRUST_PROXY_ACCEPTS });
+    return z.NEVER;
+  });
 
 const portNumber = (note = '') => wholeNumber(0, 65_535, '', ` (0 picks a free port${note})`);
 
@@ -74,7 +108,7 @@ export const envSchema = z.object({
   PORT: portNumber().default(3000),
   APP_URL: httpUrl('https://shop.example.com').optional(),
   LOG_LEVEL: oneOf(LOG_LEVELS).default('info'),
-  TRUST_PROXY: booleanString.default(false),
+  TRUST_PROXY: trustProxy.default(false),
   DATABASE_URL: databaseUrl.optional(),
   DATABASE_POOL_SIZE: wholeNumber(1, 1000).default(10),
   DATABASE_CONNECT_TIMEOUT_MS: wholeNumber(0, 600_000, ' milliseconds', ', 0 for no limit').default(10_000),
@@ -197,7 +231,8 @@ export interface Config {
   port: number;
   appUrl: string;
   logLevel: LogLevel;
-  trustProxy: boolean;
+  /** Fastify's trustProxy: false, a number of proxies in front, or their addresses and ranges. */
+  trustProxy: false | number | string[];
   database: DatabaseTarget;
   /** Apply the migrations at start-up (`node . migrate` applies them alone). */
   migrateOnStart: boolean;

@@ -662,3 +662,24 @@ describe('sign-up answers', () => {
     }
   });
 });
+
+describe('the sign-in limits behind a load balancer (TRUST_PROXY=true)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ TRUST_PROXY: 'true' });
+  });
+  afterAll(() => t.close());
+
+  it('count the address the balancer saw, not what the client wrote in X-Forwarded-For', async () => {
+    const statuses = [];
+    for (let n = 1; n <= 9; n++) {
+      const answer = await callApi(t, 'POST', '/api/auth/sign-in/email', {
+        // The client's own X-Forwarded-For, to which the balancer appended the address it saw.
+        headers: { 'x-forwarded-for': `203.0.113.${n}, 198.51.100.7` },
+        payload: { email: 'behind@example.com', password: 'wrong-password-1' },
+      });
+      statuses.push(answer.statusCode);
+    }
+    expect(statuses).toEqual([...Array(8).fill(401), 429]);
+  });
+});
