@@ -186,7 +186,7 @@ describe('refusals in words', () => {
     expect(refusal({ LOG_LEVEL: 'loud' })).toEqual([
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud").',
     ]);
-    expect(refusal({ TRUST_PROXY: 'maybe' })).toEqual(['TRUST_PROXY must be true or false (got "maybe").']);
+    expect(refusal({ MIGRATE_ON_START: 'maybe' })).toEqual(['MIGRATE_ON_START must be true or false (got "maybe").']);
     expect(refusal({ SHUTDOWN_TIMEOUT_S: '1.5' })).toEqual([
       'SHUTDOWN_TIMEOUT_S must be a whole number from 1 to 3600 seconds (got "1.5").',
     ]);
