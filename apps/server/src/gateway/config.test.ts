@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Config, envSchema, loadConfig } from '../config.ts';
-import { ConfigError } from '../config-shared.ts';
+import { refusals } from '../test/config-refusals.ts';
 import { repoRoot } from '../test/service.ts';
 import { loadGatewayConfig, type StandaloneGatewayConfig } from './config.ts';
 
@@ -51,17 +51,6 @@ function asStandalone(config: Config): StandaloneGatewayConfig {
     metrics: config.metrics,
     gateway,
   };
-}
-
-/** The sentences a reader refuses an environment with (none when it accepts it). */
-function refusals(read: () => unknown): string[] {
-  try {
-    read();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).problems;
-  }
-  return [];
 }
 
 // The server's own demands of production on PostgreSQL, which the gateway neither needs nor reads.

@@ -5,8 +5,8 @@ import { readinessResponseSchema } from '@storefront/contract';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config.ts';
-import { ConfigError } from '../config-shared.ts';
 import { loadGatewayConfig } from '../gateway/config.ts';
+import { refusals } from '../test/config-refusals.ts';
 import { dockerRunExamples, dockerRunStage, resolvedCompose } from '../test/deploy-files.ts';
 import { repoRoot, tempDir } from '../test/service.ts';
 
@@ -24,16 +24,6 @@ const productionDotEnv = {
   STRIPE_SECRET_KEY: 'sk_live_abc',
   STRIPE_WEBHOOK_SECRET: 'whsec_abc',
 };
-
-function refusals(read: () => unknown): string[] {
-  try {
-    read();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).problems;
-  }
-  return [];
-}
 
 describe('the systemd unit in docs/operations.md', () => {
   const units = [...operations.matchAll(/```ini\n([\s\S]*?)```/g)]
