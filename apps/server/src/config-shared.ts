@@ -120,11 +120,17 @@ export const SETTING_NAMES = [
   'PAYMENTS_SANDBOX',
 ] as const;
 
-// Others' variables that a shell, npm, Node, a container or compose.yaml (.env is also compose's) put beside ours.
+// Others' variables that a shell, npm, Node, the system, a container or compose.yaml (.env is also compose's) put
+// beside ours, and Google Cloud's own (compared in upper case).
 const OTHERS =
-  /^(PATH|HOME|USER|LOGNAME|SHELL|SHLVL|PWD|OLDPWD|TERM|COLORTERM|LANG|LANGUAGE|TZ|HOSTNAME|TMPDIR|EDITOR|CI|DEBUG|NODE|INIT_CWD|GIT_COMMIT|SHOP_B_PORT|_)$|^(NODE_|npm_|OTEL_|PG|LC_|XDG_|SSH_|POSTGRES_|COMPOSE_|DOCKER_|VITEST|TEST_)/;
-// Kubernetes' service links (REDIS_PORT, REDIS_SERVICE_HOST, …) share our prefixes and are no typo.
-const SERVICE_LINK = /_(SERVICE_HOST|SERVICE_PORT(_\w+)?|PORT(_\d+_(TCP|UDP|SCTP)(_\w+)?)?)$/;
+  /^(PATH|HOME|USER|LOGNAME|SHELL|SHLVL|PWD|OLDPWD|TERM|COLORTERM|LANG|LANGUAGE|TZ|HOSTNAME|OS|TMPDIR|EDITOR|CI|DEBUG|NODE|INIT_CWD|GIT_COMMIT|SHOP_B_PORT|GOOGLE_APPLICATION_CREDENTIALS|_)$|^(NODE_|NPM_|OTEL_|PG|LC_|XDG_|SSH_|POSTGRES_|COMPOSE_|DOCKER_|VITEST|TEST_|GOOGLE_CLOUD_)/;
+// Kubernetes' service links (REDIS_SERVICE_HOST, REDIS_PORT=tcp://…) share our prefixes and are no typo; a plain
+// METRIC_PORT=9470 is one.
+const SERVICE_LINK = /_(SERVICE_HOST|SERVICE_PORT(_\w+)?|PORT_\d+_(TCP|UDP|SCTP)(_\w+)?)$/;
+const SERVICE_LINK_PORT = /^(tcp|udp|sctp):\/\//;
+// Prefixes of ours that other programs use as much (APP_ENV, API_KEY, LOG_FORMAT, Heroku's WEB_CONCURRENCY): a name
+// under them is taken for a typo only within two edits of a setting.
+const COMMON_PREFIXES = ['APP_', 'API_', 'LOG_', 'DATA_', 'WEB_'];
 
 /** The number of single-character edits between two names. */
 function distance(a: string, b: string): number {
@@ -145,23 +151,46 @@ function distance(a: string, b: string): number {
 
 const PREFIXES = [
   ...new Set(SETTING_NAMES.filter((name) => name.includes('_')).map((name) => `${name.split('_')[0]}_`)),
-].filter((prefix) => !OTHERS.test(prefix));
+].filter((prefix) => !OTHERS.test(prefix) && !COMMON_PREFIXES.includes(prefix));
+
+/** The setting fewest edits away from `name`, among `settings`. */
+function nearest(name: string, settings: readonly string[]): { setting: string; edits: number } {
+  let best = { setting: '', edits: Number.POSITIVE_INFINITY };
+  for (const setting of settings) {
+    const edits = distance(name, setting);
+    if (edits < best.edits) best = { setting, edits };
+  }
+  return best;
+}
+
+/** The setting `name` was likely meant to be, or undefined when it does not look meant for the shop. */
+function meantSetting(name: string, readValue: () => string | undefined): string | undefined {
+  const upper = name.toUpperCase();
+  if (OTHERS.test(upper)) return undefined;
+  const closest = nearest(upper, SETTING_NAMES);
+  const prefix = PREFIXES.find((candidate) => upper.startsWith(candidate));
+  if (closest.edits > 2 && prefix === undefined) return undefined;
+  if (SERVICE_LINK.test(upper) || (upper.endsWith('_PORT') && SERVICE_LINK_PORT.test(readValue() ?? '')))
+    return undefined;
+  if (closest.edits <= 2 || prefix === undefined) return closest.setting;
+  return nearest(
+    upper,
+    SETTING_NAMES.filter((setting) => setting.startsWith(prefix)),
+  ).setting;
+}
 
 /**
  * A sentence for each variable that looks meant for the shop but is none of its settings (within two edits of one,
- * or under one of its prefixes), naming the nearest setting: a typo must not leave a setting at its default unseen.
+ * or under one of its prefixes), naming the setting it likely meant: a typo must not leave a setting at its default
+ * unseen.
  */
 export function strayVariables(env: Record<string, string | undefined>): string[] {
   const known = new Set<string>(SETTING_NAMES);
   const sentences: string[] = [];
   for (const name of Object.keys(env)) {
-    if (known.has(name) || OTHERS.test(name) || SERVICE_LINK.test(name)) continue;
-    const [nearest, edits] = SETTING_NAMES.map((setting) => [setting, distance(name, setting)] as const).reduce(
-      (best, next) => (next[1] < best[1] ? next : best),
-    );
-    if (edits <= 2 || PREFIXES.some((prefix) => name.startsWith(prefix))) {
-      sentences.push(`${name} is not a setting of the shop: did you mean ${nearest}?`);
-    }
+    // A value is read only for a likely typo ending in _PORT, which a Kubernetes link's tcp:// value excuses.
+    const meant = known.has(name) ? undefined : meantSetting(name, () => env[name]);
+    if (meant !== undefined) sentences.push(`${name} is not a setting of the shop: did you mean ${meant}?`);
   }
   return sentences;
 }

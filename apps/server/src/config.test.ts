@@ -290,6 +290,33 @@ describe('production defaults', () => {
     expect(strayVariables(others)).toEqual([]);
   });
 
+  it('names the setting of the same prefix, and leaves names too common elsewhere alone', () => {
+    expect(strayVariables({ CHECKOUT_LIMIT: '5', RESIDENTIAL_UPSTREAM: 'http://gate:7777' })).toEqual([
+      'CHECKOUT_LIMIT is not a setting of the shop: did you mean CHECKOUT_RATE_LIMIT_PER_USER?',
+      'RESIDENTIAL_UPSTREAM is not a setting of the shop: did you mean RESIDENTIAL_UPSTREAM_URL?',
+    ]);
+    // A misspelt port is no service link: only a Kubernetes link's tcp:// value is.
+    expect(strayVariables({ METRIC_PORT: '9470', SMTP_PORT: '587' })).toEqual([
+      'METRIC_PORT is not a setting of the shop: did you mean METRICS_PORT?',
+      'SMTP_PORT is not a setting of the shop: did you mean SMTP_URL?',
+    ]);
+    // A setting written in lower case is still that setting's typo.
+    expect(strayVariables({ database_url: 'postgres://u@h/db' })).toEqual([
+      'database_url is not a setting of the shop: did you mean DATABASE_URL?',
+    ]);
+    const common = {
+      APP_ENV: 'prod',
+      API_KEY: 'k',
+      LOG_FORMAT: 'json',
+      DATA_PATH: '/srv',
+      WEB_CONCURRENCY: '2',
+      OS: 'Windows_NT',
+      GOOGLE_APPLICATION_CREDENTIALS: '/key.json',
+      GOOGLE_CLOUD_PROJECT: 'shop',
+    };
+    expect(strayVariables(common)).toEqual([]);
+  });
+
   it('drains 5 s on PostgreSQL and not at all on the embedded database, unless told', () => {
     expect(production({ PAYMENTS_SANDBOX: 'true' }).shutdown).toEqual({ drainMs: 0, timeoutSeconds: 10 });
     expect(production({ ...postgres, PAYMENTS_SANDBOX: 'true' }).shutdown).toEqual({

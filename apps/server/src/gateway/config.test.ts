@@ -8,8 +8,9 @@ import { refusals } from '../test/config-refusals.ts';
 import { repoRoot } from '../test/service.ts';
 import { loadGatewayConfig, type StandaloneGatewayConfig } from './config.ts';
 
-/** Every variable a gateway on its own reads (issue 38 item 5); the rest of the shop's settings it never looks at. */
+/** Every variable a gateway on its own reads; the rest of the shop's settings it never looks at. */
 const READ = [
+  'NODE_ENV',
   'HOST',
   'PORT',
   'APP_URL',
@@ -150,6 +151,16 @@ describe("the standalone gateway's own configuration", () => {
     ]);
   });
 
+  it('stops at a mistyped variable in production, as the shop does, and leaves it to a warning elsewhere', () => {
+    expect(
+      refusals(() => loadGatewayConfig({ ...production, GATEWAY_PROT: '9000', DATABSE_URL: 'memory://' })),
+    ).toEqual([
+      'GATEWAY_PROT is not a setting of the shop: did you mean GATEWAY_PORT?',
+      'DATABSE_URL is not a setting of the shop: did you mean DATABASE_URL?',
+    ]);
+    expect(loadGatewayConfig({ NODE_ENV: 'development', GATEWAY_PROT: '9000' }).gateway.port).toBe(8080);
+  });
+
   it('reads METRICS_HOST and METRICS_PORT: its metrics and health checks listen there, or nowhere with 0', () => {
     expect(loadGatewayConfig({ METRICS_HOST: '0.0.0.0', METRICS_PORT: '9470' }).metrics).toEqual({
       host: '0.0.0.0',
@@ -220,7 +231,7 @@ describe('the two readers of the gateway settings (standalone and inside the ser
     const everything = Object.fromEntries(READ.map((name) => [name, 'abc']));
     const together = refusals(() => loadGatewayConfig(everything));
     expect(together.length).toBeGreaterThan(15);
-    expect(together).toEqual(refusals(() => loadConfig({ ...everything, NODE_ENV: 'test' })));
+    expect(together).toEqual(refusals(() => loadConfig({ NODE_ENV: 'test', ...everything })));
   });
 });
 

@@ -1,12 +1,12 @@
-// The standalone gateway's own configuration (`npm run gateway`, `node . gateway`; issue 38 items 4 and 5). It reads
-// only the variables the gateway uses, with the shop's defaults and the shop's refusals, in a few plain readers: neither
-// zod nor the shop's configuration is loaded, which keeps a gateway on its own smaller (see the README's figures), and
-// a setting of the shop it never uses (AUTH_SECRET, SMTP_URL, Stripe) is neither required nor checked. The server reads
-// the same settings for the gateway inside it with its own schema (config.ts); config.test.ts holds the two readers to
-// the same answers for the same environment.
+// The standalone gateway's own configuration (`npm run gateway`, `node . gateway`). It reads only the variables the
+// gateway uses, with the shop's defaults and the shop's refusals, in a few plain readers: neither zod nor the shop's
+// configuration is loaded, which keeps a gateway on its own smaller (see the README's figures), and a setting of the
+// shop it never uses (AUTH_SECRET, SMTP_URL, Stripe) is neither required nor checked; only a mistyped name stops it
+// in production, as it stops the shop. The server reads the same settings for the gateway inside it with its own
+// schema (config.ts); config.test.ts holds the two readers to the same answers for the same environment.
 import path from 'node:path';
 import type { DatabaseTarget } from '../config.ts';
-import { ConfigError, LOG_LEVELS, type LogLevel, loadEnvFile, refusal } from '../config-shared.ts';
+import { ConfigError, LOG_LEVELS, type LogLevel, loadEnvFile, refusal, strayVariables } from '../config-shared.ts';
 
 /** The residential gateway's settings (ARCHITECTURE section 6), alone or inside the server. */
 export interface GatewayConfig {
@@ -113,6 +113,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Standal
   }
 
   // In the order of the shop's schema, so that several bad values are refused in the same words and order.
+  // Production unless told otherwise, as the shop: there a mistyped variable stops the start (below).
+  const production = (oneOf('NODE_ENV', ['development', 'production', 'test']) ?? 'production') === 'production';
   const listen = 'an address to listen on, such as 0.0.0.0';
   const host = text('HOST', listen, 255) ?? '127.0.0.1';
   const port = wholeNumber('PORT', 3000, 0, 65_535, '', ' (0 picks a free port)');
@@ -169,6 +171,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Standal
   httpUrl('OTEL_EXPORTER_OTLP_ENDPOINT', 'http://otel-collector:4318');
   oneOf('OTEL_EXPORTER_OTLP_PROTOCOL', ['http/protobuf', 'http/json']);
   text('OTEL_SERVICE_NAME', 'a service name', 255);
+  if (production) problems.push(...strayVariables(env));
   if (problems.length > 0) throw new ConfigError(problems);
 
   const purchaseUrl = `${appUrl.replace(/\/+$/, '')}/dashboard/purchase`;
@@ -235,7 +238,10 @@ function databaseTarget(
 export function loadGatewayConfigOrExit(): StandaloneGatewayConfig {
   try {
     loadEnvFile();
-    return loadGatewayConfig(process.env);
+    const config = loadGatewayConfig(process.env);
+    // In production they stopped the start (loadGatewayConfig); elsewhere a word is enough, as in the shop.
+    for (const sentence of strayVariables(process.env)) console.warn(sentence);
+    return config;
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
