@@ -299,7 +299,9 @@ describe('accounts', () => {
     expect((await signUp('owner@example.com', 'Own3r!password')).statusCode).toBe(200);
     // Started over in the background (the answer takes as long as for any known address): a right password is now
     // told "confirm first" (403), a wrong one 401.
-    await expect.poll(async () => (await signIn('owner@example.com', 'Own3r!password')).statusCode).toBe(403);
+    await expect
+      .poll(async () => (await signIn('owner@example.com', 'Own3r!password')).statusCode, { timeout: 15_000 })
+      .toBe(403);
     expect((await signIn('owner@example.com', 'Strang3r!pass')).statusCode).toBe(401);
     expect((await ownerRow())?.name).toBe('owner@example.com');
     await t.mailsSettled();
