@@ -283,7 +283,7 @@ export const AUTH_MATRIX: Record<string, MatrixEntry> = {
     access: 'customer',
     request: post('/api/auth/delete-user', { password: 'wrong-Passw0rd!' }),
   },
-  'GET /api/auth/list-sessions': { access: 'customer', request: get('/api/auth/list-sessions') },
+  'GET /api/auth/list-sessions': { access: 'disabled', request: get('/api/auth/list-sessions') },
   'POST /api/auth/revoke-session': {
     access: 'customer',
     request: post('/api/auth/revoke-session', { token: 'not-a-token' }),

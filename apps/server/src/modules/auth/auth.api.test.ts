@@ -685,3 +685,31 @@ describe('the sign-in limits behind a load balancer (TRUST_PROXY=true)', () => {
     expect(statuses).toEqual([...Array(8).fill(401), 429]);
   });
 });
+
+describe('password checks behind a session', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ AUTH_RATE_LIMIT_PER_IP: '1000' });
+  });
+  afterAll(() => t.close());
+
+  it('count verify-password per session, however its cookie is spelled, and list no session tokens', async () => {
+    const { cookie } = await signUpCustomer(t, 'verify-guess@example.com');
+    const [name, value = ''] = cookie.split('=');
+    // The same session cookie with one character percent-encoded, as a cookie parser reads it.
+    const respelled = `${name}=%${value.charCodeAt(0).toString(16)}${value.slice(1)}`;
+    const statuses = [];
+    for (let i = 0; i < 9; i++) {
+      const answer = await callApi(t, 'POST', '/api/auth/verify-password', {
+        cookie: i % 2 === 0 ? cookie : respelled,
+        remoteAddress: `10.8.0.${i + 1}`,
+        payload: { password: `Wrong${i}!pass` },
+      });
+      statuses.push(answer.statusCode);
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.slice(0, 8)).not.toContain(429);
+    const listed = await callApi(t, 'GET', '/api/auth/list-sessions', { cookie });
+    expect(listed.statusCode).toBe(404);
+  });
+});

@@ -27,13 +27,15 @@ import { startUnconfirmedAccountOver } from './unconfirmed-accounts.ts';
 export const AUTH_BASE_PATH = '/api/auth';
 /**
  * better-auth calls answered 404 (see `disabledPaths` below). Its own change-password is one: the shop's
- * (POST /api/user/password) asks an older sign-in for the authenticator's code too, and tells the owner.
+ * (POST /api/user/password) asks an older sign-in for the authenticator's code too, and tells the owner. So is
+ * list-sessions, which hands any session the tokens of all the account's others (no page of the shop uses it).
  */
 export const DISABLED_AUTH_PATHS = [
   '/admin/remove-user',
   '/admin/impersonate-user',
   '/admin/stop-impersonating',
   '/change-password',
+  '/list-sessions',
 ];
 /** A session lasts a week of inactivity; any use after a day extends it (the "refresh before it expires"). */
 const SESSION_SECONDS = 7 * 24 * 60 * 60;

@@ -90,14 +90,23 @@ function apiKeyOf(request: FastifyRequest, fromQuery: boolean): string | undefin
   return typeof key === 'string' && key !== '' ? key : undefined;
 }
 
+function decodedOrAsIs(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
 /**
  * What identifies a request's session, hashed (a rate limit's key never holds a usable token): the bearer token, else
  * the session cookie. Undefined without either.
  */
 export function credentialKey(request: FastifyRequest): string | undefined {
   const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-  const token = bearer ?? SESSION_COOKIE.exec(request.headers.cookie ?? '')?.[1];
-  // One-shot hashing: no Hash object per request (this runs on every signed-in read).
+  const raw = bearer ?? SESSION_COOKIE.exec(request.headers.cookie ?? '')?.[1];
+  // One credential, one key: a cookie is percent-decoded before it is read, so its spellings are one session.
+  const token = raw === undefined ? undefined : decodedOrAsIs(raw);
   return token ? hash('sha256', token, 'base64url') : undefined;
 }
 

@@ -24,6 +24,7 @@ const LIMITED_PATHS: Record<string, { by: 'email' | 'session' | 'ip' }> = {
   '/two-factor/get-totp-uri': { by: 'session' },
   '/two-factor/generate-backup-codes': { by: 'session' },
   '/change-password': { by: 'session' },
+  '/verify-password': { by: 'session' },
   '/change-email': { by: 'session' },
   '/delete-user': { by: 'session' },
 };
