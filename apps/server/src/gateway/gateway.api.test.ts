@@ -380,6 +380,28 @@ describe('residential gateway', () => {
       expect(target.uploaded() - uploadedBefore).toBe(0);
     });
 
+    it('closes a refused request that asks to switch protocols (Upgrade), whatever the client sends after', async () => {
+      const gateway = await start();
+      const client = net.connect(gateway.port, '127.0.0.1');
+      client.on('error', () => {});
+      await once(client, 'connect');
+      const received: Buffer[] = [];
+      client.on('data', (chunk: Buffer) => received.push(chunk));
+      client.write(
+        `GET http://127.0.0.1:${target.port}/ HTTP/1.1\r\nHost: 127.0.0.1:${target.port}\r\n` +
+          'Connection: Upgrade\r\nUpgrade: websocket\r\n\r\n',
+      );
+      const trickle = setInterval(() => client.write('x'), 50);
+      try {
+        expect(await closesWithin(client, 3000), 'closed by the gateway').toBe(true);
+      } finally {
+        clearInterval(trickle);
+        client.destroy();
+      }
+      expect(Buffer.concat(received).toString('latin1')).toMatch(/^HTTP\/1\.1 407 /);
+      await expect.poll(() => gateway.connections()).toBe(0);
+    });
+
     it('keeps a kept-alive connection after a 407 without a body, for the retry with credentials', async () => {
       const gateway = await start();
       const customer = await account(KB_PER_GB);

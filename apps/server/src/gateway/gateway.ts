@@ -459,8 +459,11 @@ export async function startGateway({
     message: string,
     headers: Record<string, string> = {},
   ) => {
-    // Kept alive, the server would drain that body for as long as the client sends it.
-    answer(response, status, message, bodyLeft(request) ? { ...headers, Connection: 'close' } : headers);
+    // Kept alive, the server would drain that body for as long as the client sends it; after a refused Upgrade it
+    // would read and drop whatever comes next. Either is closed once answered.
+    const upgrade = request.headers.upgrade !== undefined;
+    answer(response, status, message, bodyLeft(request) || upgrade ? { ...headers, Connection: 'close' } : headers);
+    if (upgrade) response.once('finish', () => request.socket.destroySoon());
   };
 
   /** Answers a CONNECT the gateway does not carry, and closes. */
