@@ -420,6 +420,10 @@ describe('accounts', () => {
     expect(me.json().authenticated).toBe(false);
     expect((await signIn('ann@example.com', 'Str0ng!pass')).statusCode).toBe(401);
     expect((await signIn('ann@example.com', 'N3wpass!')).statusCode).toBe(200);
+    // The owner is told, with the way back should it not have been them.
+    await t.mailsSettled();
+    const notice = t.mails.findLast((m) => m.to === 'ann@example.com' && /password was changed/.test(m.subject));
+    expect(notice?.text).toContain('/forgot-password');
   });
 
   it('shows the auth service message for a wrong password', async () => {

@@ -21,7 +21,7 @@ import type { Mail } from '../../lib/mailer.ts';
 import { ownOrigins } from '../../lib/own-site.ts';
 import { ACCOUNT_EMAIL_KEY_PREFIX, enqueueEmail } from '../notifications/outbox.ts';
 import { promoteIfAdmin } from './admin-emails.ts';
-import { accountExistsEmail, confirmationEmail, passwordResetEmail } from './emails.ts';
+import { accountExistsEmail, confirmationEmail, passwordChangedEmail, passwordResetEmail } from './emails.ts';
 import { startUnconfirmedAccountOver } from './unconfirmed-accounts.ts';
 
 export const AUTH_BASE_PATH = '/api/auth';
@@ -213,6 +213,7 @@ export function createAuth({ config, db, wakeMailer, logger, secret }: AuthDeps)
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
       sendResetPassword: async ({ user, url }) => queueEmail('reset', passwordResetEmail(brand, user.email, url)),
+      onPasswordReset: async ({ user }) => queueEmail('password-changed', passwordChangedEmail(brand, user.email)),
     },
     emailVerification: {
       sendOnSignUp: true,

@@ -35,3 +35,16 @@ export function accountExistsEmail(brand: Branding, to: string): Mail {
     footnote: 'If this was not you, you can ignore this message: nothing has changed on your account.',
   });
 }
+
+/** Sent on every change of the password (Settings or a reset link), with the way back if it was not the owner. */
+export function passwordChangedEmail(brand: Branding, to: string): Mail {
+  return actionEmail(brand, to, {
+    subject: `Your ${brand.brandName} password was changed`,
+    heading: 'Your password was changed',
+    body: `The password of your ${brand.brandName} account (${to}) was just changed, and every other device was signed out.`,
+    action: 'Reset my password',
+    url: `${brand.appUrl}${paths.forgotPassword}`,
+    footnote:
+      'If this was you, there is nothing to do. If it was not, reset your password now with the link above: it signs out every device, including the one that changed it.',
+  });
+}

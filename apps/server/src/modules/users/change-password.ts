@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { PASSWORD_CHANGE_FRESH_MINUTES, passwordChangeMessages, paths } from '@storefront/contract';
+import { PASSWORD_CHANGE_FRESH_MINUTES, passwordChangeMessages } from '@storefront/contract';
 import { verifyPassword } from 'better-auth/crypto';
 import { and, eq, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { accounts, sessions } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import { actionEmail, type Branding } from '../../lib/branded-email.ts';
-import type { Mail } from '../../lib/mailer.ts';
+import type { Branding } from '../../lib/branded-email.ts';
+import { passwordChangedEmail } from '../auth/emails.ts';
 import type { SignedIn } from '../auth/guards.ts';
 import { enqueueEmail } from '../notifications/outbox.ts';
 
@@ -52,18 +52,6 @@ export async function provePasswordChange({
   if (!signedIn.user.twoFactorEnabled) return;
   if (!proof.code) throw new AppError('BAD_REQUEST', passwordChangeMessages.codeRequired);
   if (!(await checkCode(proof.code))) throw new AppError('BAD_REQUEST', passwordChangeMessages.wrongCode);
-}
-
-export function passwordChangedEmail(brand: Branding, to: string): Mail {
-  return actionEmail(brand, to, {
-    subject: `Your ${brand.brandName} password was changed`,
-    heading: 'Your password was changed',
-    body: `The password of your ${brand.brandName} account (${to}) was just changed, and every other device was signed out.`,
-    action: 'Reset my password',
-    url: `${brand.appUrl}${paths.forgotPassword}`,
-    footnote:
-      'If this was you, there is nothing to do. If it was not, reset your password now with the link above: it signs out every device, including the one that changed it.',
-  });
 }
 
 /**
