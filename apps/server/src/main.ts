@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { type Config, loadConfigOrExit } from './config.ts';
+import { postgresWhere } from './db/connection-failure.ts';
 import { startGateway } from './gateway/gateway.ts';
 import { logDestination } from './lib/logging.ts';
 import { registerGatewayMetrics } from './lib/metrics-gateway.ts';
@@ -16,7 +17,7 @@ import { DataDirInUse } from './lifecycle/data-dir-lock.ts';
 import { buildInfo } from './lifecycle/release.ts';
 import { createShutdown } from './lifecycle/shutdown.ts';
 import { down, ok } from './modules/health/readiness.ts';
-import { postgresWhere, prepareApp } from './start.ts';
+import { prepareApp } from './start.ts';
 
 async function main() {
   const config = loadConfigOrExit('server');

@@ -2,8 +2,9 @@
 // migrate before they roll out (the servers still migrate at start unless MIGRATE_ON_START=false). Several at once are
 // safe on PostgreSQL (an advisory lock); the embedded database is locked like for a server.
 import { loadConfigOrExit } from './config.ts';
+import { namedDatabaseFailure } from './db/connection-failure.ts';
 import { DataDirInUse } from './lifecycle/data-dir-lock.ts';
-import { namedDatabaseFailure, openOwnedDatabase } from './start.ts';
+import { openOwnedDatabase } from './start.ts';
 
 async function main() {
   const config = loadConfigOrExit('migrate');

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import { namedDatabaseFailure } from '../db/connection-failure.ts';
 import { instrumentModule } from '../lib/tracing.ts';
 import { shippedPaths } from '../lifecycle/release.ts';
 import type { StandaloneGatewayConfig } from './config.ts';
@@ -37,14 +38,18 @@ export async function openGatewayDatabase(
   const { default: pg } = await import('pg');
   // With traces on, a query is a span of the proxied request that made it (a no-op otherwise).
   instrumentModule('pg', pg);
-  if (config.migrateOnStart && (await migrationsPending(pg, target.connectionString))) {
-    const { openDatabase } = await import('../db/client.ts');
-    const database = await openDatabase(target, { log });
-    try {
-      await database.migrate();
-    } finally {
-      await database.close();
+  try {
+    if (config.migrateOnStart && (await migrationsPending(pg, target.connectionString))) {
+      const { openDatabase } = await import('../db/client.ts');
+      const database = await openDatabase(target, { log });
+      try {
+        await database.migrate();
+      } finally {
+        await database.close();
+      }
     }
+  } catch (error) {
+    throw namedDatabaseFailure(error, target);
   }
   const pool = new pg.Pool({
     connectionString: target.connectionString,

@@ -50,7 +50,7 @@ export function createMailer(
           'e-mail (no SMTP_URL set, so not sent)',
         );
         // Each link on a line of its own, where a person trying the shop looks for it ("Check Your Email").
-        for (const link of mail.text.match(/https?:\/\/\S+/g) ?? [])
+        for (const link of mail.text.match(/https?:\/\/[^\s/]+\/[^\s]+/g) ?? [])
           logger.info(`link in the e-mail to ${mail.to}: ${link}`);
       },
     };

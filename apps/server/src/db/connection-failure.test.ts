@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { namedDatabaseFailure } from './start.ts';
+import { namedDatabaseFailure } from './connection-failure.ts';
 
 const postgres = { kind: 'postgres', connectionString: 'postgres://shop:s3cret@db.internal:5432/shop' } as const;
 const failure = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
