@@ -20,6 +20,7 @@ import { handlePaymentEvent } from '../modules/billing/handle-event.ts';
 import { paidEvent, testBrand } from '../test/payments.ts';
 import {
   basicAuth,
+  closesWithin,
   connectThroughProxy,
   exchange,
   httpThroughProxy,
@@ -45,17 +46,6 @@ async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
-
-/** Whether `socket` closes within `ms` (a bound on the wait for the event, not a pause). */
-const closesWithin = (socket: net.Socket, ms: number) =>
-  new Promise<boolean>((resolve) => {
-    if (socket.destroyed) resolve(true);
-    const timer = setTimeout(() => resolve(false), ms);
-    socket.once('close', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
 
 describe('residential gateway', () => {
   let t: TestApp;

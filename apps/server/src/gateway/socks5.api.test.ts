@@ -18,6 +18,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema.ts';
 import {
   basicAuth,
+  closesWithin,
   connectThroughProxy,
   httpThroughProxy,
   socksThroughProxy,
@@ -33,17 +34,6 @@ const run = promisify(execFile);
 const silent = { info() {}, warn() {}, error() {}, child: () => silent } as unknown as FastifyBaseLogger;
 /** Debian's Python with PySocks (python3-socks) and requests (python3-requests); the test says so when they are missing. */
 const debianPython = '/usr/bin/python3';
-
-/** Whether `socket` closes within `ms` (a bound on the wait for the event, not a pause). */
-const closesWithin = (socket: net.Socket, ms: number) =>
-  new Promise<boolean>((resolve) => {
-    if (socket.destroyed) resolve(true);
-    const timer = setTimeout(() => resolve(false), ms);
-    socket.once('close', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
 
 describe('residential gateway: SOCKS 5 on the same port', () => {
   let t: TestApp;

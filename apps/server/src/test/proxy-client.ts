@@ -403,3 +403,14 @@ export const proxyV1 = (ip: string) =>
     `PROXY ${ip.includes(':') ? 'TCP6' : 'TCP4'} ${ip} ${ip.includes(':') ? '::1' : '127.0.0.1'} 40000 8080\r\n`,
     'latin1',
   );
+
+/** Whether `socket` closes within `ms` (a bound on the wait for the event, not a pause). */
+export const closesWithin = (socket: net.Socket, ms: number) =>
+  new Promise<boolean>((resolve) => {
+    if (socket.destroyed) resolve(true);
+    const timer = setTimeout(() => resolve(false), ms);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
