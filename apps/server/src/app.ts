@@ -27,14 +27,13 @@ import { cachedProbe, down, notConfigured, ok, type Readiness } from './modules/
 import { healthRoutes } from './modules/health/routes.ts';
 import { createJobRunner, type JobRunner } from './modules/jobs/runner.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
-import { createUsageCache } from './modules/orders/usage-cache.ts';
 import { sandboxRoutes } from './modules/sandbox/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { createPaymentProvider } from './payments/create-provider.ts';
 import { registerApiDocs, registerApiDocsPage } from './plugins/api-docs.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
-import { addressHasNul, nulMessage, refuseNulInAddress, registerJsonBodyParser } from './plugins/json-body.ts';
-import { apiSecurityHeaders, registerSecurity } from './plugins/security.ts';
+import { addressHasNul, nulMessage, registerJsonBodyParser } from './plugins/json-body.ts';
+import { registerSecurity } from './plugins/security.ts';
 import { loadWebAppBuild, registerWebApp } from './plugins/web-app.ts';
 
 declare module 'fastify' {
@@ -86,6 +85,37 @@ export async function buildApp({
   mailer,
   lifecycle = { draining: false },
 }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = createFastify(config, logger);
+  const webApp = await loadWebAppBuild(config.webDistDir, config.site);
+  await registerFoundation(app, config, webApp.scriptHashes);
+  const services = await createServices(app, config, database, mailer);
+  app.decorate('jobs', services.jobs);
+  app.decorate('alerts', services.alertService);
+  app.decorate('readiness', services.readiness);
+  startServices(app, config, services);
+  registerShopGauges(app.metrics.registry, {
+    database,
+    readiness: services.readiness,
+    lowStock: { ips: config.alerts.lowStockIps, gb: config.alerts.lowStockGb },
+  });
+  await app.register(async (api) => registerApi(api, { app, config, database, lifecycle, services }), {
+    prefix: '/api',
+  });
+  // Pages, their assets, the API reference page and the 404 page.
+  await app.register(async (pages) => {
+    await registerApiDocsPage(pages);
+    await registerWebApp(pages, {
+      distDir: config.webDistDir,
+      build: webApp,
+      site: config.site,
+      pricing: services.pricing,
+      customerPages: app.metrics.customerPages,
+    });
+  });
+  return app;
+}
+
+function createFastify(config: Config, logger: BuildAppOptions['logger']): FastifyInstance {
   const loggerOptions = {
     level: config.logLevel,
     // Reset and confirmation tokens, OAuth codes and invoice ids never reach the log (see log-redaction.ts).
@@ -100,7 +130,7 @@ export async function buildApp({
       remove: true,
     },
   };
-  const app = Fastify({
+  return Fastify({
     logger: logger === false ? false : { ...loggerOptions, ...(typeof logger === 'object' ? logger : {}) },
     trustProxy: trustedHops(config.trustProxy),
     bodyLimit: 1_048_576,
@@ -111,13 +141,10 @@ export async function buildApp({
     requestIdHeader: false,
     ...(config.env === 'development' && { logController: new RequestLinesAtDebug() }),
   });
-  // Every answer names its request, errors and 404s included, so that a customer can quote it and an operator find it.
-  // A path that a URL parser would read as another is refused before any rule sees it (plain-address.ts).
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header(REQUEST_ID_HEADER, request.id);
-    if (!pathIsPlain(request.url)) return done(new AppError('BAD_REQUEST', unplainPathMessage));
-    done();
-  });
+}
+
+/** What every answer shares: metrics, the route table, validation, errors, security headers and compression. */
+async function registerFoundation(app: FastifyInstance, config: Config, scriptHashes: string[]): Promise<void> {
   const metrics = createMetrics();
   app.decorate('metrics', metrics);
   // Request durations only when something scrapes them (METRICS_PORT is not 0); before any route is declared.
@@ -134,6 +161,17 @@ export async function buildApp({
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerJsonBodyParser(app);
+  // One header policy for pages and API answers alike, set before any hook can refuse a request.
+  await registerSecurity(app, { scriptHashes, https: config.appUrl.startsWith('https://') });
+  // Every answer names its request, errors and 404s included, so that a customer can quote it and an operator find it.
+  // An address a URL parser would read as another, or holding a NUL, is refused before any rule sees it, as an error
+  // of the route asked for (each answers in its own error shape).
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    if (!pathIsPlain(request.url)) return done(new AppError('BAD_REQUEST', unplainPathMessage));
+    if (addressHasNul(request.url)) return done(new AppError('BAD_REQUEST', nulMessage));
+    done();
+  });
   // Pages and API answers over 1 KB go out compressed (built assets are compressed ahead of time, see web-app.ts).
   // Compressed request bodies are not taken (no client of this API sends them): no decompression hook on any route.
   await app.register(compress, {
@@ -142,51 +180,67 @@ export async function buildApp({
     encodings: ['br', 'gzip'],
     threshold: 1024,
   });
-
-  const webApp = await loadWebAppBuild(config.webDistDir, config.site);
-  const pricing = createPricingReader(database.db, config.pricingCacheMs);
   await registerApiDocs(app, config);
+}
 
+type Services = Awaited<ReturnType<typeof createServices>>;
+
+/** The app's services: payments, mail, auth, the job and its alerts, rate limits, readiness. */
+async function createServices(app: FastifyInstance, config: Config, database: Database, mailer?: Mailer) {
+  const db = database.db;
   const authSecret = await resolveAuthSecret(config.auth, app.log);
   const appMailer = mailer ?? createMailer(config.mail, app.log);
   const provider = createPaymentProvider(config, authSecret);
   const brand = { brandName: config.site.brandName, appUrl: config.appUrl };
+  const flushEmails = () => jobs.flushEmails();
   // What needs a person (orders waiting, low stock, the job or the outbox stuck): checked with every run of the job,
   // after an administrator's change, and, for the job alone, on every server's own timer.
   const alertService = createAlertService({
-    db: database.db,
+    db,
     brand,
     settings: config.alerts,
     log: app.log,
-    wakeMailer: () => jobs.flushEmails(),
+    wakeMailer: flushEmails,
   });
   const jobs = createJobRunner({
-    db: database.db,
+    db,
     brand,
     mailer: appMailer,
     log: app.log,
     provider,
     afterRun: () => alertService.check(),
   });
-  app.decorate('jobs', jobs);
-  app.decorate('alerts', alertService);
-  const auth = createAuth({
-    config,
-    db: database.db,
-    wakeMailer: () => jobs.flushEmails(),
-    logger: app.log,
-    secret: authSecret,
-  });
-  const guards = createGuards(auth, config, (key) => authenticateApiKey({ db: database.db, key }));
+  const auth = createAuth({ config, db, wakeMailer: flushEmails, logger: app.log, secret: authSecret });
+  const guards = createGuards(auth, config, (key) => authenticateApiKey({ db, key }));
   const rateLimitStore = await createRateLimitStore(config.redis, app.log);
   app.addHook('onClose', async () => rateLimitStore.close());
-  const rateLimit = rateLimitStore.pluginOptions;
-  // Each customer's usage answer, kept until the database notifies a change of their residential account.
-  const usageCache = await createUsageCache(database);
-  app.addHook('onClose', async () => usageCache.close());
+  const readiness = createReadiness(app, appMailer, rateLimitStore.client, jobs);
+  const pricing = createPricingReader(db, config.pricingCacheMs);
+  return {
+    authSecret,
+    provider,
+    brand,
+    flushEmails,
+    alertService,
+    jobs,
+    auth,
+    guards,
+    rateLimit: rateLimitStore.pluginOptions,
+    readiness,
+    pricing,
+  };
+}
+
+/** What GET /api/health/ready reports besides the database: Redis, the mail server, the job (the gateway: not here). */
+function createReadiness(
+  app: FastifyInstance,
+  mailer: Mailer,
+  redisClient: { status: string } | undefined,
+  jobs: JobRunner,
+): Readiness {
   // The mail server is asked at most once a minute, in the background; Redis's state is the client's own.
-  const smtpProbe = appMailer.verify
-    ? cachedProbe(() => appMailer.verify?.() ?? Promise.resolve(), { intervalMs: 60_000, timeoutMs: 10_000 })
+  const smtpProbe = mailer.verify
+    ? cachedProbe(() => mailer.verify?.() ?? Promise.resolve(), { intervalMs: 60_000, timeoutMs: 10_000 })
     : undefined;
   // A mail server that does not answer at start is said once, by its setting; the shop carries on (the outbox waits).
   if (smtpProbe) {
@@ -200,20 +254,17 @@ export async function buildApp({
       });
     });
   }
-  const redisClient = rateLimitStore.client;
-  const readiness: Readiness = {
+  return {
     redis: () =>
       !redisClient ? notConfigured : redisClient.status === 'ready' ? ok : down(`connection ${redisClient.status}`),
     smtp: () => smtpProbe?.current() ?? notConfigured,
     job: () => jobs.health(),
     gateway: () => notConfigured,
   };
-  app.decorate('readiness', readiness);
-  registerShopGauges(metrics.registry, {
-    database,
-    readiness,
-    lowStock: { ips: config.alerts.lowStockIps, gb: config.alerts.lowStockGb },
-  });
+}
+
+/** The job and the alert check start when the app is ready and stop when it closes. */
+function startServices(app: FastifyInstance, config: Config, { jobs, alertService, provider }: Services): void {
   app.addHook('onReady', async () => jobs.start(config.jobsIntervalSeconds));
   app.addHook('onReady', async () => alertService.start());
   app.addHook('onClose', async () => alertService.stop());
@@ -222,104 +273,82 @@ export async function buildApp({
     // Stripe's prices are found or created by lookup key in the background; a failure is retried at the next checkout.
     provider.prepare().catch((error: unknown) => app.log.error({ err: error }, 'payment provider is not ready'));
   });
+}
 
-  // Every route under /api/admin must be declared in the admin context, whose hook admits administrators only: one
-  // declared anywhere else would be open to anyone, so the app refuses to start.
+/** Every route under /api, each module's in its own context. */
+async function registerApi(
+  api: FastifyInstance,
+  context: { app: FastifyInstance; config: Config; database: Database; lifecycle: Lifecycle; services: Services },
+): Promise<void> {
+  const { app, config, database, lifecycle, services } = context;
+  const { auth, guards, provider, brand, rateLimit, jobs, flushEmails } = services;
+  const db = database.db;
+  await api.register(healthRoutes, { database, lifecycle, readiness: services.readiness });
+  await api.register(catalogueRoutes, { db, pricing: services.pricing });
+  await api.register(authRoutes, { auth, db, config, rateLimit, secret: services.authSecret });
+  await api.register(userRoutes, {
+    auth,
+    db,
+    guards,
+    brand,
+    limits: config.auth.rateLimit,
+    rateLimit,
+    wakeMailer: flushEmails,
+  });
+  await api.register(apiKeyRoutes, { db, guards });
+  await api.register(customerSettingsRoutes, { db, guards, allowPrivateIps: config.gateway.allowPrivateTargets });
+  await api.register(orderRoutes, {
+    db,
+    guards,
+    gatewayEndpoint: config.gatewayEndpoint,
+    provider,
+    rateLimit,
+    keyRateLimitPerMinute: config.apiKeyRateLimitPerMinute,
+  });
+  await api.register(checkoutRoutes, {
+    db,
+    guards,
+    provider,
+    appUrl: config.appUrl,
+    payments: config.payments,
+    rateLimit,
+    checkouts: app.metrics.checkouts,
+  });
+  await api.register(webhookRoutes, { db, provider, brand, flushEmails, events: app.metrics.webhookEvents });
+  await registerAdminApi(api, app, { config, db, services });
+  if (provider.name === 'sandbox') {
+    await api.register(sandboxRoutes, { db, guards, provider, brand, jobs });
+  }
+}
+
+/**
+ * Every route under /api/admin must be declared in the admin context, whose hook admits administrators only: one
+ * declared anywhere else would be open to anyone, so the app refuses to start.
+ */
+async function registerAdminApi(
+  api: FastifyInstance,
+  app: FastifyInstance,
+  { config, db, services }: { config: Config; db: Database['db']; services: Services },
+): Promise<void> {
+  const { provider, jobs, alertService } = services;
   const adminDeclared = new Set<string>();
   app.addHook('onReady', async () => {
-    const open = routeTable.filter(
+    const open = app.routeTable.filter(
       ({ method, url }) => url.startsWith(ADMIN_PREFIX) && !adminDeclared.has(`${method} ${url}`),
     );
     if (open.length > 0) {
       throw new Error(`routes under ${ADMIN_PREFIX} declared outside the admin context: ${open.map((r) => r.url)}`);
     }
   });
-  await app.register(
-    async (api) => {
-      // JSON answers carry an API's headers, not a page's (security.ts): one fixed map, set by this context's only
-      // onRequest hook (helmet is registered beside it, for pages, and never runs here), which then refuses a NUL in
-      // the address (json-body.ts) before any guard or parser. One callback-style hook: no promise for public reads.
-      const apiHeaders = apiSecurityHeaders(config.appUrl.startsWith('https://'));
-      api.addHook('onRequest', (request, reply, done) => {
-        reply.headers(apiHeaders);
-        if (addressHasNul(request.url)) return done(new AppError('BAD_REQUEST', nulMessage));
-        done();
-      });
-      await api.register(healthRoutes, { database, lifecycle, readiness });
-      await api.register(catalogueRoutes, { db: database.db, pricing });
-      await api.register(authRoutes, { auth, db: database.db, config, rateLimit, secret: authSecret });
-      await api.register(userRoutes, {
-        auth,
-        db: database.db,
-        guards,
-        brand: { brandName: config.site.brandName, appUrl: config.appUrl },
-        limits: config.auth.rateLimit,
-        rateLimit,
-        wakeMailer: () => jobs.flushEmails(),
-      });
-      await api.register(apiKeyRoutes, { db: database.db, guards });
-      await api.register(customerSettingsRoutes, {
-        db: database.db,
-        guards,
-        allowPrivateIps: config.gateway.allowPrivateTargets,
-      });
-      await api.register(orderRoutes, {
-        db: database.db,
-        guards,
-        gatewayEndpoint: config.gatewayEndpoint,
-        usageCache,
-        provider,
-        rateLimit,
-        keyRateLimitPerMinute: config.apiKeyRateLimitPerMinute,
-      });
-      await api.register(checkoutRoutes, {
-        db: database.db,
-        guards,
-        provider,
-        appUrl: config.appUrl,
-        payments: config.payments,
-        rateLimit,
-        checkouts: metrics.checkouts,
-      });
-      await api.register(webhookRoutes, {
-        db: database.db,
-        provider,
-        brand,
-        flushEmails: () => jobs.flushEmails(),
-        events: metrics.webhookEvents,
-      });
-      await api.register(adminApi, {
-        db: database.db,
-        guards,
-        brand,
-        provider,
-        currency: config.payments.currency,
-        flushEmails: () => jobs.flushEmails(),
-        checkAlerts: () => alertService.checkSoon(),
-        sandbox: provider.name === 'sandbox' ? { jobs } : undefined,
-        declared: adminDeclared,
-      });
-      if (provider.name === 'sandbox') {
-        await api.register(sandboxRoutes, { db: database.db, guards, provider, brand, jobs });
-      }
-    },
-    { prefix: '/api' },
-  );
-
-  // Pages, their assets, the API reference page and every answer for an unknown address (the 404 page, or JSON under
-  // /api) carry a page's security headers from helmet, in a context of their own so that its two hooks a request never
-  // run for the API's answers.
-  await app.register(async (pages) => {
-    await registerSecurity(pages, { scriptHashes: webApp.scriptHashes, https: config.appUrl.startsWith('https://') });
-    refuseNulInAddress(pages);
-    await registerApiDocsPage(pages);
-    await registerWebApp(pages, {
-      distDir: config.webDistDir,
-      build: webApp,
-      site: config.site,
-      pricing,
-      customerPages: metrics.customerPages,
-    });
+  await api.register(adminApi, {
+    db,
+    guards: services.guards,
+    brand: services.brand,
+    provider,
+    currency: config.payments.currency,
+    flushEmails: services.flushEmails,
+    checkAlerts: () => alertService.checkSoon(),
+    sandbox: provider.name === 'sandbox' ? { jobs } : undefined,
+    declared: adminDeclared,
   });
-  return app;
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { namedDatabaseFailure } from '../db/connection-failure.ts';
+import { openPool, poolConnections } from '../db/pool.ts';
 import { instrumentModule } from '../lib/tracing.ts';
 import { shippedPaths } from '../lifecycle/release.ts';
 import type { StandaloneGatewayConfig } from './config.ts';
@@ -51,23 +52,11 @@ export async function openGatewayDatabase(
   } catch (error) {
     throw namedDatabaseFailure(error, target);
   }
-  const pool = new pg.Pool({
-    connectionString: target.connectionString,
-    max: target.poolSize,
-    connectionTimeoutMillis: target.connectTimeoutMs,
-    statement_timeout: target.statementTimeoutMs,
-  });
-  // An idle client that errors (a database restart) must not end the process; the next query connects again.
-  pool.on('error', (error) =>
-    log.error(
-      { err: { message: error.message, code: (error as { code?: string }).code } },
-      'a pooled database connection failed; it will be replaced',
-    ),
-  );
+  const pool = openPool(pg, target, log);
   return {
     sql: pool as unknown as SqlClient,
     close: () => pool.end(),
-    poolConnections: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    poolConnections: () => poolConnections(pool),
   };
 }
 

@@ -1021,7 +1021,7 @@ describe('residential gateway', () => {
     ]);
     expect(stdout.length).toBe(5000);
     await gateway.close();
-    // The usage answer is kept per instance until the database notifies the metered change (usage-cache.ts).
+    // The meter writes what it carried when it flushes.
     const readUsage = async () =>
       (await t.app.inject({ url: '/api/orders/usage', headers: { cookie: customer.cookie } })).json()[0];
     await expect.poll(async () => (await readUsage()).usedInKb).toBeGreaterThan(4);

@@ -92,19 +92,3 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
 export function addressHasNul(url: string): boolean {
   return url.includes('%00') || url.includes('\0');
 }
-
-/**
- * A path or query holding a NUL is refused for every route of the context, as the JSON parser refuses one in a body:
- * before validation, once the answer's security headers are set, and as an error, so that each route answers it in its
- * own error shape (the checkout's is { success, error }). The API's context checks it in its own onRequest hook instead
- * (app.ts), one hook fewer on every API call.
- */
-export function refuseNulInAddress(app: FastifyInstance): void {
-  app.addHook('preValidation', (request, _reply, done) => {
-    if (addressHasNul(request.url)) {
-      done(new AppError('BAD_REQUEST', nulMessage));
-      return;
-    }
-    done();
-  });
-}

@@ -40,7 +40,7 @@ describe('catalogue API', () => {
   it('GET /api/pricing carries an ETag, answers 304 to a client that holds it, and a new one when stock changes', async () => {
     const first = await t.app.inject({ method: 'GET', url: '/api/pricing' });
     const etag = String(first.headers.etag);
-    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(etag).toMatch(/^"[^"]+"$/);
     expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
     const again = await t.app.inject({ method: 'GET', url: '/api/pricing', headers: { 'if-none-match': etag } });
     expect(again.statusCode).toBe(304);

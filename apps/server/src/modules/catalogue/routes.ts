@@ -1,9 +1,8 @@
-import { endpoints, type PricingResponse, pricingResponseSchema } from '@storefront/contract';
-import type { FastifyReply } from 'fastify';
+import etag from '@fastify/etag';
+import { endpoints, type PricingResponse } from '@storefront/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.ts';
-import { preparedJson, sendJson } from '../../lib/prepared-json.ts';
 import { routeOf } from '../../lib/route.ts';
 import { getPricing } from './get-pricing.ts';
 import { listFeatures } from './list-features.ts';
@@ -19,30 +18,22 @@ export function createPricingReader(db: Db, ttlMs: number): () => Promise<Pricin
     message: 'Pricing retrieved',
   });
   if (ttlMs === 0) return read;
-  // The same answer object while it is fresh, so that what is derived from it (its bytes, its ETag) is made once;
-  // concurrent readers of a stale answer share one read.
+  // Concurrent readers of a stale answer share one read.
   const kept = new LRUCache<'pricing', PricingResponse>({ max: 1, ttl: ttlMs, fetchMethod: read });
   return async () => (await kept.fetch('pricing')) ?? read();
 }
-
-/** The pricing answer as bytes and their ETag, made once per answer the pricing reader gives (it keeps one a second). */
-const preparedPricing = preparedJson(pricingResponseSchema, (answer: PricingResponse) => answer);
 
 export const catalogueRoutes: FastifyPluginAsyncZod<{ db: Db; pricing: () => Promise<PricingResponse> }> = async (
   app,
   { db, pricing },
 ) => {
+  // The pricing changes only with prices or stock: a client that holds the current answer gets 304 without a body.
+  await app.register(etag);
   app.route({
     ...routeOf(endpoints.getPricing),
-    // About 300 bytes, below the compression threshold: the compression hook is left off this route.
-    compress: false,
-    handler: async (request, reply: FastifyReply) => {
-      // The answer changes only with prices or stock: it is serialised once per change, with an ETag, and a client that
-      // already holds it gets 304 without a body. (The bytes were checked against the schema when they were made.)
-      const prepared = preparedPricing(await pricing());
-      reply.header('cache-control', 'no-cache').header('etag', prepared.etag);
-      if (request.headers['if-none-match'] === prepared.etag) return reply.code(304).send();
-      return sendJson(reply, prepared);
+    handler: async (_request, reply) => {
+      reply.header('cache-control', 'no-cache');
+      return pricing();
     },
   });
 

@@ -1,11 +1,10 @@
 import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
-import { type Endpoint, endpoints, type OrderUsage, orderUsageListSchema } from '@storefront/contract';
+import { type Endpoint, endpoints } from '@storefront/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { sourceKey } from '../../lib/ip-address.ts';
 import { privateNoStore } from '../../lib/no-store.ts';
-import { preparedJson, sendJson } from '../../lib/prepared-json.ts';
 import { enforceLimit } from '../../lib/rate-limits.ts';
 import { routeOf } from '../../lib/route.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
@@ -20,15 +19,12 @@ import {
   listProcessingOrders,
   ordersVersion,
 } from './list-orders.ts';
-import { createOrdersAnswers } from './orders-answer.ts';
 import { proxyListLines } from './proxy-list.ts';
-import type { UsageCache } from './usage-cache.ts';
 
 export interface OrderRoutesOptions {
   db: Db;
   guards: Guards;
   gatewayEndpoint: string;
-  usageCache: UsageCache;
   provider: PaymentProvider;
   /** Where the counters live (../../lib/rate-limit-store.ts). */
   rateLimit: RateLimitPluginOptions;
@@ -39,12 +35,9 @@ export interface OrderRoutesOptions {
 const sentBack = (header: string | undefined, etag: string) =>
   header?.split(',').some((tag) => ['*', etag].includes(tag.trim().replace(/^W\//, ''))) ?? false;
 
-/** A customer's usage answer as bytes, made once per answer the usage cache keeps. */
-const preparedUsage = preparedJson(orderUsageListSchema, (usage: OrderUsage[]) => usage);
-
 export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
   app,
-  { db, guards, gatewayEndpoint, usageCache, provider, rateLimit: rateLimitOptions, keyRateLimitPerMinute },
+  { db, guards, gatewayEndpoint, provider, rateLimit: rateLimitOptions, keyRateLimitPerMinute },
 ) => {
   await app.register(rateLimit, rateLimitOptions);
   const perKey = app.createRateLimit({
@@ -73,7 +66,6 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
       },
     };
   };
-  const ordersAnswers = createOrdersAnswers();
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.addHook('onSend', privateNoStore);
 
@@ -86,31 +78,14 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
       const version = ordersVersion(rows);
       // Weak: the same version is sent plain, br or gzip.
       reply.header('etag', `W/"${version}"`);
-      reply.header('vary', 'accept-encoding');
       if (sentBack(request.headers['if-none-match'], `"${version}"`)) return reply.code(304).send();
-      const { bytes, encoding } = await ordersAnswers.answer(
-        userId,
-        version,
-        () => listOrders({ db, userId, rows }),
-        request.headers['accept-encoding'],
-      );
-      if (encoding) reply.header('content-encoding', encoding);
-      return sendJson(reply, bytes);
+      return listOrders({ db, userId, rows });
     },
   });
 
   api.route({
     ...readRoute(endpoints.listOrderUsage),
-    // At most one residential account a customer: always below the compression threshold, so the hooks are left off.
-    compress: false,
-    handler: async (request, reply) => {
-      const userId = readerOf(request);
-      // The same answer object while it is kept (usage-cache.ts), so it is serialised once per change.
-      return sendJson(
-        reply,
-        preparedUsage(await usageCache.get(userId, () => listOrderUsage({ db, userId, gatewayEndpoint }))),
-      );
-    },
+    handler: async (request) => listOrderUsage({ db, userId: readerOf(request), gatewayEndpoint }),
   });
 
   api.route({

@@ -32,8 +32,6 @@ export const userRoutes: FastifyPluginAsync<{
 
   api.route({
     ...routeOf(endpoints.checkSession, guards),
-    // A few hundred bytes at most, below the compression threshold: the compression hooks are left off this route.
-    compress: false,
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
       // A session better-auth extends when it is read sends its new cookie.
