@@ -1,5 +1,5 @@
-// A customer holding 10,000 proxies: GET /api/orders latency (p50, p99) on PostgreSQL, with the customer's answer kept under its version
-// and right after a change, then, in Chromium, the time to expand the order on the Proxies page and to build the
+// A customer holding 10,000 proxies: GET /api/orders latency (p50, p99) on PostgreSQL, read whole and right after a
+// change of the order's IPs, then, in Chromium, the time to expand the order on the Proxies page and to build the
 // 10,000-line download.
 import autocannon from 'autocannon';
 import { eq } from 'drizzle-orm';
@@ -34,9 +34,9 @@ try {
     headers: { cookie },
   });
   console.log(
-    `baseline GET /api/orders/usage (session and usage kept in memory): p50 ${baseline.latency.p50} ms, p99 ${baseline.latency.p99} ms, ${baseline.requests.average.toFixed(0)} req/s`,
+    `baseline GET /api/orders/usage (one residential account): p50 ${baseline.latency.p50} ms, p99 ${baseline.latency.p99} ms, ${baseline.requests.average.toFixed(0)} req/s`,
   );
-  // As a tool reads it (no compression), then as a browser does (Accept-Encoding: br, the answer kept compressed).
+  // As a tool reads it (no compression), then as a browser does (Accept-Encoding: br).
   for (const [connections, encoding] of [
     [1, undefined],
     [10, undefined],
@@ -72,7 +72,7 @@ try {
   }
   cold.sort((a, b) => a - b);
   console.log(
-    `GET /api/orders right after a change of the order's IPs (read from the database, not the instance's cache), 1 connection: ` +
+    `GET /api/orders right after a change of the order's IPs 1 connection: ` +
       `p50 ${cold[15]?.toFixed(1)} ms, worst of 30 ${cold[29]?.toFixed(1)} ms`,
   );
 
