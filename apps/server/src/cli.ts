@@ -17,7 +17,7 @@ Commands:
   gateway         the residential proxy gateway alone, against the same database as the servers
   help            prints this help (also --help or -h)
 
-Settings are read from the environment and from .env in the working folder (see the README's configuration table).`;
+Settings are read from the environment and from .env in the working folder (see docs/configuration.md).`;
 
 const use = 'use node . [serve | migrate | jobs [--once] | gateway], or node . --help';
 

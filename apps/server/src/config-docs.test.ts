@@ -5,17 +5,18 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { envSchema, loadConfig } from './config.ts';
 import { repoRoot, tempDir } from './test/service.ts';
 
-// The configuration is written down three times: the schema (config.ts), the README's table and .env.example. They
-// cannot drift: a setting added to one must be added to the other two.
+// The configuration is written down three times: the schema (config.ts), the table of docs/configuration.md and
+// .env.example. They cannot drift: a setting added to one must be added to the other two.
 const schemaNames = Object.keys(envSchema.shape).sort();
 
-function readmeNames(): string[] {
-  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  const section = readme.slice(
-    readme.indexOf('## Configuration'),
-    readme.indexOf('\n### ', readme.indexOf('## Configuration')),
-  );
-  return section
+/** The variables named in the first column of docs/configuration.md's "## Settings" table. */
+function documentedNames(): string[] {
+  const text = readFileSync(path.join(repoRoot, 'docs/configuration.md'), 'utf8');
+  const start = text.indexOf('\n## Settings\n');
+  if (start < 0) throw new Error('docs/configuration.md has no "## Settings" section');
+  const end = text.indexOf('\n## ', start + 1);
+  return text
+    .slice(start, end < 0 ? undefined : end)
     .split('\n')
     .filter((line) => line.startsWith('| `'))
     .flatMap((line) => [...(line.split('|')[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map(([, name]) => name ?? ''))
@@ -34,12 +35,12 @@ function envExample(): Map<string, string> {
 }
 
 describe('the configuration, written down', () => {
-  it('the README table, .env.example and the schema list the same variables', () => {
+  it("docs/configuration.md's table, .env.example and the schema list the same variables", () => {
     const missing = (names: string[], from: string[]) => from.filter((name) => !names.includes(name));
-    const readme = readmeNames();
+    const documented = documentedNames();
     const example = [...envExample().keys()].sort();
-    expect(missing(readme, schemaNames), 'in config.ts but not in the README table').toEqual([]);
-    expect(missing(schemaNames, readme), 'in the README table but not in config.ts').toEqual([]);
+    expect(missing(documented, schemaNames), 'in config.ts but not in docs/configuration.md').toEqual([]);
+    expect(missing(schemaNames, documented), 'in docs/configuration.md but not in config.ts').toEqual([]);
     expect(missing(example, schemaNames), 'in config.ts but not in .env.example').toEqual([]);
     expect(missing(schemaNames, example), 'in .env.example but not in config.ts').toEqual([]);
   });

@@ -100,7 +100,7 @@ const databaseUrl = z
       '(/ as %2F, ? %3F, # %23, @ %40, % %25), or given in PGPASSWORD',
   );
 
-/** Every setting, by its variable. Kept in step with the README's table and .env.example by config-docs.test.ts. */
+/** Every setting, by its variable; docs/configuration.md and .env.example are held to it by config-docs.test.ts. */
 export const envSchema = z.object({
   NODE_ENV: oneOf(['development', 'production', 'test']).default('production'),
   // Loopback unless asked: a shop started to try it is not on the network (the image and the unit set 0.0.0.0).

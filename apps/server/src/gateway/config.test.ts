@@ -59,7 +59,7 @@ const shop = { AUTH_SECRET: 'x'.repeat(32), SMTP_URL: 'smtp://mail.example.com',
 const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://gateway@db.example/shop' };
 
 describe("the standalone gateway's own configuration", () => {
-  it('has the defaults the README gives', () => {
+  it('has the defaults docs/configuration.md gives', () => {
     expect(loadGatewayConfig({})).toEqual({
       logLevel: 'info',
       database: { kind: 'pglite', dataDir: path.resolve('data/pglite'), chosenBy: 'DATA_DIR' },
@@ -120,7 +120,7 @@ describe("the standalone gateway's own configuration", () => {
     );
     expect(loadGatewayConfig(env).gateway.proxyProtocol).toBe(true);
     expect([...asked].sort()).toEqual([...READ].sort());
-    // Each is a setting of the shop's table (the README's and .env.example's, see config-docs.test.ts).
+    // Each is a setting of the shop's table (docs/configuration.md's and .env.example's, see config-docs.test.ts).
     expect(READ.filter((name) => !(name in envSchema.shape))).toEqual([]);
   });
 
