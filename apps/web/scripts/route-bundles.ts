@@ -23,7 +23,8 @@ const layout = 'src/features/dashboard/components/dashboard-layout.tsx';
 const adminGate = 'src/features/dashboard/components/admin-route.tsx';
 
 /**
- * The budgets: each route's figure when they were set (README, "Page sizes") with room for ordinary growth (about 7 %).
+ * The budgets: each route's figure when they were set (docs/benchmarks.md, "Page sizes") with room for ordinary growth
+ * (about 7 %).
  * Since the split-off pages share a few files (the chunk groups in vite.config.ts), every signed-in page carries them
  * (about 100 KB of the figures below): a page's figure is its first visit's, the next pages load only their own chunks.
  */

@@ -1,6 +1,6 @@
 // The standalone gateway's own configuration (`npm run gateway`, `node . gateway`). It reads only the variables the
 // gateway uses, with the shop's defaults and the shop's refusals, in a few plain readers: neither zod nor the shop's
-// configuration is loaded, which keeps a gateway on its own smaller (see the README's figures), and a setting of the
+// configuration is loaded, which keeps a gateway on its own smaller (see docs/benchmarks.md), and a setting of the
 // shop it never uses (AUTH_SECRET, SMTP_URL, Stripe) is neither required nor checked; only a mistyped name stops it
 // in production, as it stops the shop. The server reads the same settings for the gateway inside it with its own
 // schema (config.ts); config.test.ts holds the two readers to the same answers for the same environment.
