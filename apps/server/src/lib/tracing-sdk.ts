@@ -29,7 +29,7 @@ import { defaultResource, resourceFromAttributes } from '@opentelemetry/resource
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { buildInfo } from '../lifecycle/release.ts';
 import { redactQuery, redactUrl } from './log-redaction.ts';
-import type { InstrumentedModule, SpanOptions, Tracing } from './tracing.ts';
+import type { InstrumentedModule, SpanOptions, Tracing } from './tracing-types.ts';
 
 /**
  * Requests that are not worth a trace: Prometheus' scrapes (the metrics listener) and the load balancer's health probes,

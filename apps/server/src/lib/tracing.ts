@@ -1,26 +1,7 @@
 // Traces over OpenTelemetry, only when an OTLP endpoint is set (docs/decisions/2026-11-25-traces.md). This file imports
 // nothing of OpenTelemetry: the SDK (lib/tracing-sdk.ts and every @opentelemetry package) is loaded by the dynamic
 // import below, so that a process without OTEL_EXPORTER_OTLP_ENDPOINT never loads it, and a span costs it one check.
-
-/** Whether a span stands for a call to another service (SMTP) or for work of the process itself (a job's run). */
-export type SpanKindName = 'client' | 'internal';
-
-export interface SpanOptions {
-  kind?: SpanKindName;
-  attributes?: Record<string, string | number | boolean | undefined>;
-}
-
-/** Modules the shop loads itself (bundled in a release, or imported before tracing started) and hands over to patch. */
-export type InstrumentedModule = 'pg';
-
-export interface Tracing {
-  span<T>(name: string, options: SpanOptions, run: () => Promise<T>): Promise<T>;
-  instrument(name: InstrumentedModule, moduleExports: unknown): void;
-  /** The active span's ids, for each log line (pino's mixin). */
-  logFields(): Record<string, string>;
-  /** Exports the spans still buffered, then stops. */
-  shutdown(): Promise<void>;
-}
+import type { InstrumentedModule, SpanOptions, Tracing } from './tracing-types.ts';
 
 let active: Tracing | undefined;
 
