@@ -6,7 +6,7 @@ import { createCoupon } from '../modules/coupons/coupons.ts';
 import { type FakeStripe, startFakeStripe } from '../test/fake-stripe.ts';
 import { createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../test/test-app.ts';
 import { PROVIDER_UNREACHABLE } from './provider.ts';
-import { stripeCouponId } from './stripe-provider.ts';
+import { stripeCouponId } from './stripe/calls.ts';
 
 const WAIT_S = 2;
 const HANGING = 10;

@@ -1,0 +1,170 @@
+import Stripe from 'stripe';
+import type { PaidInvoice, PaymentEvent } from '../provider.ts';
+import { assertWebhookNotFromFuture, WEBHOOK_TOLERANCE_SECONDS, WebhookSignatureError } from '../provider.ts';
+
+const PAID_CHECKOUT_EVENTS = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);
+
+/**
+ * The event Stripe sent, its signature checked on the raw body; anything else is a WebhookSignatureError, a signature
+ * dated ahead of ours too (provider.ts).
+ */
+export async function verifiedEvent(
+  rawBody: Buffer,
+  signature: string | undefined,
+  webhookSecret: string,
+): Promise<Stripe.Event> {
+  assertWebhookNotFromFuture(signature);
+  try {
+    return await Stripe.webhooks.constructEventAsync(
+      rawBody,
+      signature ?? '',
+      webhookSecret,
+      WEBHOOK_TOLERANCE_SECONDS,
+    );
+  } catch {
+    throw new WebhookSignatureError();
+  }
+}
+
+/**
+ * What an event's reading asks Stripe for: the invoice and the subscription it names are read again rather than trusted
+ * as the event carried them.
+ */
+export interface Rereads {
+  invoice(id: string): Promise<Stripe.Invoice>;
+  subscription(id: string): Promise<Stripe.Subscription>;
+}
+
+/** What reading the event does at Stripe, in the words of a refusal ("The payment provider refused to read the payment"). */
+export const readingOf = (event: Stripe.Event) =>
+  PAID_CHECKOUT_EVENTS.has(event.type) ? 'read the payment' : 'read the event';
+
+/**
+ * Stripe's event as the product's own (provider.ts): a paid checkout, a renewal paid or failed, a subscription updated
+ * or ended; any other event, and those that concern no renewal, are 'ignored'.
+ */
+export async function paymentEventOf(event: Stripe.Event, rereads: Rereads, currency: string): Promise<PaymentEvent> {
+  if (PAID_CHECKOUT_EVENTS.has(event.type)) return checkoutEvent(event, rereads, currency);
+  if (event.type === 'invoice.paid' || event.type === 'invoice.payment_failed') return invoiceEvent(event, rereads);
+  if (event.type === 'customer.subscription.updated' || event.type === 'customer.subscription.deleted') {
+    return subscriptionEvent(event);
+  }
+  return ignored(event);
+}
+
+const ignored = (event: Stripe.Event): PaymentEvent => ({ kind: 'ignored', eventId: event.id, type: event.type });
+
+const idOf = (value: string | { id?: string } | null | undefined): string | null =>
+  typeof value === 'string' ? value : (value?.id ?? null);
+
+/** A Checkout Session paid (at once, or later for a delayed method): its order is delivered. */
+async function checkoutEvent(event: Stripe.Event, rereads: Rereads, currency: string): Promise<PaymentEvent> {
+  const session = event.data.object as Stripe.Checkout.Session;
+  const orderId = session.metadata?.orderId ?? session.client_reference_id;
+  if (!orderId || (session.payment_status !== 'paid' && session.payment_status !== 'no_payment_required')) {
+    return ignored(event);
+  }
+  const subscriptionId = idOf(session.subscription);
+  const invoiceId = idOf(session.invoice);
+  const [invoice, periodEnd] = await Promise.all([
+    invoiceId
+      ? rereads.invoice(invoiceId).then((fresh) => paidInvoiceFrom(fresh, event.created))
+      : sessionInvoice(session, event.created, currency),
+    periodEndOf(rereads, subscriptionId),
+  ]);
+  return {
+    kind: 'checkout.paid',
+    eventId: event.id,
+    type: event.type,
+    orderId,
+    invoice,
+    customerEmail: session.customer_details?.email ?? session.customer_email ?? null,
+    subscriptionId,
+    customerId: idOf(session.customer),
+    periodEnd,
+  };
+}
+
+/** Renewals and failed renewals; the first invoice of a subscription is the checkout's, delivered by its session. */
+async function invoiceEvent(event: Stripe.Event, rereads: Rereads): Promise<PaymentEvent> {
+  const invoice = event.data.object as Stripe.Invoice;
+  const { subscriptionId, orderId } = subscriptionOfInvoice(invoice);
+  if (!subscriptionId || invoice.billing_reason === 'subscription_create') return ignored(event);
+  const base = { eventId: event.id, type: event.type, orderId, subscriptionId };
+  if (event.type === 'invoice.payment_failed') {
+    return {
+      kind: 'renewal.failed',
+      ...base,
+      payUrl: invoice.hosted_invoice_url ?? null,
+      invoiceId: invoice.id ?? null,
+    };
+  }
+  const fresh = invoice.id ? await rereads.invoice(invoice.id) : invoice;
+  return {
+    kind: 'renewal.paid',
+    ...base,
+    invoice: paidInvoiceFrom(fresh, event.created),
+    periodEnd: await periodEndOf(rereads, subscriptionId),
+  };
+}
+
+/** Cancel-at-period-end set or cleared, or the subscription's end. */
+function subscriptionEvent(event: Stripe.Event): PaymentEvent {
+  const subscription = event.data.object as Stripe.Subscription;
+  const base = {
+    eventId: event.id,
+    type: event.type,
+    orderId: subscription.metadata?.orderId ?? null,
+    subscriptionId: subscription.id,
+  };
+  if (event.type === 'customer.subscription.deleted' || subscription.status === 'canceled') {
+    const endedAt = subscription.ended_at ?? subscription.canceled_at ?? event.created;
+    return { kind: 'subscription.ended', ...base, endedAt: new Date(endedAt * 1000) };
+  }
+  const end = subscription.items?.data[0]?.current_period_end;
+  return {
+    kind: 'subscription.updated',
+    ...base,
+    cancelAtPeriodEnd: subscription.cancel_at_period_end,
+    periodEnd: end ? new Date(end * 1000) : null,
+  };
+}
+
+/** The subscription and our order id an invoice belongs to (API 2025+: under parent.subscription_details). */
+function subscriptionOfInvoice(invoice: Stripe.Invoice) {
+  const details = invoice.parent?.subscription_details;
+  return {
+    subscriptionId: idOf(details?.subscription),
+    orderId: details?.metadata?.orderId ?? invoice.metadata?.orderId ?? null,
+  };
+}
+
+/** A payment without an invoice at Stripe: the session's own amounts. */
+function sessionInvoice(session: Stripe.Checkout.Session, eventCreated: number, currency: string): PaidInvoice {
+  return {
+    id: session.id,
+    hostedUrl: null,
+    amountCents: session.amount_total ?? 0,
+    discountCents: session.total_details?.amount_discount ?? 0,
+    currency: session.currency ?? currency,
+    paidAt: new Date(eventCreated * 1000),
+  };
+}
+
+function paidInvoiceFrom(invoice: Stripe.Invoice, eventCreated: number): PaidInvoice {
+  return {
+    id: invoice.id ?? '',
+    hostedUrl: invoice.hosted_invoice_url ?? null,
+    amountCents: invoice.amount_paid,
+    discountCents: (invoice.total_discount_amounts ?? []).reduce((sum, discount) => sum + discount.amount, 0),
+    currency: invoice.currency,
+    paidAt: new Date((invoice.status_transitions?.paid_at ?? eventCreated) * 1000),
+  };
+}
+
+async function periodEndOf(rereads: Rereads, subscriptionId: string | null): Promise<Date | null> {
+  if (!subscriptionId) return null;
+  const subscription = await rereads.subscription(subscriptionId);
+  const end = subscription.items.data[0]?.current_period_end;
+  return end ? new Date(end * 1000) : null;
+}
