@@ -75,44 +75,61 @@ export async function runJobs(ctx: JobContext, now: Date): Promise<JobReport> {
     emailsSent: 0,
     abandonedRemoved: 0,
   };
+  if (ctx.provider === 'sandbox') Object.assign(report, await renewSandboxSubscriptions(ctx, now));
+  report.expired = await expireEndedOrders(ctx, now);
+  report.reminded = await remindBeforeRenewals(ctx, now);
+  if (ctx.signal?.aborted) return report;
+  report.abandonedRemoved = await removeAbandonedCheckouts(ctx, now);
+  // Residential data at 80 % and 100 %: an e-mail each, once per purchase level, sent with the rest just below.
+  if (ctx.signal?.aborted) return report;
+  await queueUsageEmails(ctx);
+  if (ctx.signal?.aborted) return report;
+  report.emailsSent = await dispatchOutbox(ctx.db, ctx.mailer, ctx.log);
+  return report;
+}
 
-  // 1. The sandbox charges its subscriptions at period end with the card chosen on its pages (Stripe charges its own).
-  if (ctx.provider === 'sandbox') {
-    const invoices = createSandboxInvoices(ctx.brand.appUrl);
-    await eachDue(
-      ctx,
-      and(
-        eq(orders.provider, 'sandbox'),
-        eq(orders.status, 'delivered'),
-        eq(orders.cancelled, false),
-        eq(orders.paymentFailed, false),
-        isNotNull(orders.expiresAt),
-        lte(orders.expiresAt, now),
-      ),
-      async (tx, order) => {
-        if (order.sandboxCard === 'declined') {
-          const outcome = await failSandboxRenewal({ tx, brand: ctx.brand, order, now });
-          if (outcome === 'failed') report.failed += 1;
-          return outcome === 'failed';
-        }
-        const outcome = await chargeSandboxRenewal({
-          tx,
-          brand: ctx.brand,
-          invoices,
-          order,
-          paidAt: order.expiresAt ?? now,
-          now,
-        });
-        if (outcome === 'renewed') report.renewed += 1;
-        return outcome === 'renewed';
-      },
-    );
-  }
+/** The sandbox charges its subscriptions at period end with the card chosen on its pages (Stripe charges its own). */
+async function renewSandboxSubscriptions(ctx: JobContext, now: Date): Promise<{ renewed: number; failed: number }> {
+  const invoices = createSandboxInvoices(ctx.brand.appUrl);
+  const counts = { renewed: 0, failed: 0 };
+  await eachDue(
+    ctx,
+    and(
+      eq(orders.provider, 'sandbox'),
+      eq(orders.status, 'delivered'),
+      eq(orders.cancelled, false),
+      eq(orders.paymentFailed, false),
+      isNotNull(orders.expiresAt),
+      lte(orders.expiresAt, now),
+    ),
+    async (tx, order) => {
+      if (order.sandboxCard === 'declined') {
+        const outcome = await failSandboxRenewal({ tx, brand: ctx.brand, order, now });
+        if (outcome === 'failed') counts.failed += 1;
+        return outcome === 'failed';
+      }
+      const outcome = await chargeSandboxRenewal({
+        tx,
+        brand: ctx.brand,
+        invoices,
+        order,
+        paidAt: order.expiresAt ?? now,
+        now,
+      });
+      if (outcome === 'renewed') counts.renewed += 1;
+      return outcome === 'renewed';
+    },
+  );
+  return counts;
+}
 
-  // 2. Ends: a failed renewal past its grace period, a cancelled order past its period, and (backstop for lost provider
-  //    events) a Stripe subscription not renewed within the grace period after its period end.
+/**
+ * The ends: a failed renewal past its grace period, a cancelled order past its period, and (backstop for lost provider
+ * events) a Stripe subscription not renewed within the grace period after its period end.
+ */
+function expireEndedOrders(ctx: JobContext, now: Date): Promise<number> {
   const graceAgo = new Date(now.getTime() - GRACE_DAYS * 86_400_000);
-  report.expired += await eachDue(
+  return eachDue(
     ctx,
     and(
       inArray(orders.status, [...LIVE]),
@@ -125,10 +142,12 @@ export async function runJobs(ctx: JobContext, now: Date): Promise<JobReport> {
     ),
     async (tx, order) => (await expireOrder({ tx, brand: ctx.brand, order, endedAt: now })) === 'expired',
   );
+}
 
-  // 3. A reminder 3 days before each renewal, once per period.
+/** A reminder 3 days before each renewal, once per period. */
+function remindBeforeRenewals(ctx: JobContext, now: Date): Promise<number> {
   const soon = new Date(now.getTime() + REMINDER_DAYS * 86_400_000);
-  report.reminded += await eachDue(
+  return eachDue(
     ctx,
     and(
       eq(orders.status, 'delivered'),
@@ -151,22 +170,17 @@ export async function runJobs(ctx: JobContext, now: Date): Promise<JobReport> {
       return true;
     },
   );
+}
 
-  // 4. Checkouts never paid: a payment page lives an hour (CHECKOUT_PAYABLE_MS), so after a week nothing can pay them.
-  //    Real time, not the sandbox's clock: a clock moved ahead must not remove the checkout a customer is paying now.
-  if (ctx.signal?.aborted) return report;
+/**
+ * Checkouts never paid: a payment page lives an hour (CHECKOUT_PAYABLE_MS), so after a week nothing can pay them. Real
+ * time, not the sandbox's clock: a clock moved ahead must not remove the checkout a customer is paying now.
+ */
+async function removeAbandonedCheckouts(ctx: JobContext, now: Date): Promise<number> {
   const abandonedBefore = new Date(Math.min(now.getTime(), Date.now()) - ABANDONED_AFTER_MS);
   const abandoned = await ctx.db
     .delete(orders)
     .where(and(eq(orders.status, 'awaiting_payment'), lte(orders.createdAt, abandonedBefore)))
     .returning({ id: orders.id });
-  report.abandonedRemoved = abandoned.length;
-
-  // 5. Residential data at 80 % and 100 %: an e-mail each, once per purchase level, sent with the rest just below.
-  if (ctx.signal?.aborted) return report;
-  await queueUsageEmails(ctx);
-
-  if (ctx.signal?.aborted) return report;
-  report.emailsSent = await dispatchOutbox(ctx.db, ctx.mailer, ctx.log);
-  return report;
+  return abandoned.length;
 }

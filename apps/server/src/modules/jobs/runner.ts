@@ -8,7 +8,7 @@ import { type CheckResult, down, notConfigured, ok } from '../health/readiness.t
 import { dispatchOutbox } from '../notifications/outbox.ts';
 import { jobTime } from './clock.ts';
 import { recordJobRun } from './job-state.ts';
-import { type JobReport, runJobs } from './run-jobs.ts';
+import { type JobContext, type JobReport, runJobs } from './run-jobs.ts';
 import { settleProviderSteps } from './settle-provider-steps.ts';
 
 export interface JobRunner {
@@ -32,7 +32,7 @@ export interface JobRunner {
   stop(): Promise<void>;
 }
 
-export function createJobRunner(options: {
+export interface JobRunnerOptions {
   db: Db;
   brand: Branding;
   mailer: Mailer;
@@ -43,10 +43,11 @@ export function createJobRunner(options: {
    * logged and does not change the run's.
    */
   afterRun?: () => Promise<unknown>;
-}): JobRunner {
-  const sandbox = options.provider.name === 'sandbox';
+}
+
+export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const stopping = new AbortController();
-  const ctx = {
+  const ctx: JobContext = {
     db: options.db,
     brand: options.brand,
     mailer: options.mailer,
@@ -54,39 +55,15 @@ export function createJobRunner(options: {
     provider: options.provider.name,
     signal: stopping.signal,
   };
+  const record = new RunRecord();
+  const emails = outboxSender(options, stopping.signal);
   let running: Promise<JobReport> | undefined;
   let timer: NodeJS.Timeout | undefined;
-  let intervalMs = 0;
-  let startedAt = Date.now();
-  let lastSuccess: number | undefined;
-  let failuresInARow = 0;
-  let sending: Promise<void> | undefined;
-  let sendAgain = false;
-  let lastError = '';
 
   async function runOnce(at?: Date): Promise<JobReport> {
     while (running) await running.catch(() => {});
     // With traces on, each run is a span, the parent of its queries, provider calls and e-mails.
-    running = traced('periodic job', {}, async () => {
-      try {
-        const report = await runJobs(ctx, at ?? (await jobTime(options.db, sandbox)));
-        // Changes at the payment provider that a request left behind (a crash, a timeout): finished or undone.
-        await settleProviderSteps({ ...ctx, provider: options.provider });
-        lastSuccess = Date.now();
-        failuresInARow = 0;
-        await recorded({ ok: true });
-        return report;
-      } catch (error) {
-        failuresInARow += 1;
-        lastError = error instanceof Error ? error.message : String(error);
-        await recorded({ ok: false, error: lastError });
-        throw error;
-      } finally {
-        await options
-          .afterRun?.()
-          .catch((error: unknown) => options.log.error({ err: error }, 'the check after the periodic job failed'));
-      }
-    });
+    running = traced('periodic job', {}, () => runAndRecord(options, ctx, record, at));
     try {
       return await running;
     } finally {
@@ -94,66 +71,20 @@ export function createJobRunner(options: {
     }
   }
 
-  /** The run's outcome in the database, for every instance's alert check; a database that refuses it is logged. */
-  async function recorded(outcome: { ok: true } | { ok: false; error: string }) {
-    await recordJobRun(options.db, outcome, intervalMs > 0 ? intervalMs / 1000 : undefined).catch((error: unknown) =>
-      options.log.error({ err: error }, 'the outcome of the periodic job could not be recorded'),
-    );
-  }
-
-  function health(): CheckResult {
-    if (intervalMs === 0) return notConfigured;
-    if (failuresInARow >= 3) return down(`failed ${failuresInARow} times in a row: ${lastError}`);
-    const since = lastSuccess ?? startedAt;
-    if (Date.now() - since > 3 * intervalMs) {
-      return down(
-        lastSuccess === undefined ? 'has not succeeded since the start' : 'has not succeeded for three intervals',
-      );
-    }
-    return ok;
-  }
-
   return {
     runOnce,
     busy: () => running !== undefined,
-    health,
-    flushEmails() {
-      // A stopped process starts no new sender: its database is about to close.
-      if (stopping.signal.aborted) return;
-      // One sender at a time in this process (not one per webhook or sign-up): a burst needs one SMTP connection, and a
-      // process that dies strands at most the one message it was sending until its claim runs out.
-      if (sending) {
-        sendAgain = true;
-        return;
-      }
-      sending = (async () => {
-        do {
-          sendAgain = false;
-          await dispatchOutbox(options.db, options.mailer, options.log);
-        } while (sendAgain && !stopping.signal.aborted);
-      })()
-        .catch((error: unknown) =>
-          options.log.error({ err: error }, 'e-mail dispatch failed; the periodic job retries'),
-        )
-        .finally(() => {
-          sending = undefined;
-        });
-    },
+    health: () => record.health(),
+    flushEmails: emails.flush,
     setCadence(intervalSeconds) {
-      intervalMs = Math.max(0, intervalSeconds) * 1000;
-      startedAt = Date.now();
+      record.setCadence(Math.max(0, intervalSeconds) * 1000);
     },
     start(intervalSeconds) {
       if (intervalSeconds <= 0 || timer) return;
-      intervalMs = intervalSeconds * 1000;
-      startedAt = Date.now();
+      record.setCadence(intervalSeconds * 1000);
       timer = setInterval(() => {
         runOnce().then(
-          (report) => {
-            if (report.renewed + report.failed + report.expired + report.reminded + report.emailsSent > 0) {
-              options.log.info({ report }, 'periodic job');
-            }
-          },
+          (report) => logReport(options.log, report),
           (error: unknown) => options.log.error({ err: error }, 'periodic job failed; the next run retries'),
         );
       }, intervalSeconds * 1000);
@@ -166,7 +97,117 @@ export function createJobRunner(options: {
       stopping.abort();
       await running?.catch(() => {});
       // A message being handed to the mail server is finished, not cut (it would be sent again after its claim).
-      await sending;
+      await emails.sending();
     },
   };
+}
+
+/** One run: the due work, then the provider's unsettled changes; its outcome recorded here and in the database. */
+async function runAndRecord(
+  options: JobRunnerOptions,
+  ctx: JobContext,
+  record: RunRecord,
+  at: Date | undefined,
+): Promise<JobReport> {
+  try {
+    const report = await runJobs(ctx, at ?? (await jobTime(options.db, options.provider.name === 'sandbox')));
+    // Changes at the payment provider that a request left behind (a crash, a timeout): finished or undone.
+    await settleProviderSteps({ ...ctx, provider: options.provider });
+    record.succeeded();
+    await recordInDatabase(options, record, { ok: true });
+    return report;
+  } catch (error) {
+    await recordInDatabase(options, record, { ok: false, error: record.failed(error) });
+    throw error;
+  } finally {
+    await options
+      .afterRun?.()
+      .catch((error: unknown) => options.log.error({ err: error }, 'the check after the periodic job failed'));
+  }
+}
+
+/** The run's outcome in the database, for every instance's alert check; a database that refuses it is logged. */
+async function recordInDatabase(
+  options: JobRunnerOptions,
+  record: RunRecord,
+  outcome: { ok: true } | { ok: false; error: string },
+) {
+  const intervalSeconds = record.intervalMs > 0 ? record.intervalMs / 1000 : undefined;
+  await recordJobRun(options.db, outcome, intervalSeconds).catch((error: unknown) =>
+    options.log.error({ err: error }, 'the outcome of the periodic job could not be recorded'),
+  );
+}
+
+function logReport(log: FastifyBaseLogger, report: JobReport) {
+  if (report.renewed + report.failed + report.expired + report.reminded + report.emailsSent > 0) {
+    log.info({ report }, 'periodic job');
+  }
+}
+
+/** How the periodic job has fared in this process since its cadence was set: its readiness. */
+class RunRecord {
+  /** 0 while this process does not run the job on a cadence. */
+  intervalMs = 0;
+  #startedAt = Date.now();
+  #lastSuccess: number | undefined;
+  #failuresInARow = 0;
+  #lastError = '';
+
+  setCadence(intervalMs: number) {
+    this.intervalMs = intervalMs;
+    this.#startedAt = Date.now();
+  }
+
+  succeeded() {
+    this.#lastSuccess = Date.now();
+    this.#failuresInARow = 0;
+  }
+
+  /** Counts the failure; its message. */
+  failed(error: unknown): string {
+    this.#failuresInARow += 1;
+    this.#lastError = error instanceof Error ? error.message : String(error);
+    return this.#lastError;
+  }
+
+  health(): CheckResult {
+    if (this.intervalMs === 0) return notConfigured;
+    if (this.#failuresInARow >= 3) return down(`failed ${this.#failuresInARow} times in a row: ${this.#lastError}`);
+    const since = this.#lastSuccess ?? this.#startedAt;
+    if (Date.now() - since > 3 * this.intervalMs) {
+      return down(
+        this.#lastSuccess === undefined ? 'has not succeeded since the start' : 'has not succeeded for three intervals',
+      );
+    }
+    return ok;
+  }
+}
+
+/**
+ * Sends what the e-mail outbox holds, in the background. One sender at a time in this process (not one per webhook or
+ * sign-up): a burst needs one SMTP connection, and a process that dies strands at most the one message it was sending
+ * until its claim runs out. A stopped process starts no new sender: its database is about to close.
+ */
+function outboxSender(options: Pick<JobRunnerOptions, 'db' | 'mailer' | 'log'>, stopped: AbortSignal) {
+  let sending: Promise<void> | undefined;
+  let sendAgain = false;
+  const flush = () => {
+    if (stopped.aborted) return;
+    if (sending) {
+      sendAgain = true;
+      return;
+    }
+    sending = (async () => {
+      do {
+        sendAgain = false;
+        await dispatchOutbox(options.db, options.mailer, options.log);
+      } while (sendAgain && !stopped.aborted);
+    })()
+      .catch((error: unknown) => options.log.error({ err: error }, 'e-mail dispatch failed; the periodic job retries'))
+      .finally(() => {
+        sending = undefined;
+      });
+  };
+  /** The sending under way, if any. */
+  return { flush, sending: () => sending };
 }
