@@ -1,6 +1,5 @@
 import type { Endpoint } from '@storefront/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Guards } from '../modules/auth/guards.ts';
 
 type SchemaPart<E, K extends 'params' | 'query' | 'body'> = E extends { [P in K]: infer S } ? S : undefined;
 type SuccessPart<E> = E extends { response: infer S; status: infer C extends number } ? { [P in C]: S } : unknown;
@@ -16,8 +15,19 @@ const READER_IN_QUERY_SECURITY = [{ apiKeyInQuery: [] }, { apiKey: [] }, { sessi
 
 type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
+/**
+ * The two guards an endpoint's access may ask for, as lib states them: modules/auth/guards.ts makes them (its `Guards`
+ * has these and more), and each module passes its own in.
+ */
+export interface RouteGuards {
+  /** For `customer` and `owner`: a signed-in session. */
+  requireUser(request: FastifyRequest, reply?: FastifyReply): Promise<void>;
+  /** For `reader`: a session or a personal API key (in the query where the endpoint takes it there). */
+  requireReader(request: FastifyRequest, reply?: FastifyReply, options?: { keyInQuery?: boolean }): Promise<void>;
+}
+
 /** The guard an endpoint's `access` asks for; none where the context (admin) or nobody (public) guards it. */
-function guardOf(endpoint: Endpoint, guards: Guards | undefined): Guard | undefined {
+function guardOf(endpoint: Endpoint, guards: RouteGuards | undefined): Guard | undefined {
   if (endpoint.access === 'public' || endpoint.access === 'capability' || endpoint.access === 'admin') return undefined;
   if (!guards)
     throw new Error(`${endpoint.method} ${endpoint.path} is for ${endpoint.access}s: declare it with guards`);
@@ -35,7 +45,7 @@ function guardOf(endpoint: Endpoint, guards: Guards | undefined): Guard | undefi
  * `api.route({ ...routeOf(endpoints.createApiKey, guards), handler })`. Administrators' endpoints are guarded by the
  * admin context's hook (modules/admin/admin-api.ts), which refuses any route declared in it outside /api/admin.
  */
-export function routeOf<const E extends Endpoint>(endpoint: E, guards?: Guards) {
+export function routeOf<const E extends Endpoint>(endpoint: E, guards?: RouteGuards) {
   const guard = guardOf(endpoint, guards);
   // Only the parts the endpoint has: Fastify warns (FSTWRN001) about a schema key that is there but undefined.
   const schema = {
