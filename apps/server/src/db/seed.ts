@@ -2,9 +2,8 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { PRODUCT_IDS, PRODUCTS, type ProductId, proxyAddress, proxyLine } from '@storefront/contract';
 import { sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
-import { createCoupon, type NewCoupon } from '../modules/coupons/coupons.ts';
-import type { Db } from './client.ts';
-import { featureFlags, products, proxyIps, residentialPool } from './schema.ts';
+import type { Db, Tx } from './client.ts';
+import { couponProducts, coupons, featureFlags, products, promoCodes, proxyIps, residentialPool } from './schema.ts';
 
 /** Demo IPs come only from the documentation ranges (RFC 5737), so no real address is ever handed out. */
 export const DEMO_SUBNETS: Record<'isp_proxies' | 'pk1_isp_proxies', string[]> = {
@@ -18,7 +17,7 @@ export const DEMO_COUPON = {
   duration: 'once',
   percentOff: 10,
   productIds: [...PRODUCT_IDS],
-} satisfies NewCoupon;
+} as const;
 
 /** 500 GB of residential data in the demo pool. */
 export const DEMO_RESIDENTIAL_LIMIT_MB = 500_000;
@@ -64,10 +63,22 @@ export async function seedDatabase(db: Db, config: Pick<Config, 'pricesCents' | 
         await tx.insert(proxyIps).values(rows).onConflictDoNothing();
         demoIps += rows.length;
       }
-      await createCoupon({ db: tx, ...DEMO_COUPON });
+      await insertDemoCoupon(tx);
     }
     return { seeded: true, demoIps };
   });
+}
+
+/**
+ * The demo coupon and its code, written as the coupons module writes an administrator's (modules/coupons/coupons.ts's
+ * createCoupon): the seed writes its rows itself, as it does the catalogue's, and imports no module.
+ */
+async function insertDemoCoupon(tx: Tx): Promise<void> {
+  const { code, name, duration, percentOff, productIds } = DEMO_COUPON;
+  const [coupon] = await tx.insert(coupons).values({ name, duration, percentOff }).returning({ id: coupons.id });
+  if (!coupon) throw new Error('coupon insert returned nothing');
+  await tx.insert(couponProducts).values(productIds.map((productId) => ({ couponId: coupon.id, productId })));
+  await tx.insert(promoCodes).values({ couponId: coupon.id, code });
 }
 
 function demoSubnet(productId: ProductId, prefix: string) {
