@@ -1,6 +1,7 @@
 import type { NetworkInterfaceInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { Egress, EgressRefused, isRefusedAddress } from './egress.ts';
+import { isRefusedAddress } from '../lib/public-address.ts';
+import { Egress, EgressRefused } from './egress.ts';
 
 /** Addresses in a special-purpose range of the IANA IPv4 or IPv6 registry, or outside IPv6 global unicast: refused. */
 const refused: [address: string, why: string][] = [

@@ -1,54 +1,11 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import os from 'node:os';
-import ipaddr from 'ipaddr.js';
-
-/** IANA's global unicast allocation: every other IPv6 block is reserved or special (RFC 4291, the address space registry). */
-const IPV6_GLOBAL_UNICAST = ipaddr.parse('2000::');
-
-/**
- * ipaddr.js reads the deprecated IPv4-compatible spelling ::a.b.c.d as the mapped ::ffff:a.b.c.d; the system connects to
- * it as the IPv6 address ::xxxx:yyyy (and writes ::808:808 that way too, inet_ntop), so it is built from its bytes here.
- */
-function ipv4Compatible(address: string): ipaddr.IPv6 | undefined {
-  const tail = /^::(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$/.exec(address)?.[1];
-  if (!tail) return undefined;
-  const [a = 0, b = 0, c = 0, d = 0] = ipaddr.IPv4.parse(tail).octets;
-  return new ipaddr.IPv6([0, 0, 0, 0, 0, 0, (a << 8) | b, (c << 8) | d]);
-}
-
-/**
- * The address as the gateway would reach it, or undefined when it is no IP address. An IPv4-mapped IPv6 address
- * (::ffff:a.b.c.d, in any spelling, hex or long) is that IPv4 address on a dual-stack socket, so it is judged as one.
- */
-function parsed(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
-  if (!net.isIP(address)) return undefined;
-  try {
-    const ip = ipv4Compatible(address) ?? ipaddr.parse(address);
-    return ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress() ? (ip as ipaddr.IPv6).toIPv4Address() : ip;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * True unless the address is globally routable unicast, as ipaddr.js's ranges of the IANA special-purpose registries
- * decide: loopback, private, link-local, shared (CGNAT), documentation, benchmarking, multicast, reserved, AS112, NAT64,
- * 6to4, Teredo, discard-only and the rest are refused, so the gateway is no way into the operator's network. Every IPv6 spelling with an IPv4 address inside other than the mapped one (::a.b.c.d,
- * ::ffff:0:a.b.c.d, 64:ff9b::/96, 64:ff9b:1::/48, 2002::/16, 2001::/32) is refused whatever that IPv4 address is: each
- * reaches it through a translator or relay, which no customer needs and which an address check cannot see past.
- * Anything that is not an IP address is refused too.
- */
-export function isRefusedAddress(address: string): boolean {
-  const ip = parsed(address);
-  if (!ip) return true;
-  if (ip.range() !== 'unicast') return true;
-  return ip.kind() === 'ipv6' && !ip.match(IPV6_GLOBAL_UNICAST, 3);
-}
+import { addressAsReached, isRefusedAddress } from '../lib/public-address.ts';
 
 /** One spelling per address, so that the host's own addresses compare whatever way a target writes them. */
 function canonical(address: string): string | undefined {
-  return parsed(address.split('%')[0] ?? '')?.toNormalizedString();
+  return addressAsReached(address.split('%')[0] ?? '')?.toNormalizedString();
 }
 
 export class EgressRefused extends Error {}

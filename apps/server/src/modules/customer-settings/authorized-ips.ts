@@ -3,8 +3,8 @@ import { and, asc, eq, notInArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { authorizedIps, customerPreferences } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import { isRefusedAddress } from '../../gateway/egress.ts';
 import { canonicalIp } from '../../lib/ip-address.ts';
+import { isRefusedAddress } from '../../lib/public-address.ts';
 
 /** The customer's authorised IPs and "only from these IPs". */
 export async function readAuthorizedIps(db: Db, userId: string): Promise<Omit<AuthorizedIps, 'currentIp'>> {
