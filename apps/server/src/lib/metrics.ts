@@ -6,8 +6,8 @@ import type { Database } from '../db/client.ts';
 import { emailOutbox, jobState, orders } from '../db/schema.ts';
 import { buildInfo } from '../lifecycle/release.ts';
 import { getStock } from '../modules/catalogue/get-pricing.ts';
-import { PERIODIC_JOB } from '../modules/jobs/job-state.ts';
 import { registerPoolGauge } from './metrics-gateway.ts';
+import { PERIODIC_JOB } from './periodic-job.ts';
 
 /**
  * The shop's Prometheus metrics (names after Prometheus' practices: a `storefront_` prefix, base units, `_total` for

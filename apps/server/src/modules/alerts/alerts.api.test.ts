@@ -3,9 +3,10 @@ import { and, eq, inArray, isNull, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminAuditLog, alerts, emailOutbox, jobState, orders, proxyIps, users } from '../../db/schema.ts';
 import type { Mail } from '../../lib/mailer.ts';
+import { PERIODIC_JOB } from '../../lib/periodic-job.ts';
 import { testBrand } from '../../test/payments.ts';
 import { callApi, createTestApp, jsonHeaders, signUpCustomer, type TestApp } from '../../test/test-app.ts';
-import { PERIODIC_JOB, recordJobRun } from '../jobs/job-state.ts';
+import { recordJobRun } from '../jobs/job-state.ts';
 import { enqueueEmail } from '../notifications/outbox.ts';
 import { createAlertService } from './alert-service.ts';
 

@@ -3,9 +3,9 @@ import { and, eq, isNull, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { AlertsConfig } from '../../config.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { alerts, emailOutbox, featureFlags, jobState, orders } from '../../db/schema.ts';
+import { PERIODIC_JOB } from '../../lib/periodic-job.ts';
 import { type Actor, recordAudit } from '../audit/record-audit.ts';
 import { getStock } from '../catalogue/get-pricing.ts';
-import { PERIODIC_JOB } from '../jobs/job-state.ts';
 import { MAX_ATTEMPTS } from '../notifications/outbox.ts';
 import { type AlertDetails, describeAlert } from './describe.ts';
 

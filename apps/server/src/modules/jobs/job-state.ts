@@ -1,9 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { jobState } from '../../db/schema.ts';
-
-/** The periodic job's row in job_state (the alert check reads it by this name). */
-export const PERIODIC_JOB = 'periodic';
+import { PERIODIC_JOB } from '../../lib/periodic-job.ts';
 
 /**
  * Records how a run of the periodic job ended, in the database, for every instance to see: a success clears the failures
