@@ -1,7 +1,7 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import { BYTES_PER_KB } from '@storefront/contract/residential';
 import { LRUCache } from 'lru-cache';
-import { isBannedNow } from '../modules/auth/ban.ts';
+import { isBannedNow } from '../lib/ban.ts';
 import { type SqlClient, toNumber } from './sql.ts';
 
 /** A residential account as the gateway sees it; one object per username, refreshed in place. */

@@ -2,7 +2,7 @@ import { API_KEY_PREFIX } from '@storefront/contract';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { apiKeys, users } from '../../db/schema.ts';
-import { isBannedNow } from '../auth/ban.ts';
+import { isBannedNow } from '../../lib/ban.ts';
 import type { KeyHolder } from '../auth/guards.ts';
 import { hashApiKey } from './api-keys.ts';
 

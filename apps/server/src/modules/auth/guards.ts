@@ -3,9 +3,9 @@ import { API_KEY_PREFIX, apiKeyMessages, authMessages, type UserRole } from '@st
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
+import { isBannedNow } from '../../lib/ban.ts';
 import { crossSiteMessage, isRefusedCrossSite, ownOrigins, SESSION_COOKIE } from '../../lib/own-site.ts';
 import type { Auth } from './auth.ts';
-import { isBannedNow } from './ban.ts';
 
 export interface SignedIn {
   user: {
