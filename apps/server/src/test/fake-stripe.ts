@@ -41,6 +41,25 @@ const readBody = (request: IncomingMessage) =>
     request.on('error', reject);
   });
 
+type Params = Record<string, string>;
+type StripeObject = Record<string, unknown>;
+type Answer = [status: number, payload: unknown];
+
+/** What the stand-in keeps: Stripe's objects by id, and a counter for the ids it makes. */
+class Store {
+  readonly objects = new Map<string, StripeObject>();
+  #counter = 0;
+  next(prefix: string) {
+    return `${prefix}_${String(++this.#counter).padStart(6, '0')}`;
+  }
+}
+
+const stripeError = (status: number, code: string | undefined, message: string): Answer => [
+  status,
+  { error: { type: status >= 500 ? 'api_error' : 'invalid_request_error', code, message } },
+];
+const notFound = (what: string): Answer => stripeError(404, 'resource_missing', `No such ${what}`);
+
 /**
  * A local stand-in for api.stripe.com that records every request and answers like Stripe for the calls the shop makes:
  * prices by lookup key, products, coupons, promotion codes, Checkout Sessions, invoices and subscriptions.
@@ -50,151 +69,20 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const failures = new Map<string, { status: number; times: number }>();
   let hanging: string | undefined;
   const heldResponses = new Set<ServerResponse>();
-  const objects = new Map<string, Record<string, unknown>>();
-  let counter = 0;
-  const next = (prefix: string) => `${prefix}_${String(++counter).padStart(6, '0')}`;
+  const store = new Store();
 
   const server: Server = createServer(async (request, response) => {
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    const body = await readBody(request);
-    const params = Object.fromEntries(new URLSearchParams(request.method === 'GET' ? url.search : body));
-    const route = `${request.method} ${url.pathname}`;
-    const key = request.headers['idempotency-key'];
-    requests.push({
-      method: request.method ?? '',
-      path: url.pathname,
-      params,
-      idempotencyKey: typeof key === 'string' ? key : undefined,
-    });
-
-    const send = (status: number, payload: unknown) => {
-      response.writeHead(status, { 'content-type': 'application/json', 'request-id': next('req') });
-      response.end(JSON.stringify(payload));
-    };
-    const notFound = (what: string) =>
-      send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}` } });
-
+    const recorded = await recordedRequest(request);
+    requests.push(recorded);
+    const route = `${recorded.method} ${recorded.path}`;
     if (hanging !== undefined && route.startsWith(hanging)) {
       heldResponses.add(response);
       response.on('close', () => heldResponses.delete(response));
       return;
     }
-    const failure = failures.get(route);
-    if (failure) {
-      if (--failure.times <= 0) failures.delete(route);
-      const type = failure.status >= 500 ? 'api_error' : 'invalid_request_error';
-      return send(failure.status, {
-        error: {
-          type,
-          code: failure.status < 500 ? 'parameter_invalid_integer' : undefined,
-          message: 'Simulated failure',
-        },
-      });
-    }
-    const [, , resource, id] = url.pathname.split('/');
-    if (route === 'GET /v1/prices') {
-      const keys = Object.entries(params)
-        .filter(([name]) => name.startsWith('lookup_keys'))
-        .map(([, value]) => value);
-      const data = [...objects.values()].filter(
-        (object) => object.object === 'price' && keys.includes(String(object.lookup_key)),
-      );
-      return send(200, { object: 'list', data, has_more: false, url: '/v1/prices' });
-    }
-    if (route === 'POST /v1/checkout/sessions') {
-      const sessionId = next('cs_test');
-      return send(200, {
-        id: sessionId,
-        object: 'checkout.session',
-        url: `https://checkout.stripe.test/c/pay/${sessionId}`,
-      });
-    }
-    if (request.method === 'POST' && resource && !id) {
-      const prefixes: Record<string, string> = {
-        products: 'prod',
-        prices: 'price',
-        coupons: 'coup',
-        promotion_codes: 'promo',
-        checkout: 'cs_test',
-      };
-      if (resource === 'checkout') {
-        const sessionId = next('cs_test');
-        return send(200, {
-          id: sessionId,
-          object: 'checkout.session',
-          url: `https://checkout.stripe.test/c/pay/${sessionId}`,
-        });
-      }
-      // Stripe's rule: a code is unique among the active promotion codes, and a code is active only while its coupon
-      // exists. The same code of ours made again (an idempotent retry at Stripe) is not a second code.
-      const couponOf = (object: Record<string, unknown>) => String(object['promotion[coupon]'] ?? object.coupon);
-      const clash = (object: Record<string, unknown>) =>
-        object.object === 'promotion_code' &&
-        String(object.code).toLowerCase() === String(params.code).toLowerCase() &&
-        object.active !== 'false' &&
-        objects.has(couponOf(object)) &&
-        object['metadata[promoCodeId]'] !== params['metadata[promoCodeId]'];
-      if (resource === 'promotion_codes' && [...objects.values()].some(clash)) {
-        return send(400, {
-          error: {
-            type: 'invalid_request_error',
-            code: 'resource_already_exists',
-            message: `An active promotion code with \`code: ${params.code}\` already exists.`,
-          },
-        });
-      }
-      const objectId = params.id ?? next(prefixes[resource] ?? resource);
-      if (objects.has(objectId)) {
-        return send(400, {
-          error: { type: 'invalid_request_error', code: 'resource_already_exists', message: `${objectId} exists` },
-        });
-      }
-      const object = { ...params, id: objectId, object: resource.replace(/s$/, '') };
-      objects.set(objectId, object);
-      return send(200, object);
-    }
-    if (request.method === 'POST' && resource === 'promotion_codes' && id) {
-      const updated = { ...(objects.get(id) ?? { id, object: 'promotion_code' }), ...params };
-      objects.set(id, updated);
-      return send(200, updated);
-    }
-    if (request.method === 'DELETE' && resource === 'coupons' && id) {
-      if (!objects.delete(id)) return notFound(`coupon: '${id}'`);
-      return send(200, { id, object: 'coupon', deleted: true });
-    }
-    if (request.method === 'GET' && resource === 'coupons' && id) {
-      const coupon = objects.get(id);
-      return coupon ? send(200, coupon) : notFound(`coupon: '${id}'`);
-    }
-    if (request.method === 'POST' && resource === 'subscriptions' && id) {
-      const updated = { ...(objects.get(id) ?? { id, object: 'subscription' }), ...params };
-      objects.set(id, updated);
-      return send(200, updated);
-    }
-    if (request.method === 'GET' && resource === 'products' && id) {
-      const product = objects.get(id);
-      return product ? send(200, product) : notFound(`product: '${id}'`);
-    }
-    if (request.method === 'GET' && resource === 'invoices' && id) {
-      return send(200, {
-        id,
-        object: 'invoice',
-        hosted_invoice_url: `https://invoice.stripe.test/i/${id}`,
-        amount_paid: 1125,
-        currency: 'usd',
-        total_discount_amounts: [{ amount: 125, discount: 'di_1' }],
-        status_transitions: { paid_at: 1_795_300_000 },
-      });
-    }
-    if (request.method === 'GET' && resource === 'subscriptions' && id) {
-      return send(200, {
-        id,
-        object: 'subscription',
-        cancel_at_period_end: objects.get(id)?.cancel_at_period_end === 'true',
-        items: { object: 'list', data: [{ id: 'si_1', current_period_end: 1_795_300_000 + 30 * 86_400 }] },
-      });
-    }
-    return notFound(route);
+    const [status, payload] = failureOf(failures, route) ?? answer(store, recorded);
+    response.writeHead(status, { 'content-type': 'application/json', 'request-id': store.next('req') });
+    response.end(JSON.stringify(payload));
   });
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -213,7 +101,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       heldResponses.clear();
     },
     held: () => heldResponses.size,
-    objects,
+    objects: store.objects,
     close: () =>
       new Promise<void>((resolve) => {
         for (const response of heldResponses) response.destroy();
@@ -222,3 +110,118 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       }),
   };
 }
+
+async function recordedRequest(request: IncomingMessage): Promise<RecordedRequest> {
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  const body = await readBody(request);
+  const key = request.headers['idempotency-key'];
+  return {
+    method: request.method ?? '',
+    path: url.pathname,
+    params: Object.fromEntries(new URLSearchParams(request.method === 'GET' ? url.search : body)),
+    idempotencyKey: typeof key === 'string' ? key : undefined,
+  };
+}
+
+/** The failure asked for with `failNext`, counted down; none when no failure waits for this route. */
+function failureOf(failures: Map<string, { status: number; times: number }>, route: string): Answer | undefined {
+  const failure = failures.get(route);
+  if (!failure) return undefined;
+  if (--failure.times <= 0) failures.delete(route);
+  return stripeError(
+    failure.status,
+    failure.status < 500 ? 'parameter_invalid_integer' : undefined,
+    'Simulated failure',
+  );
+}
+
+/** Stripe's answer to one request, by route. */
+function answer(store: Store, { method, path, params }: RecordedRequest): Answer {
+  const [, , resource, id] = path.split('/');
+  const route = `${method} ${path}`;
+  if (route === 'GET /v1/prices') return listPrices(store, params);
+  if (route === 'POST /v1/checkout/sessions') return createSession(store);
+  if (method === 'POST' && resource && !id) return createObject(store, resource, params);
+  if (method === 'POST' && (resource === 'promotion_codes' || resource === 'subscriptions') && id) {
+    const updated = { ...(store.objects.get(id) ?? { id, object: resource.replace(/s$/, '') }), ...params };
+    store.objects.set(id, updated);
+    return [200, updated];
+  }
+  if (method === 'DELETE' && resource === 'coupons' && id) {
+    if (!store.objects.delete(id)) return notFound(`coupon: '${id}'`);
+    return [200, { id, object: 'coupon', deleted: true }];
+  }
+  if (method === 'GET' && (resource === 'coupons' || resource === 'products') && id) {
+    const object = store.objects.get(id);
+    return object ? [200, object] : notFound(`${resource.replace(/s$/, '')}: '${id}'`);
+  }
+  if (method === 'GET' && resource === 'invoices' && id) return [200, paidInvoice(id)];
+  if (method === 'GET' && resource === 'subscriptions' && id) return [200, subscription(store, id)];
+  return notFound(route);
+}
+
+function listPrices(store: Store, params: Params): Answer {
+  const keys = Object.entries(params)
+    .filter(([name]) => name.startsWith('lookup_keys'))
+    .map(([, value]) => value);
+  const data = [...store.objects.values()].filter(
+    (object) => object.object === 'price' && keys.includes(String(object.lookup_key)),
+  );
+  return [200, { object: 'list', data, has_more: false, url: '/v1/prices' }];
+}
+
+function createSession(store: Store): Answer {
+  const sessionId = store.next('cs_test');
+  return [200, { id: sessionId, object: 'checkout.session', url: `https://checkout.stripe.test/c/pay/${sessionId}` }];
+}
+
+const PREFIXES: Record<string, string> = {
+  products: 'prod',
+  prices: 'price',
+  coupons: 'coup',
+  promotion_codes: 'promo',
+};
+
+/** A product, price, coupon or promotion code, kept under the id asked for or one made here. */
+function createObject(store: Store, resource: string, params: Params): Answer {
+  if (resource === 'promotion_codes' && [...store.objects.values()].some(clashesWith(store, params))) {
+    return stripeError(
+      400,
+      'resource_already_exists',
+      `An active promotion code with \`code: ${params.code}\` already exists.`,
+    );
+  }
+  const objectId = params.id ?? store.next(PREFIXES[resource] ?? resource);
+  if (store.objects.has(objectId)) return stripeError(400, 'resource_already_exists', `${objectId} exists`);
+  const object = { ...params, id: objectId, object: resource.replace(/s$/, '') };
+  store.objects.set(objectId, object);
+  return [200, object];
+}
+
+/**
+ * Stripe's rule: a code is unique among the active promotion codes, and a code is active only while its coupon exists.
+ * The same code of ours made again (an idempotent retry at Stripe) is not a second code.
+ */
+const clashesWith = (store: Store, params: Params) => (object: StripeObject) =>
+  object.object === 'promotion_code' &&
+  String(object.code).toLowerCase() === String(params.code).toLowerCase() &&
+  object.active !== 'false' &&
+  store.objects.has(String(object['promotion[coupon]'] ?? object.coupon)) &&
+  object['metadata[promoCodeId]'] !== params['metadata[promoCodeId]'];
+
+const paidInvoice = (id: string) => ({
+  id,
+  object: 'invoice',
+  hosted_invoice_url: `https://invoice.stripe.test/i/${id}`,
+  amount_paid: 1125,
+  currency: 'usd',
+  total_discount_amounts: [{ amount: 125, discount: 'di_1' }],
+  status_transitions: { paid_at: 1_795_300_000 },
+});
+
+const subscription = (store: Store, id: string) => ({
+  id,
+  object: 'subscription',
+  cancel_at_period_end: store.objects.get(id)?.cancel_at_period_end === 'true',
+  items: { object: 'list', data: [{ id: 'si_1', current_period_end: 1_795_300_000 + 30 * 86_400 }] },
+});
