@@ -2,10 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { envSchema, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
+import { envSchema } from './config-schema.ts';
 import { repoRoot, tempDir } from './test/service.ts';
 
-// The configuration is written down three times: the schema (config.ts), the table of docs/configuration.md and
+// The configuration is written down three times: the schema (config-schema.ts), the table of docs/configuration.md and
 // .env.example. They cannot drift: a setting added to one must be added to the other two.
 const schemaNames = Object.keys(envSchema.shape).sort();
 

@@ -1,11 +1,11 @@
-// What the shop's configuration (config.ts, zod) and the standalone gateway's (gateway/config.ts, plain code) share,
-// without loading zod: the refusal in words, `.env`, and the log levels. A bad value stops either process with the same
-// sentence: "<VARIABLE> must be <what it accepts> (got <what it got>)."
+// How the shop (config.ts) and a gateway on its own (gateway/config.ts) read their part of the one schema
+// (config-schema.ts): a blank value counts as unset, and a bad value stops either process with the same sentence,
+// "<VARIABLE> must be <what it accepts> (got <what it got>)."; a name that looks meant for the shop but is none of its
+// settings stops it in production; `.env` is read first; and the few values both make of the settings.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+import type { z } from 'zod';
+import { type GatewaySettings, SETTING_NAMES } from './config-schema.ts';
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -41,6 +41,29 @@ export function refusal(name: string, accepts: string, value: string | undefined
 }
 
 /**
+ * The settings `schema` reads from `env`, a blank value counting as unset; or, when a value is bad, one sentence for
+ * each bad variable (its first refusal), in the schema's order. Only the schema's own variables are read.
+ */
+export function readSettings<S extends z.ZodObject>(
+  schema: S,
+  env: NodeJS.ProcessEnv,
+): { settings: z.output<S>; problems?: undefined } | { settings?: undefined; problems: string[] } {
+  const set: Record<string, string> = {};
+  for (const name of Object.keys(schema.shape)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') set[name] = value;
+  }
+  const parsed = schema.safeParse(set);
+  if (parsed.success) return { settings: parsed.data };
+  const problems = new Map<string, string>();
+  for (const issue of parsed.error.issues) {
+    const name = String(issue.path[0]);
+    if (!problems.has(name)) problems.set(name, refusal(name, issue.message, set[name]));
+  }
+  return { problems: [...problems.values()] };
+}
+
+/**
  * Reads `.env` from the working folder into the environment when it exists (Node's own loader). A variable already in
  * the environment wins over the file.
  */
@@ -49,76 +72,6 @@ export function loadEnvFile(file = '.env'): string | undefined {
   process.loadEnvFile(file);
   return path.resolve(file);
 }
-
-/** Every setting of the shop, by its variable: the same names as config.ts's schema (config.test.ts checks). */
-export const SETTING_NAMES = [
-  'NODE_ENV',
-  'HOST',
-  'PORT',
-  'APP_URL',
-  'LOG_LEVEL',
-  'TRUST_PROXY',
-  'DATABASE_URL',
-  'DATABASE_POOL_SIZE',
-  'DATABASE_CONNECT_TIMEOUT_MS',
-  'DATABASE_STATEMENT_TIMEOUT_MS',
-  'MIGRATE_ON_START',
-  'DATA_DIR',
-  'SEED_DEMO',
-  'WEB_DIST_DIR',
-  'SHUTDOWN_DRAIN_MS',
-  'SHUTDOWN_TIMEOUT_S',
-  'BRAND_NAME',
-  'CHAT_COMMUNITY_URL',
-  'SUPPORT_URL',
-  'PRICING_CACHE_MS',
-  'PRICE_ISP_PROXIES',
-  'PRICE_PK1_ISP_PROXIES',
-  'PRICE_RESIDENTIAL_PROXIES',
-  'GATEWAY_PORT',
-  'GATEWAY_ENABLED',
-  'GATEWAY_HOST',
-  'GATEWAY_ALLOW_PRIVATE',
-  'GATEWAY_FLUSH_MS',
-  'GATEWAY_CACHE_MS',
-  'GATEWAY_AUTH_FAILURES_PER_IP',
-  'GATEWAY_MAX_CONNECTIONS_PER_IP',
-  'GATEWAY_PROXY_PROTOCOL',
-  'RESIDENTIAL_UPSTREAM_URL',
-  'RESIDENTIAL_UPSTREAM_USERNAME_TEMPLATE',
-  'AUTH_SECRET',
-  'ADMIN_EMAILS',
-  'ALERT_EMAILS',
-  'LOW_STOCK_ALERT_IPS',
-  'LOW_STOCK_ALERT_GB',
-  'SMTP_URL',
-  'MAIL_FROM',
-  'LOG_EMAILS',
-  'GOOGLE_CLIENT_ID',
-  'GOOGLE_CLIENT_SECRET',
-  'GOOGLE_DISCOVERY_URL',
-  'DISCORD_CLIENT_ID',
-  'DISCORD_CLIENT_SECRET',
-  'AUTH_RATE_LIMIT_WINDOW_S',
-  'AUTH_RATE_LIMIT_PER_IP',
-  'AUTH_RATE_LIMIT_PER_EMAIL',
-  'AUTH_RATE_LIMIT_PER_ACCOUNT',
-  'JOBS_INTERVAL_S',
-  'CHECKOUT_RATE_LIMIT_PER_USER',
-  'API_KEY_RATE_LIMIT_PER_MINUTE',
-  'REDIS_URL',
-  'REDIS_KEY_PREFIX',
-  'METRICS_HOST',
-  'METRICS_PORT',
-  'OTEL_EXPORTER_OTLP_ENDPOINT',
-  'OTEL_EXPORTER_OTLP_PROTOCOL',
-  'OTEL_SERVICE_NAME',
-  'STRIPE_SECRET_KEY',
-  'STRIPE_WEBHOOK_SECRET',
-  'STRIPE_API_URL',
-  'STRIPE_TIMEOUT_S',
-  'PAYMENTS_SANDBOX',
-] as const;
 
 // Others' variables that a shell, npm, Node, the system, a container or compose.yaml (.env is also compose's) put
 // beside ours, and Google Cloud's own (compared in upper case).
@@ -185,7 +138,7 @@ function meantSetting(name: string, readValue: () => string | undefined): string
  * unseen.
  */
 export function strayVariables(env: Record<string, string | undefined>): string[] {
-  const known = new Set<string>(SETTING_NAMES);
+  const known = new Set(SETTING_NAMES);
   const sentences: string[] = [];
   for (const name of Object.keys(env)) {
     // A value is read only for a likely typo ending in _PORT, which a Kubernetes link's tcp:// value excuses.
@@ -193,4 +146,73 @@ export function strayVariables(env: Record<string, string | undefined>): string[
     if (meant !== undefined) sentences.push(`${name} is not a setting of the shop: did you mean ${meant}?`);
   }
   return sentences;
+}
+
+/**
+ * For the command-line entry points: reads `.env`, then the configuration with `load`, or prints the sentence for each
+ * bad variable and exits 1.
+ */
+export function loadOrExit<T>(load: (env: NodeJS.ProcessEnv) => T): T {
+  try {
+    loadEnvFile();
+    const config = load(process.env);
+    // In production they stopped the start (`load`); elsewhere a word is enough.
+    for (const sentence of strayVariables(process.env)) console.warn(sentence);
+    return config;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+export type DatabaseTarget =
+  | {
+      kind: 'pglite';
+      /** The database's folder, or undefined for memory://. */
+      dataDir: string | undefined;
+      /** The setting that chose the folder, named when it is in use by another process. */
+      chosenBy: 'DATA_DIR' | 'DATABASE_URL';
+    }
+  | {
+      kind: 'postgres';
+      connectionString: string;
+      poolSize: number;
+      connectTimeoutMs: number;
+      /** PostgreSQL cancels a statement that runs longer (0 = no limit). */
+      statementTimeoutMs: number;
+    };
+
+/** The database DATABASE_URL names, or the embedded one under DATA_DIR. */
+export function databaseTarget(e: GatewaySettings): DatabaseTarget {
+  const url = e.DATABASE_URL;
+  if (url === undefined) return { kind: 'pglite', dataDir: path.resolve(e.DATA_DIR, 'pglite'), chosenBy: 'DATA_DIR' };
+  if (url === 'memory://') return { kind: 'pglite', dataDir: undefined, chosenBy: 'DATABASE_URL' };
+  if (url.startsWith('pglite:')) {
+    return { kind: 'pglite', dataDir: path.resolve(url.slice('pglite:'.length)), chosenBy: 'DATABASE_URL' };
+  }
+  return {
+    kind: 'postgres',
+    connectionString: url,
+    poolSize: e.DATABASE_POOL_SIZE,
+    connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+  };
+}
+
+/** APP_URL, or the shop on this machine's PORT; as written (config.ts drops its trailing slashes). */
+export function appUrlOf(e: Pick<GatewaySettings, 'APP_URL' | 'PORT'>): string {
+  return e.APP_URL ?? `http://localhost:${e.PORT}`;
+}
+
+/** The shared store (REDIS_URL and its prefix), or undefined when each process counts alone. */
+export function redisOf(e: GatewaySettings): { url: string; keyPrefix: string } | undefined {
+  return e.REDIS_URL ? { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX } : undefined;
+}
+
+/** The Prometheus listener, apart from the public port; undefined when METRICS_PORT is 0. */
+export function metricsOf(e: GatewaySettings): { host: string; port: number } | undefined {
+  return e.METRICS_PORT === 0 ? undefined : { host: e.METRICS_HOST, port: e.METRICS_PORT };
 }

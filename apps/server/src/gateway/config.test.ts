@@ -3,10 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Config, envSchema, loadConfig } from '../config.ts';
+import { loadConfig } from '../config.ts';
+import { envSchema } from '../config-schema.ts';
 import { refusals } from '../test/config-refusals.ts';
 import { repoRoot } from '../test/service.ts';
-import { loadGatewayConfig, type StandaloneGatewayConfig } from './config.ts';
+import { loadGatewayConfig } from './config.ts';
 
 /** Every variable a gateway on its own reads; the rest of the shop's settings it never looks at. */
 const READ = [
@@ -41,21 +42,6 @@ const READ = [
   'OTEL_SERVICE_NAME',
 ];
 
-/** What the server's configuration says of the same settings, in the standalone gateway's shape. */
-function asStandalone(config: Config): StandaloneGatewayConfig {
-  const { enabled: _runsInTheServer, ...gateway } = config.gateway;
-  return {
-    logLevel: config.logLevel,
-    database: config.database,
-    migrateOnStart: config.migrateOnStart,
-    shutdown: { timeoutSeconds: config.shutdown.timeoutSeconds },
-    metrics: config.metrics,
-    gateway,
-  };
-}
-
-// The server's own demands of production on PostgreSQL, which the gateway neither needs nor reads.
-const shop = { AUTH_SECRET: 'x'.repeat(32), SMTP_URL: 'smtp://mail.example.com', PAYMENTS_SANDBOX: 'true' };
 const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://gateway@db.example/shop' };
 
 describe("the standalone gateway's own configuration", () => {
@@ -159,6 +145,11 @@ describe("the standalone gateway's own configuration", () => {
       'DATABSE_URL is not a setting of the shop: did you mean DATABASE_URL?',
     ]);
     expect(loadGatewayConfig({ NODE_ENV: 'development', GATEWAY_PROT: '9000' }).gateway.port).toBe(8080);
+    // A bad value and a mistyped name are refused together, the name after the value.
+    expect(refusals(() => loadGatewayConfig({ ...production, GATEWAY_PORT: 'x', GATEWAY_PROT: '9000' }))).toEqual([
+      'GATEWAY_PORT must be a whole number from 0 to 65535 (0 picks a free port) (got "x").',
+      'GATEWAY_PROT is not a setting of the shop: did you mean GATEWAY_PORT?',
+    ]);
   });
 
   it('reads METRICS_HOST and METRICS_PORT: its metrics and health checks listen there, or nowhere with 0', () => {
@@ -170,80 +161,16 @@ describe("the standalone gateway's own configuration", () => {
   });
 });
 
-describe('the two readers of the gateway settings (standalone and inside the server)', () => {
-  const environments: Record<string, string>[] = [
-    {},
-    production,
-    { DATABASE_URL: 'memory://' },
-    { DATABASE_URL: 'pglite:/var/lib/shop/db', DATA_DIR: '/elsewhere' },
-    { DATA_DIR: ' /srv/shop ', MIGRATE_ON_START: 'no' },
-    {
-      NODE_ENV: 'production',
-      DATABASE_URL: 'postgresql://gateway:secret@db.example:5433/shop',
-      DATABASE_POOL_SIZE: '3',
-      DATABASE_CONNECT_TIMEOUT_MS: '0',
-      DATABASE_STATEMENT_TIMEOUT_MS: '1e3',
-      MIGRATE_ON_START: 'false',
-      HOST: '::',
-      PORT: '3100',
-      LOG_LEVEL: 'warn',
-      SHUTDOWN_TIMEOUT_S: '30',
-      GATEWAY_PORT: '0',
-      GATEWAY_ALLOW_PRIVATE: '1',
-      GATEWAY_FLUSH_MS: '100',
-      GATEWAY_CACHE_MS: '0',
-      GATEWAY_AUTH_FAILURES_PER_IP: '1000000',
-      GATEWAY_MAX_CONNECTIONS_PER_IP: '2000',
-      GATEWAY_PROXY_PROTOCOL: 'yes',
-      RESIDENTIAL_UPSTREAM_URL: 'socks5h://u:p@gate.provider.example:7777',
-      RESIDENTIAL_UPSTREAM_USERNAME_TEMPLATE: '  {username}-cc-{COUNTRY}-sid-{session}  ',
-      REDIS_URL: 'rediss://cache.example:6380',
-      REDIS_KEY_PREFIX: ' eu: ',
-      METRICS_HOST: '0.0.0.0',
-      METRICS_PORT: '9470',
-      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318',
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_SERVICE_NAME: 'gateway-eu',
-    },
-    { APP_URL: ' https://shop.example.com/// ', GATEWAY_HOST: '127.0.0.1', REDIS_URL: 'redis://cache:6379' },
-    { PORT: '4000', GATEWAY_PORT: '', HOST: '', RESIDENTIAL_UPSTREAM_URL: 'http://gate.example:8000' },
-  ];
-
-  it('give the same settings for the same environment', () => {
-    for (const env of environments) {
-      expect(loadGatewayConfig(env), JSON.stringify(env)).toEqual(asStandalone(loadConfig({ ...env, ...shop })));
-    }
-  });
-
-  it("refuse the same bad values in the same words, one by one and together (in the shop's order)", () => {
-    const bad = ['abc', '-1', '0', '1.5', '99999999999', ' ', 'x'.repeat(5000), 'ftp://x', '{nope}', 'maybe'];
-    let compared = 0;
-    for (const name of READ) {
-      for (const value of bad) {
-        const standalone = refusals(() => loadGatewayConfig({ [name]: value }));
-        const server = refusals(() => loadConfig({ NODE_ENV: 'test', [name]: value }));
-        expect(standalone, `${name}=${JSON.stringify(value)}`).toEqual(server);
-        compared += standalone.length;
-      }
-    }
-    // Most of those values are refused by most variables: the comparison is of sentences, not of empty lists.
-    expect(compared).toBeGreaterThan(150);
-    const everything = Object.fromEntries(READ.map((name) => [name, 'abc']));
-    const together = refusals(() => loadGatewayConfig(everything));
-    expect(together.length).toBeGreaterThan(15);
-    expect(together).toEqual(refusals(() => loadConfig({ NODE_ENV: 'test', ...everything })));
-  });
-});
-
 describe('npm run gateway', () => {
-  it("refuses a bad value with the sentence and exit 1, having loaded neither zod nor the shop's configuration", () => {
+  it("refuses a bad value with the sentence and exit 1, without loading the shop's configuration", () => {
     // Every static import of the gateway's entry is loaded before it reads its settings: this sees the whole graph
-    // that a gateway on PostgreSQL loads before it opens its database.
+    // that a gateway on PostgreSQL loads before it opens its database. It reads its part of the shop's schema
+    // (config-schema.ts), never the shop's configuration (config.ts).
     const hook = [
       "import { registerHooks } from 'node:module';",
       'registerHooks({ resolve(specifier, context, next) {',
       '  const resolved = next(specifier, context);',
-      "  if (/\\/node_modules\\/zod\\/|\\/apps\\/server\\/src\\/config\\.ts$/.test(resolved.url)) console.error('loaded', resolved.url);",
+      "  if (/\\/apps\\/server\\/src\\/config\\.ts$/.test(resolved.url)) console.error('loaded', resolved.url);",
       '  return resolved;',
       '} });',
     ].join('\n');
