@@ -103,6 +103,21 @@ function parseHead(raw: Buffer) {
   return { status, headers, bodyStart: end + 4 };
 }
 
+/** An HTTP answer read from `raw`; without a whole head, its bytes as the body of a cut answer (status 0). */
+function answerOf(raw: Buffer, sent: number, received: number): ProxyExchange {
+  const head = parseHead(raw);
+  const body = head ? raw.subarray(head.bodyStart) : raw;
+  const length = head?.headers['content-length'];
+  return {
+    status: head?.status ?? 0,
+    headers: head?.headers ?? {},
+    body,
+    sent,
+    received,
+    cut: !head || (length !== undefined && body.length < Number(length)),
+  };
+}
+
 /** What every exchange may be given: `localAddress` is the client's source address (another 127.x is another client). */
 export interface ExchangeOptions {
   onData?: (received: number, socket: net.Socket) => void;
@@ -150,24 +165,8 @@ export function exchange(
     socket.on('error', () => {});
     const over = () => {
       const raw = Buffer.concat(chunks);
-      const head = parseHead(raw);
-      const open = options.halfOpen ? { socket } : {};
-      if (!head) {
-        if (raw.length === 0) reject(new Error('the proxy closed the connection without an answer'));
-        else resolve({ status: 0, headers: {}, body: raw, sent, received, cut: true, ...open });
-        return;
-      }
-      const body = raw.subarray(head.bodyStart);
-      const length = head.headers['content-length'];
-      resolve({
-        status: head.status,
-        headers: head.headers,
-        body,
-        sent,
-        received,
-        cut: length !== undefined && body.length < Number(length),
-        ...open,
-      });
+      if (raw.length === 0) reject(new Error('the proxy closed the connection without an answer'));
+      else resolve({ ...answerOf(raw, sent, received), ...(options.halfOpen && { socket }) });
     };
     socket.on(options.halfOpen ? 'end' : 'close', over);
   });
@@ -210,21 +209,8 @@ export async function connectThroughProxy(
   const inner = `GET ${path} HTTP/1.1\r\nHost: ${hostPort}\r\nConnection: close\r\n\r\n`;
   const result = await exchange(proxyPort, `${connect.join('\r\n')}\r\n\r\n${inner}`, options);
   // The raw stream holds the proxy's head, then the target's head and body: read the target's from the proxy's body.
-  const innerHead = result.status === 200 ? parseHead(result.body) : undefined;
-  if (!innerHead) return { ...result, tunnel: undefined };
-  const body = result.body.subarray(innerHead.bodyStart);
-  const length = innerHead.headers['content-length'];
-  return {
-    ...result,
-    tunnel: {
-      status: innerHead.status,
-      headers: innerHead.headers,
-      body,
-      sent: result.sent,
-      received: result.received,
-      cut: length !== undefined && body.length < Number(length),
-    },
-  };
+  const granted = result.status === 200 && parseHead(result.body) !== undefined;
+  return { ...result, tunnel: granted ? answerOf(result.body, result.sent, result.received) : undefined };
 }
 
 /** What a SOCKS 5 exchange came to: each step's answer, and the tunnel's stream when the request was granted. */
@@ -279,27 +265,8 @@ export function socksThroughProxy(
       result.sent += bytes.length;
       socket.write(bytes);
     };
-    const type = target.type ?? (net.isIPv4(target.host) ? 'ipv4' : net.isIPv6(target.host) ? 'ipv6' : 'domain');
     const request = () => {
-      const port = Buffer.alloc(2);
-      port.writeUInt16BE(target.port);
-      let address: Buffer;
-      if (type === 'ipv4') address = Buffer.from([0x01, ...target.host.split('.').map(Number)]);
-      else if (type === 'ipv6') {
-        const full = new URL(`http://[${target.host}]/`).hostname.slice(1, -1);
-        const groups = full.includes('::')
-          ? (() => {
-              const [left = '', right = ''] = full.split('::');
-              const l = left ? left.split(':') : [];
-              const r = right ? right.split(':') : [];
-              return [...l, ...Array(8 - l.length - r.length).fill('0'), ...r];
-            })()
-          : full.split(':');
-        const bytes = Buffer.alloc(16);
-        for (const [index, group] of groups.entries()) bytes.writeUInt16BE(Number.parseInt(group, 16), index * 2);
-        address = Buffer.concat([Buffer.from([0x04]), bytes]);
-      } else address = Buffer.concat([Buffer.from([0x03, target.host.length]), Buffer.from(target.host, 'latin1')]);
-      write(Buffer.concat([Buffer.from([0x05, options.command ?? 0x01, 0x00]), address, port]));
+      write(socksRequest(target, options.command ?? 0x01));
       stage = 'reply';
     };
     socket.on('connect', () => {
@@ -319,9 +286,7 @@ export function socksThroughProxy(
         result.method = buffered[1] ?? -1;
         buffered = buffered.subarray(2);
         if (result.method === 0x02 && credentials) {
-          const user = Buffer.from(credentials.username);
-          const pass = Buffer.from(credentials.password);
-          write(Buffer.concat([Buffer.from([0x01, user.length]), user, Buffer.from([pass.length]), pass]));
+          write(socksPassword(credentials));
           stage = 'auth';
         } else if (result.method === 0x00) request();
         return;
@@ -345,24 +310,43 @@ export function socksThroughProxy(
     socket.on('error', () => {});
     socket.on(options.halfOpen ? 'end' : 'close', () => {
       if (options.halfOpen) result.socket = socket;
-      if (stage === 'tunnel') {
-        const raw = Buffer.concat(tunnelChunks);
-        const head = parseHead(raw);
-        const body = head ? raw.subarray(head.bodyStart) : raw;
-        const length = head?.headers['content-length'];
-        result.tunnel = {
-          status: head?.status ?? 0,
-          headers: head?.headers ?? {},
-          body,
-          sent: result.sent,
-          received: result.received,
-          cut: !head || (length !== undefined && body.length < Number(length)),
-        };
-      }
+      if (stage === 'tunnel') result.tunnel = answerOf(Buffer.concat(tunnelChunks), result.sent, result.received);
       if (result.method === -1 && result.received === 0) reject(new Error('the proxy closed the connection at once'));
       else resolve(result);
     });
   });
+}
+
+/** RFC 1929: the username and password. */
+function socksPassword(credentials: { username: string; password: string }): Buffer {
+  const user = Buffer.from(credentials.username);
+  const pass = Buffer.from(credentials.password);
+  return Buffer.concat([Buffer.from([0x01, user.length]), user, Buffer.from([pass.length]), pass]);
+}
+
+/** RFC 1928: the request for `command` to the target, its address as `type` says or as the host reads. */
+function socksRequest(target: { host: string; port: number; type?: 'ipv4' | 'ipv6' | 'domain' }, command: number) {
+  const type = target.type ?? (net.isIPv4(target.host) ? 'ipv4' : net.isIPv6(target.host) ? 'ipv6' : 'domain');
+  const port = Buffer.alloc(2);
+  port.writeUInt16BE(target.port);
+  let address: Buffer;
+  if (type === 'ipv4') address = Buffer.from([0x01, ...target.host.split('.').map(Number)]);
+  else if (type === 'ipv6') {
+    const full = new URL(`http://[${target.host}]/`).hostname.slice(1, -1);
+    address = Buffer.concat([Buffer.from([0x04]), ipv6Bytes(full)]);
+  } else address = Buffer.concat([Buffer.from([0x03, target.host.length]), Buffer.from(target.host, 'latin1')]);
+  return Buffer.concat([Buffer.from([0x05, command, 0x00]), address, port]);
+}
+
+/** The 16 bytes of an IPv6 address written in hex groups, `::` included. */
+function ipv6Bytes(ip: string): Buffer {
+  const [left = '', right = ''] = ip.split('::');
+  const l = left ? left.split(':') : [];
+  const r = right ? right.split(':') : [];
+  const groups = ip.includes('::') ? [...l, ...Array(8 - l.length - r.length).fill('0'), ...r] : ip.split(':');
+  const bytes = Buffer.alloc(16);
+  for (const [index, group] of groups.entries()) bytes.writeUInt16BE(Number.parseInt(group, 16), index * 2);
+  return bytes;
 }
 
 const SIGNATURE = Buffer.from([0x0d, 0x0a, 0x0d, 0x0a, 0x00, 0x0d, 0x0a, 0x51, 0x55, 0x49, 0x54, 0x0a]);
@@ -373,16 +357,7 @@ export function proxyV2(
   options: { local?: boolean; tlv?: Buffer; destination?: string } = {},
 ): Buffer {
   const v6 = source.ip.includes(':');
-  const address = (ip: string) => {
-    if (!v6) return Buffer.from(ip.split('.').map(Number));
-    const [left = '', right = ''] = ip.split('::');
-    const l = left ? left.split(':') : [];
-    const r = right ? right.split(':') : [];
-    const groups = ip.includes('::') ? [...l, ...Array(8 - l.length - r.length).fill('0'), ...r] : ip.split(':');
-    const bytes = Buffer.alloc(16);
-    for (const [index, group] of groups.entries()) bytes.writeUInt16BE(Number.parseInt(group, 16), index * 2);
-    return bytes;
-  };
+  const address = (ip: string) => (v6 ? ipv6Bytes(ip) : Buffer.from(ip.split('.').map(Number)));
   const ports = Buffer.alloc(4);
   ports.writeUInt16BE(source.port, 0);
   ports.writeUInt16BE(8080, 2);
