@@ -135,6 +135,16 @@ module.exports = {
       to: { path: `^${server}/gateway/` },
     },
     ...moduleRules,
+    {
+      name: 'module-direction',
+      comment: 'A module missing from MODULE_IMPORTS imports no other module: add it there, with what it imports.',
+      severity: 'error',
+      from: {
+        path: `^${server}/modules/([^/]+)/`,
+        pathNot: [...tests, `^${server}/modules/(${Object.keys(MODULE_IMPORTS).join('|')})/`],
+      },
+      to: { path: `^${server}/modules/`, pathNot: `^${server}/modules/$1/` },
+    },
 
     // The web app: features apart from each other, shared code below them.
     {

@@ -23,6 +23,8 @@ const files: Record<string, string> = {
     "import { guard } from '../auth/guard.ts';\nimport type { Pay } from '../sandbox/types.ts';\nexport const bill = guard;\nexport type P = Pay;\n",
   'apps/server/src/modules/sandbox/types.ts': 'export type Pay = 1;\n',
   'apps/server/src/modules/auth/guard.ts': 'export const guard = 1;\n',
+  // A module missing from the table imports no other.
+  'apps/server/src/modules/unlisted/use.ts': "import { guard } from '../auth/guard.ts';\nexport const use = guard;\n",
   // The payment providers and the gateway import no module.
   'apps/server/src/payments/provider.ts':
     "import { guard } from '../modules/auth/guard.ts';\nexport const p = guard;\n",
@@ -66,6 +68,7 @@ describe('the import rules (.dependency-cruiser.cjs)', () => {
       [
         `gateway-imports-no-module: ${src('gateway/accounts.ts')} -> ${src('modules/auth/guard.ts')}`,
         `module-direction: ${src('modules/billing/bill.ts')} -> ${src('modules/sandbox/types.ts')}`,
+        `module-direction: ${src('modules/unlisted/use.ts')} -> ${src('modules/auth/guard.ts')}`,
         `no-circular: ${src('a.ts')} -> ${src('b.ts')}`,
         `payments-import-no-module: ${src('payments/provider.ts')} -> ${src('modules/auth/guard.ts')}`,
         `server-lib-db-stay-low: ${src('lib/low.ts')} -> ${src('modules/jobs/jobs.ts')}`,
