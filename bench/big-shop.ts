@@ -1,0 +1,1069 @@
+// A big shop against a small one: fills a throwaway PostgreSQL database by SQL with 1,000,000 IPs, 100,000 customers,
+// 300,000 orders with their payments, redemptions, audit log and residential usage, starts the built app on it and on a
+// demo-seeded database, and times every GET the customer dashboard and the admin console make (p50, p95, answer size).
+//   npm run build && node bench/big-shop.ts    (BENCH_DATABASE_URL: the PostgreSQL server, as the other benches)
+//   BIG_SHOP_IPS=100000 BIG_SHOP_CUSTOMERS=10000 scale it down (quick to try); BIG_SHOP_KEEP=1 keeps the big database.
+import { spawnSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import pg, { type QueryResultRow } from 'pg';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { seedDatabase } from '../apps/server/src/db/seed.ts';
+import { type BenchDatabase, createBenchDatabase } from './bench-database.ts';
+import { BENCH_PASSWORD } from './shop.ts';
+import { startServer, stopProcess } from './start-server.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const wholeEnv = (name: string, fallback: number, min: number, max: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new Error(`${name} is a whole number ${min}–${max}`);
+  return value;
+};
+const IPS = wholeEnv('BIG_SHOP_IPS', 1_000_000, 10_000, 3_000_000);
+const CUSTOMERS = wholeEnv('BIG_SHOP_CUSTOMERS', 100_000, 1_000, 1_000_000);
+const KEEP = process.env.BIG_SHOP_KEEP === '1';
+const ORDERS = CUSTOMERS * 3;
+const AUDIT_ENTRIES = IPS;
+const USAGE_CUSTOMERS = Math.round(CUSTOMERS / 10);
+const PER_SUBNET = 200;
+const SUBNETS = Math.ceil(IPS / PER_SUBNET);
+const BIG_PORT = 3340;
+const SMALL_PORT = 3342;
+const ADMIN_EMAIL = 'big-shop-admin@example.com';
+const REGULAR_EMAIL = 'big-shop-customer@example.com';
+const TEN_K_EMAIL = 'big-shop-10k@example.com';
+const SAMPLES = 50;
+const SAMPLING_CAP_MS = 30_000;
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The fill: set-based SQL, a few statements a step.
+
+/** The pools: Elite ISP takes the first 60 % of the /24s, PK1 the rest; 80 % of each pool is sold, ~2.5 % burnt. */
+const ISP_SUBNETS = Math.round(SUBNETS * 0.6);
+const POOL = { isp: Math.min(IPS, ISP_SUBNETS * PER_SUBNET), pk1: 0 };
+POOL.pk1 = IPS - POOL.isp;
+const soldCap = (size: number) => Math.floor(size * 0.8);
+/** Burnt IPs are every 33rd below this position of the pool (the old, sold part); none above it. */
+const burntBelow = (size: number) => Math.floor(size * 0.83);
+
+function fillSteps(appUrl: string): [string, string][] {
+  const C = CUSTOMERS;
+  const months = (from: string) =>
+    `(extract(year from age(now(), ${from})) * 12 + extract(month from age(now(), ${from})))::int`;
+  return [
+    [
+      `${C.toLocaleString('en-US')} customers (users, sign-in accounts, sessions, settings)`,
+      `
+      create temp table plan_users as
+        select n, gen_random_uuid()::text as id, 'customer' || n || '@mail' || (n % 7) || '.example.com' as email,
+          now() - random() * interval '730 days' as created_at
+        from generate_series(0, ${C - 1}) n;
+      alter table plan_users add primary key (n);
+      insert into users (id, name, email, email_verified, created_at, updated_at, role, banned, ban_reason,
+          two_factor_enabled)
+        select id, 'Customer ' || n, email, true, created_at, created_at, 'user', n % 5000 = 17,
+          case when n % 5000 = 17 then 'Abuse report' end, false
+        from plan_users;
+      -- better-auth's rows: a password login (scrypt's salt:key in hex) for most, a Google login for one in ten.
+      insert into accounts (id, account_id, provider_id, user_id, password, scope, created_at, updated_at)
+        select gen_random_uuid()::text, case when n % 10 = 0 then (100000000000000000 + n)::text else id end,
+          case when n % 10 = 0 then 'google' else 'credential' end, id,
+          case when n % 10 <> 0 then md5(id) || ':' || md5(id || 'a') || md5(id || 'b') || md5(id || 'c') || md5(id || 'd') end,
+          case when n % 10 = 0 then 'openid,email,profile' end, created_at, created_at
+        from plan_users;
+      insert into sessions (id, token, user_id, expires_at, ip_address, user_agent, created_at, updated_at)
+        select gen_random_uuid()::text, md5(id || 's') || md5(random()::text), id,
+          now() + interval '7 days' - random() * interval '10 days', '198.51.100.' || (n % 250 + 1),
+          'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
+          now() - random() * interval '7 days', now()
+        from plan_users where n % 10 < 3;
+      insert into customer_preferences (user_id, usage_emails, authorized_ips_only)
+        select id, n % 20 <> 1, n % 50 = 2 from plan_users where n % 20 = 1 or n % 50 = 2;
+      insert into authorized_ips (ip, user_id, created_at)
+        select '81.' || (v / 62500) || '.' || (v / 250 % 250) || '.' || (v % 250 + 1), id, created_at
+        from plan_users cross join lateral (select n * 2 + k as v from generate_series(0, 1) k) x
+        where n % 50 = 2;`,
+    ],
+    [
+      '40 coupons with their promo codes (10 deleted)',
+      `
+      create temp table plan_codes as
+        select k, gen_random_uuid() as coupon_id, gen_random_uuid() as code_id,
+          case when k % 8 <> 7 then 5 + (k * 7) % 46 end as percent_off,
+          case when k % 8 = 7 then 500 + k * 100 end as amount_off,
+          case when k % 5 = 3 then 'repeating' when k % 11 = 4 then 'forever' else 'once' end as duration,
+          k >= 30 as deleted, now() - (40 - k) * interval '18 days' as created_at
+        from generate_series(0, 39) k;
+      insert into coupons (id, name, percent_off, amount_off_cents, currency, duration, duration_in_months, created_at,
+          deleted_at)
+        select coupon_id, 'Campaign ' || k, percent_off, amount_off, 'usd', duration,
+          case when duration = 'repeating' then 3 end, created_at, case when deleted then created_at + interval '60 days' end
+        from plan_codes;
+      insert into coupon_products (coupon_id, product_id)
+        select coupon_id, p from plan_codes, unnest(array['isp_proxies', 'pk1_isp_proxies', 'residential_proxies']) p;
+      insert into promo_codes (id, coupon_id, code, active, created_at, deleted_at)
+        select code_id, coupon_id, 'SAVE' || k || upper(substr(md5(k::text), 1, 4)), k % 9 <> 8, created_at,
+          case when deleted then created_at + interval '60 days' end
+        from plan_codes;`,
+    ],
+    [
+      `${ORDERS.toLocaleString('en-US')} orders (live, expired, residential, waiting, unpaid)`,
+      `
+      -- One row per order: its customer (skewed: a few resellers hold a hundred orders, most customers one to three),
+      -- its product, what became of it, its quantity (the bundles; mostly the smallest).
+      create temp table plan_orders as
+        with r as (
+          select n, random() as r_user, random() as r_prod, random() as r_status, random() as r_qty, random() as r_time,
+            random() as r_flag, random() as r_months
+          from generate_series(0, ${ORDERS - 1}) n
+        ), k as (
+          select r.*,
+            case when n % 20000 in (1, 2) then 'pk1_isp_proxies' when n % 30000 = 3 then 'residential_proxies'
+              when r_prod < 0.45 then 'isp_proxies' when r_prod < 0.80 then 'pk1_isp_proxies'
+              else 'residential_proxies' end as product_id,
+            case when n % 20000 = 1 then 'custom_paid' when n % 20000 = 2 then 'custom_unpaid'
+              when n % 30000 = 3 then 'res_waiting' when r_status < 0.004 then 'awaiting'
+              when r_prod >= 0.80 then 'res' when r_status < 0.60 then 'expired' else 'live' end as kind
+          from r
+        )
+        select n, gen_random_uuid() as id, least(floor(${C} * power(r_user, 1.5))::int, ${C - 1}) as user_no,
+          product_id, kind, r_time, r_flag, r_months,
+          case
+            when kind like 'custom%' then 100
+            when product_id = 'residential_proxies' then
+              case when r_qty < 0.35 then 2 when r_qty < 0.65 then 5 when r_qty < 0.85 then 10 when r_qty < 0.95 then 30
+                when r_qty < 0.99 then 50 else 100 end
+            when product_id = 'isp_proxies' then
+              case when r_qty < 0.85 then 5 when r_qty < 0.93 then 10 when r_qty < 0.97 then 50
+                when r_qty < 0.99 then 100 when r_qty < 0.997 then 200 when r_qty < 0.999 then 500
+                else 1 + floor(r_flag * 300)::int end
+            else
+              case when r_qty < 0.85 then 5 when r_qty < 0.93 then 25 when r_qty < 0.97 then 50 when r_qty < 0.985 then 75
+                when r_qty < 0.995 then 100 when r_qty < 0.998 then 150 else 200 end
+          end as quantity,
+          0::bigint as cum
+        from k;
+      -- The live static orders share each pool's sold part in turn; those it cannot hold ended long ago (expired).
+      update plan_orders p set cum = c.cum
+        from (select id, sum(quantity) over (partition by product_id order by id) as cum from plan_orders where kind = 'live') c
+        where c.id = p.id;
+      update plan_orders set kind = 'expired'
+        where kind = 'live' and cum > case product_id when 'isp_proxies' then ${soldCap(POOL.isp)} else ${soldCap(POOL.pk1)} end;
+      alter table plan_orders add primary key (id);
+      -- Dates: a live order renewed each month since its purchase (up to 6 months ago) runs to its next period end; an
+      -- expired one paid 1 to 3 months, up to 2 years ago; a failed renewal (0.3 %) is in its 3 days of grace.
+      create temp table plan_dated as
+        select p.*, b.purchased_at, b.expires_at, b.renewals,
+          coalesce(b.purchased_at - p.r_flag * interval '20 minutes', now() - p.r_time * interval '36 hours') as created_at
+        from plan_orders p
+        cross join lateral (select case p.kind
+            when 'live' then now() - p.r_time * interval '180 days'
+            when 'expired' then now() - interval '40 days' - p.r_time * interval '690 days'
+            when 'res' then now() - p.r_time * interval '700 days'
+            when 'res_waiting' then now() - p.r_time * interval '2 days'
+            when 'custom_paid' then now() - p.r_time * interval '2 days'
+          end as p0) a
+        cross join lateral (select ${months('a.p0')} as m) m
+        cross join lateral (select
+            case when p.kind = 'live' and p.r_flag < 0.003 then 1 + p.n % 5
+              when p.kind = 'live' then case when a.p0 + make_interval(months => m.m + 1) > now() then m.m + 1 else m.m + 2 end
+              when p.kind = 'expired' then greatest(1, least(1 + floor(p.r_months * 3)::int, m.m))
+              when p.kind = 'custom_paid' then 1
+            end as paid_months) q
+        cross join lateral (select
+            case when p.kind = 'live' and p.r_flag < 0.003
+              then now() - p.r_months * interval '2 days' - make_interval(months => q.paid_months) else a.p0 end
+              as purchased_at,
+            case when p.kind = 'live' and p.r_flag < 0.003 then now() - p.r_months * interval '2 days'
+              when p.kind = 'expired' then least(now(), a.p0 + make_interval(months => q.paid_months))
+              when q.paid_months is not null then a.p0 + make_interval(months => q.paid_months)
+              else null end as expires_at,
+            case when a.p0 is null then -1 when q.paid_months is null then 0 else q.paid_months - 1 end as renewals) b;
+      insert into orders (id, user_id, product_id, quantity, status, cancelled, payment_failed, purchased_at, expires_at,
+          unit_price_cents, discount_cents, total_cents, currency, promo_code_id, provider, provider_checkout_id,
+          checkout_url, grace_ends_at, reminded_for, custom, sandbox_card, created_at, updated_at)
+        select d.id, u.id, d.product_id, d.quantity,
+          case d.kind when 'live' then 'delivered' when 'res' then 'delivered' when 'expired' then 'expired'
+            when 'res_waiting' then 'processing' when 'custom_paid' then 'processing' else 'awaiting_payment' end,
+          (d.kind = 'live' and d.r_flag between 0.003 and 0.063) or (d.kind = 'expired' and d.r_flag < 0.6),
+          (d.kind = 'live' and d.r_flag < 0.003) or (d.kind = 'expired' and d.r_flag >= 0.95),
+          d.purchased_at, d.expires_at, x.unit, x.discount, x.unit * d.quantity - x.discount, 'usd',
+          case when x.promo then c.code_id end, 'sandbox', 'cs_sandbox_' || substr(md5(d.id::text), 1, 24),
+          '${appUrl}/sandbox/checkout/cs_sandbox_' || substr(md5(d.id::text), 1, 24),
+          case when d.r_flag < 0.003 and d.kind = 'live' or d.r_flag >= 0.95 and d.kind = 'expired'
+            then d.expires_at + interval '3 days' end,
+          case when d.kind = 'live' and d.r_flag >= 0.003 and d.expires_at <= now() + interval '3 days' then d.expires_at end,
+          d.kind like 'custom%', case when d.purchased_at is not null then 'ok' end, d.created_at,
+          coalesce(case when d.kind = 'expired' then d.expires_at end, d.purchased_at, d.created_at)
+        from plan_dated d
+        join plan_users u on u.n = d.user_no
+        join plan_codes c on c.k = (d.n / 6) % 40
+        cross join lateral (select
+            case when d.product_id = 'residential_proxies' then 500 else 250 end as unit,
+            d.n % 6 = 0 and d.purchased_at is not null as promo) y
+        cross join lateral (select y.unit,
+            case when not y.promo then 0 when c.percent_off is not null then round(y.unit * d.quantity * c.percent_off / 100.0)::int
+              else least(c.amount_off, y.unit * d.quantity) end as discount, y.promo) x;`,
+    ],
+    [
+      `${IPS.toLocaleString('en-US')} IPs in ${SUBNETS.toLocaleString('en-US')} /24s, assigned to the live orders`,
+      `
+      create temp table plan_slots as
+        select product_id, g as rank, id as order_id
+        from plan_orders cross join lateral generate_series(cum - quantity, cum - 1) g
+        where kind = 'live';
+      insert into proxy_ips (product_id, ip, port, username, password, endpoint, subnet, assigned_order_id, need_rotated,
+          created_at)
+        select x.product_id, x.ip, x.port, x.username, x.password, x.ip || ':' || x.port || ':' || x.username || ':' || x.password,
+          x.subnet, s.order_id, x.burnt, x.created_at
+        from (
+          select i, product_id, ip, subnet, 10000 + (i::bigint * 7919) % 50000 as port, 'u' || substr(md5(i::text), 1, 8) as username,
+            substr(md5(i || 'p'), 1, 14) as password, burnt,
+            case when not burnt and k < burnt_below then k - k / 33 - 1 end as rank,
+            now() - (1 - (k / ${PER_SUBNET} * ${PER_SUBNET})::float8 / pool) * interval '700 days' as created_at
+          from (
+            select i, '100.' || (64 + (i / ${PER_SUBNET}) / 256) || '.' || ((i / ${PER_SUBNET}) % 256) as prefix,
+              i % ${PER_SUBNET} + 1 as host,
+              case when i < ${POOL.isp} then 'isp_proxies' else 'pk1_isp_proxies' end as product_id,
+              case when i < ${POOL.isp} then i else i - ${POOL.isp} end as k,
+              case when i < ${POOL.isp} then ${POOL.isp} else ${POOL.pk1} end as pool,
+              case when i < ${POOL.isp} then ${burntBelow(POOL.isp)} else ${burntBelow(POOL.pk1)} end as burnt_below
+            from generate_series(0, ${IPS - 1}) i
+          ) a
+          cross join lateral (select a.prefix || '.' || a.host as ip, a.prefix || '.0/24' as subnet,
+            a.k % 33 = 0 and a.k < a.burnt_below as burnt) b
+        ) x
+        left join plan_slots s on s.product_id = x.product_id and s.rank = x.rank;`,
+    ],
+    [
+      'payments (a checkout payment per paid order, a renewal per month since)',
+      `
+      insert into payments (order_id, user_id, kind, invoice_id, hosted_invoice_url, status, amount_cents, discount_cents,
+          currency, paid_at, created_at)
+        select o.id, o.user_id, case when k = 0 then 'checkout' else 'renewal' end, x.invoice,
+          '${appUrl}/sandbox/invoices/' || x.invoice, 'paid',
+          case when k = 0 then o.total_cents else o.unit_price_cents * o.quantity end,
+          case when k = 0 then o.discount_cents else 0 end, 'usd', x.paid_at, x.paid_at
+        from orders o
+        join plan_dated d on d.id = o.id
+        cross join lateral generate_series(0, d.renewals) k
+        cross join lateral (select 'in_sandbox_' || substr(md5(o.id::text || ':' || k), 1, 24) as invoice,
+          o.purchased_at + make_interval(months => k) as paid_at) x
+        where o.purchased_at is not null;`,
+    ],
+    [
+      'coupon redemptions (one paid order in six used a code)',
+      `
+      insert into coupon_redemptions (promo_code_id, order_id, email, redeemed_at)
+        select o.promo_code_id, o.id, u.email, o.purchased_at
+        from orders o join users u on u.id = o.user_id
+        where o.promo_code_id is not null;
+      update promo_codes p set times_redeemed = c.n
+        from (select promo_code_id, count(*) as n from coupon_redemptions group by promo_code_id) c
+        where c.promo_code_id = p.id;`,
+    ],
+    [
+      `residential accounts, the pool, 90 days of usage for ${USAGE_CUSTOMERS.toLocaleString('en-US')} customers`,
+      `
+      insert into residential_accounts (user_id, username, password, total_kb, used_kb, created_at, updated_at)
+        select user_id, 'res' || substr(md5(user_id || 'r'), 1, 12), substr(md5(user_id || 'pw'), 1, 16),
+          sum(quantity)::bigint * 1024000, 0, min(purchased_at), max(purchased_at)
+        from orders where product_id = 'residential_proxies' and status = 'delivered'
+        group by user_id;
+      create temp table plan_usage as
+        select user_id, total_kb, 0.2 + random() * 3.3 as f from residential_accounts order by md5(user_id) limit ${USAGE_CUSTOMERS};
+      insert into residential_usage_daily (user_id, day, used_kb)
+        select user_id, (now() at time zone 'utc')::date - d, greatest(1, (total_kb * f / 400 * (0.3 + random() * 1.4))::bigint)
+        from plan_usage cross join generate_series(0, 89) d;
+      update residential_accounts a set used_kb = least(a.total_kb, s.kb + (a.total_kb * 0.05 * random())::bigint)
+        from (select user_id, sum(used_kb) as kb from residential_usage_daily group by user_id) s
+        where s.user_id = a.user_id;
+      update residential_accounts
+        set used_kb = case when random() < 0.05 then total_kb else (total_kb * random() * 0.9)::bigint end
+        where user_id not in (select user_id from plan_usage);
+      -- The usage e-mails already went out (the periodic job would otherwise write thousands at its first run).
+      update residential_accounts
+        set usage_mailed_80_at_kb = case when used_kb * 5 >= total_kb * 4 then total_kb end,
+          usage_mailed_100_at_kb = case when used_kb >= total_kb then total_kb end;
+      -- Sold out but 1 GB: the few residential orders waiting stay waiting.
+      with sold as (select coalesce(sum(quantity), 0) * 1000 as mb from orders
+          where product_id = 'residential_proxies' and status = 'delivered')
+        update residential_pool set bandwidth_used_mb = sold.mb, bandwidth_limit_mb = sold.mb + 1000 from sold;`,
+    ],
+    [
+      `${AUDIT_ENTRIES.toLocaleString('en-US')} audit-log entries over two years`,
+      `
+      insert into admin_audit_log (actor_user_id, actor_email, action, summary, details, created_at)
+        select case when a.action like 'alert.%' then 'system' else 'staff-' || (n % 3) end,
+          case when a.action like 'alert.%' then 'system (alerts)' else 'admin' || (n % 3) || '@shop.example.com' end,
+          a.action,
+          case a.action
+            when 'ips.upload' then q || ' Elite ISP IPs added, 0 already there'
+            when 'subnet.swap' then 'Subnet 100.' || (64 + n % 20) || '.' || (n % 256) || '.0/24 swapped: ' || q || ' new endpoints'
+            when 'feature.toggle' then 'Residential Proxies switched ' || case when n % 2 = 0 then 'off' else 'on' end
+            when 'residential.limit' then 'Residential pool ' || to_char(n * 10, 'FM999,999,999') || ' MB → '
+              || to_char(n * 10 + 50000, 'FM999,999,999') || ' MB'
+            when 'coupon.create' then 'Coupon SAVE' || (n % 40) || ' created: ' || (5 + n % 46) || '% off, once'
+            when 'coupon.toggle' then 'Promo code SAVE' || (n % 40) || ' switched ' || case when n % 2 = 0 then 'off' else 'on' end
+            when 'custom.create' then 'Custom PK1 order of ' || q || ' IPs for customer' || (n % ${C}) || '@example.com'
+            when 'custom.fulfil' then 'Custom PK1 order fulfilled with ' || q || ' IPs'
+            when 'alert.open' then 'Opened: Paid orders waiting: ' || q || ' Elite ISP IPs since ' || to_char(now(), 'YYYY-MM-DD')
+            else 'Resolved: Paid orders waiting: ' || q || ' Elite ISP IPs'
+          end,
+          jsonb_build_object('pool', case when n % 2 = 0 then 'isp' else 'pk1' end, 'count', q, 'seq', n),
+          now() - ((${AUDIT_ENTRIES} - n)::float8 / ${AUDIT_ENTRIES}) * interval '730 days' - random() * interval '1 minute'
+        from generate_series(0, ${AUDIT_ENTRIES - 1}) n
+        cross join lateral (select (array['ips.upload', 'subnet.swap', 'feature.toggle', 'residential.limit', 'coupon.create',
+          'coupon.toggle', 'custom.create', 'custom.fulfil', 'alert.open', 'alert.resolve'])[1 + n % 10] as action,
+          (n * 37) % 1000 + 1 as q) a;`,
+    ],
+    [
+      'API keys (one customer in five), resolved alerts',
+      `
+      insert into api_keys (user_id, name, start, key_hash, created_at, last_used_at)
+        select id, 'Key of customer ' || n, 'psk_' || substr(md5(id || 'k'), 1, 8),
+          translate(encode(sha256(convert_to(id || ':key', 'UTF8')), 'base64'), '+/=', '-_'),
+          created_at + interval '1 day', case when n % 3 = 0 then now() - random() * interval '3 days' end
+        from plan_users where n % 5 = 0;
+      insert into alerts (kind, subject, details, opened_at, resolved_at, notified_at)
+        select kind, case kind when 'low_stock' then 'isp_proxies' when 'job_stuck' then 'periodic' else gen_random_uuid()::text end,
+          case kind
+            when 'order_waiting' then jsonb_build_object('orderId', gen_random_uuid(), 'productId', 'isp_proxies',
+              'quantity', 50, 'customerEmail', 'customer' || n || '@mail1.example.com', 'since', opened, 'custom', false)
+            when 'low_stock' then jsonb_build_object('productId', 'isp_proxies', 'available', 40, 'threshold', 50)
+            when 'outbox_failing' then jsonb_build_object('messageId', gen_random_uuid(), 'to', 'customer' || n || '@mail2.example.com',
+              'subject', 'Your receipt', 'attempts', 5, 'lastError', 'connect ETIMEDOUT', 'since', opened)
+            else jsonb_build_object('failuresInARow', 3, 'lastError', 'timeout', 'lastSuccessAt', opened, 'firstRunAt', opened,
+              'intervalSeconds', 60)
+          end,
+          opened, opened + random() * interval '2 days', opened
+        from generate_series(0, ${Math.round(C / 20) - 1}) n
+        cross join lateral (select (array['order_waiting', 'low_stock', 'outbox_failing', 'job_stuck'])[1 + n % 4] as kind,
+          now() - interval '3 days' - random() * interval '700 days' as opened) a;`,
+    ],
+  ];
+}
+
+async function fillBigShop(url: string, appUrl: string): Promise<{ step: string; seconds: number }[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const timings: { step: string; seconds: number }[] = [];
+  const timed = async (step: string, text: string) => {
+    const start = performance.now();
+    await client.query(text);
+    const seconds = (performance.now() - start) / 1000;
+    timings.push({ step, seconds });
+    console.log(`  ${seconds.toFixed(1).padStart(6)} s  ${step}`);
+  };
+  try {
+    // This session's own settings: memory for the sorts and hashes of the fill; a crash loses a throwaway database.
+    await client.query(`set work_mem = '256MB'; set maintenance_work_mem = '512MB'; set synchronous_commit = off`);
+    for (const [step, text] of fillSteps(appUrl)) await timed(step, text);
+    await timed('VACUUM ANALYZE (statistics and visibility, as autovacuum keeps them)', 'vacuum analyze');
+  } finally {
+    await client.end();
+  }
+  return timings;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Customers and administrators: signed up through the API, given their data by SQL.
+
+/** The session cookies of an answer (every `name=value`, as a browser would send them back). */
+const cookiesOf = (response: Response) =>
+  response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0] ?? '')
+    .filter(Boolean)
+    .join('; ');
+
+async function signUp(base: string, email: string): Promise<void> {
+  const response = await fetch(`${base}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ email, password: BENCH_PASSWORD, name: 'bench' }),
+  });
+  if (!response.ok) throw new Error(`sign-up of ${email} failed: ${response.status} ${await response.text()}`);
+}
+
+async function signIn(base: string, email: string): Promise<string> {
+  const response = await fetch(`${base}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ email, password: BENCH_PASSWORD }),
+  });
+  if (!response.ok) throw new Error(`sign-in of ${email} failed: ${response.status} ${await response.text()}`);
+  return cookiesOf(response);
+}
+
+const one = async <T extends QueryResultRow>(client: pg.Client, text: string, values: unknown[] = []) => {
+  const { rows } = await client.query<T>(text, values);
+  if (!rows[0]) throw new Error(`no row: ${text.trim().slice(0, 80)}`);
+  return rows[0];
+};
+
+/** A confirmed account made by the sign-up, signed in (an address in ADMIN_EMAILS gets the admin role here). */
+async function signedUp(base: string, client: pg.Client, email: string): Promise<{ cookie: string; userId: string }> {
+  await signUp(base, email);
+  const { id } = await one<{ id: string }>(
+    client,
+    'update users set email_verified = true where email = $1 returning id',
+    [email],
+  );
+  return { cookie: await signIn(base, email), userId: id };
+}
+
+/**
+ * A filled customer becomes the account `email` signs in to: the sign-up's password login moves to them, and the
+ * sign-up's own (empty) user goes. Their orders, payments, usage, keys and settings stay as the fill made them.
+ */
+async function takeOverFilledCustomer(base: string, client: pg.Client, email: string, filledId: string) {
+  await signUp(base, email);
+  await client.query('begin');
+  try {
+    const { id } = await one<{ id: string }>(client, 'select id from users where email = $1', [email]);
+    await client.query(`delete from accounts where user_id = $1 and provider_id = 'credential'`, [filledId]);
+    await client.query('update accounts set user_id = $1, account_id = $1 where user_id = $2', [filledId, id]);
+    await client.query('delete from users where id = $1', [id]);
+    await client.query(`update users set email = $1, email_verified = true, name = 'bench' where id = $2`, [
+      email,
+      filledId,
+    ]);
+    await client.query(
+      'update coupon_redemptions set email = $1 where order_id in (select id from orders where user_id = $2)',
+      [email, filledId],
+    );
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback');
+    throw error;
+  }
+  return { cookie: await signIn(base, email), userId: filledId };
+}
+
+/**
+ * A filled customer with about `orders` orders, preferring one who has live proxies, residential usage and an API key
+ * (the dashboard then shows every part), and not one in `besides`.
+ */
+async function pickFilledCustomer(client: pg.Client, orders: number, besides: string[] = []): Promise<string> {
+  const { user_id } = await one<{ user_id: string }>(
+    client,
+    `with c as (select user_id, count(*) as n from orders group by user_id)
+     select c.user_id from c
+     where not (c.user_id = any($2::text[]))
+     order by (exists (select 1 from residential_usage_daily d where d.user_id = c.user_id))::int
+       + (exists (select 1 from orders o where o.user_id = c.user_id and o.status = 'delivered'
+            and o.product_id <> 'residential_proxies'))::int
+       + (exists (select 1 from api_keys k where k.user_id = c.user_id))::int desc,
+       abs(c.n - $1), c.user_id
+     limit 1`,
+    [orders, besides],
+  );
+  return user_id;
+}
+
+/** A live Elite ISP order of `quantity` IPs for the customer, its IPs taken from the pool (oldest first) and paid. */
+async function addLargeOrder(client: pg.Client, userId: string, quantity: number, appUrl: string) {
+  const { available } = await one<{ available: number }>(
+    client,
+    `select count(*)::int as available from proxy_ips
+     where product_id = 'isp_proxies' and assigned_order_id is null and need_rotated = false`,
+  );
+  if (available < quantity) {
+    // A scaled-down pool: a fresh upload of the missing IPs (in 100.127.x, past the fill's subnets).
+    await client.query(
+      `insert into proxy_ips (product_id, ip, port, username, password, endpoint, subnet)
+       select 'isp_proxies', ip, 8000, 'up', 'uploadpass', ip || ':8000:up:uploadpass', subnet
+       from generate_series(0, $1 - 1) i
+       cross join lateral (select '100.127.' || (i / 250) || '.' || (i % 250 + 1) as ip, '100.127.' || (i / 250) || '.0/24' as subnet) x`,
+      [quantity - available],
+    );
+  }
+  const { id } = await one<{ id: string }>(
+    client,
+    `insert into orders (user_id, product_id, quantity, status, purchased_at, expires_at, unit_price_cents, total_cents,
+       provider, provider_checkout_id, sandbox_card, created_at, updated_at)
+     values ($1, 'isp_proxies', $2, 'delivered', now() - interval '10 days', now() - interval '10 days' + interval '1 month',
+       250, 250 * $2, 'sandbox', 'cs_sandbox_' || substr(md5(random()::text), 1, 24), 'ok', now() - interval '10 days',
+       now() - interval '10 days')
+     returning id`,
+    [userId, quantity],
+  );
+  await client.query(
+    `update proxy_ips set assigned_order_id = $1 where id in (
+       select id from proxy_ips where product_id = 'isp_proxies' and assigned_order_id is null and need_rotated = false
+       order by created_at, id limit $2)`,
+    [id, quantity],
+  );
+  const invoice = `in_sandbox_${randomBytes(12).toString('hex')}`;
+  await client.query(
+    `insert into payments (order_id, user_id, kind, invoice_id, hosted_invoice_url, status, amount_cents, currency, paid_at)
+     values ($1, $2, 'checkout', $3, $4, 'paid', 250 * $5, 'usd', now() - interval '10 days')`,
+    [id, userId, invoice, `${appUrl}/sandbox/invoices/${invoice}`, quantity],
+  );
+}
+
+/** Rows of a table as JSON objects, as json_populate_recordset takes them back. */
+const rowsOf = async (client: pg.Client, text: string, values: unknown[]) =>
+  (await client.query<{ r: Record<string, unknown> }>(text, values)).rows.map((row) => row.r);
+
+const insertRows = async (client: pg.Client, table: string, rows: Record<string, unknown>[]) => {
+  if (rows.length === 0) return;
+  await client.query(`insert into ${table} select * from json_populate_recordset(null::${table}, $1::json)`, [
+    JSON.stringify(rows),
+  ]);
+};
+
+/**
+ * The small shop's copy of a big-shop customer, for `toUserId`: the same orders (dates, states, quantities), each live
+ * order with as many IPs of the same shape, the same payments, redemptions (of the demo code), residential account and
+ * usage, API keys and settings. The two shops then answer the same customer: only the shop around them differs.
+ */
+async function copyCustomer(from: pg.Client, fromUserId: string, to: pg.Client, toUserId: string, toEmail: string) {
+  const orderRows = await rowsOf(from, 'select row_to_json(o) as r from orders o where user_id = $1', [fromUserId]);
+  const ids = new Map<string, string>();
+  const { id: demoCode } = await one<{ id: string }>(to, 'select id from promo_codes order by created_at limit 1');
+  for (const row of orderRows) {
+    const id = randomUUID();
+    ids.set(String(row.id), id);
+    Object.assign(row, {
+      id,
+      user_id: toUserId,
+      promo_code_id: row.promo_code_id ? demoCode : null,
+      provider_checkout_id: row.provider_checkout_id ? `cs_sandbox_${randomBytes(12).toString('hex')}` : null,
+    });
+  }
+  await insertRows(to, 'orders', orderRows);
+  const counts = (
+    await from.query<{ order_id: string; n: number }>(
+      `select assigned_order_id as order_id, count(*)::int as n from proxy_ips
+       where assigned_order_id = any($1::uuid[]) group by assigned_order_id`,
+      [[...ids.keys()]],
+    )
+  ).rows;
+  const { next } = await one<{ next: number }>(to, `select count(*)::int as next from proxy_ips where ip like '10.%'`);
+  let offset = next;
+  for (const { order_id, n } of counts) {
+    const order = orderRows.find((row) => row.id === ids.get(order_id));
+    await to.query(
+      `insert into proxy_ips (product_id, ip, port, username, password, endpoint, subnet, assigned_order_id)
+       select $1, ip, port, username, password, ip || ':' || port || ':' || username || ':' || password, subnet, $2
+       from generate_series($3::int, $3::int + $4 - 1) v
+       cross join lateral (select '10.' || (v / 62500) || '.' || (v / 250 % 250) || '.' || (v % 250 + 1) as ip,
+         '10.' || (v / 62500) || '.' || (v / 250 % 250) || '.0/24' as subnet, 10000 + (v::bigint * 7919) % 50000 as port,
+         'u' || substr(md5(v::text), 1, 8) as username, substr(md5(v || 'p'), 1, 14) as password) x`,
+      [order?.product_id, ids.get(order_id), offset, n],
+    );
+    offset += n;
+  }
+  const remap = (rows: Record<string, unknown>[], extra: (row: Record<string, unknown>) => Record<string, unknown>) =>
+    rows.map((row) => ({ ...row, ...extra(row) }));
+  const payments = await rowsOf(from, 'select row_to_json(p) as r from payments p where user_id = $1', [fromUserId]);
+  await insertRows(
+    to,
+    'payments',
+    remap(payments, (row) => {
+      const invoice = `in_sandbox_${randomBytes(12).toString('hex')}`;
+      return {
+        id: randomUUID(),
+        order_id: ids.get(String(row.order_id)),
+        user_id: toUserId,
+        invoice_id: invoice,
+        hosted_invoice_url: `http://127.0.0.1:${SMALL_PORT}/sandbox/invoices/${invoice}`,
+      };
+    }),
+  );
+  const redemptions = await rowsOf(
+    from,
+    'select row_to_json(c) as r from coupon_redemptions c join orders o on o.id = c.order_id where o.user_id = $1',
+    [fromUserId],
+  );
+  await insertRows(
+    to,
+    'coupon_redemptions',
+    remap(redemptions, (row) => ({
+      id: randomUUID(),
+      promo_code_id: demoCode,
+      order_id: ids.get(String(row.order_id)),
+      email: toEmail,
+    })),
+  );
+  await to.query(
+    'update promo_codes set times_redeemed = (select count(*) from coupon_redemptions where promo_code_id = $1) where id = $1',
+    [demoCode],
+  );
+  const byUser = (table: string) =>
+    rowsOf(from, `select row_to_json(t) as r from ${table} t where user_id = $1`, [fromUserId]);
+  await insertRows(
+    to,
+    'residential_accounts',
+    remap(await byUser('residential_accounts'), () => ({
+      user_id: toUserId,
+      username: `res${randomBytes(6).toString('hex')}`,
+    })),
+  );
+  await insertRows(
+    to,
+    'residential_usage_daily',
+    remap(await byUser('residential_usage_daily'), () => ({ user_id: toUserId })),
+  );
+  await insertRows(
+    to,
+    'api_keys',
+    remap(await byUser('api_keys'), () => ({
+      id: randomUUID(),
+      user_id: toUserId,
+      key_hash: randomBytes(32).toString('base64url'),
+    })),
+  );
+  await insertRows(
+    to,
+    'customer_preferences',
+    remap(await byUser('customer_preferences'), () => ({ user_id: toUserId })),
+  );
+  await insertRows(
+    to,
+    'authorized_ips',
+    remap(await byUser('authorized_ips'), () => ({ user_id: toUserId })),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The calls.
+
+interface Answer {
+  status: number;
+  ms: number;
+  body: Buffer;
+  encoding: string | undefined;
+  etag: string | undefined;
+}
+
+const agents = new Map<string, http.Agent>();
+
+/** One GET as a browser makes it (compressed answers accepted), timed to the answer's last byte. */
+function get(base: string, path: string, headers: Record<string, string>): Promise<Answer> {
+  const url = new URL(path, base);
+  let agent = agents.get(base);
+  if (!agent) {
+    agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    agents.set(base, agent);
+  }
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const request = http.get(
+      url,
+      { agent, headers: { accept: 'application/json', 'accept-encoding': 'br, gzip', ...headers }, timeout: 300_000 },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            ms: performance.now() - start,
+            body: Buffer.concat(chunks),
+            encoding: response.headers['content-encoding'],
+            etag: response.headers.etag,
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error('timed out after 300 s')));
+    request.on('error', reject);
+  });
+}
+
+const decodedSize = (answer: Answer) =>
+  answer.encoding === 'br'
+    ? zlib.brotliDecompressSync(answer.body).length
+    : answer.encoding === 'gzip'
+      ? zlib.gunzipSync(answer.body).length
+      : answer.body.length;
+
+interface Stats {
+  p50: number;
+  p95: number;
+  samples: number;
+  bytes: number;
+  wireBytes: number;
+  status: number;
+  error?: string;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? 0;
+
+interface Shop {
+  name: string;
+  base: string;
+  port: number;
+  url: string;
+  server: Awaited<ReturnType<typeof startServer>>;
+  env: Record<string, string>;
+  restarts: number;
+}
+
+const alive = (shop: Shop) => shop.server.exitCode === null && shop.server.signalCode === null;
+
+/** A few warm-up requests, then up to SAMPLES sequential ones within SAMPLING_CAP_MS (at least one). */
+async function measure(shop: Shop, path: string, headers: Record<string, string>, expect = 200): Promise<Stats> {
+  try {
+    const warmStart = performance.now();
+    let first: Answer | undefined;
+    for (let i = 0; i < 3 && performance.now() - warmStart < 5_000; i++) {
+      first = await get(shop.base, path, headers);
+    }
+    if (!first || first.status !== expect) {
+      const text = first ? first.body.toString('utf8', 0, 200) : '';
+      return { p50: 0, p95: 0, samples: 0, bytes: 0, wireBytes: 0, status: first?.status ?? 0, error: text };
+    }
+    const times: number[] = [];
+    const start = performance.now();
+    let last = first;
+    while (times.length < SAMPLES && (times.length === 0 || performance.now() - start < SAMPLING_CAP_MS)) {
+      last = await get(shop.base, path, headers);
+      times.push(last.ms);
+    }
+    times.sort((a, b) => a - b);
+    return {
+      p50: percentile(times, 0.5),
+      p95: percentile(times, 0.95),
+      samples: times.length,
+      bytes: decodedSize(last),
+      wireBytes: last.body.length,
+      status: last.status,
+    };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (!alive(shop)) {
+      console.error(`${shop.name}: the server died on GET ${path} (${message}); starting it again`);
+      shop.restarts += 1;
+      shop.server = await startServer(shop.port, shop.url, shop.env);
+      return { p50: 0, p95: 0, samples: 0, bytes: 0, wireBytes: 0, status: 0, error: `server died: ${message}` };
+    }
+    return { p50: 0, p95: 0, samples: 0, bytes: 0, wireBytes: 0, status: 0, error: message };
+  }
+}
+
+interface Call {
+  label: string;
+  /** The path and headers on each shop. */
+  big: { path: string; headers: Record<string, string>; expect?: number };
+  small: { path: string; headers: Record<string, string>; expect?: number };
+}
+
+const memoryOf = (pid: number | undefined) => {
+  if (!pid) return { peakMb: 0, nowMb: 0 };
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { peakMb: Math.round(kb('VmHWM') / 1024), nowMb: Math.round(kb('VmRSS') / 1024) };
+};
+
+const ms = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`);
+const size = (bytes: number) =>
+  bytes >= 1_048_576
+    ? `${(bytes / 1_048_576).toFixed(1)} MB`
+    : bytes >= 1024
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${bytes} B`;
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The run.
+
+function ensureBuilt() {
+  if (existsSync(path.join(root, 'apps/web/dist/index.html'))) return;
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    console.log(`apps/web/dist is missing: npm run build (attempt ${attempt})`);
+    const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+    if (result.status === 0 && existsSync(path.join(root, 'apps/web/dist/index.html'))) return;
+    // Another engineer's build may be writing the same folder: wait and try again.
+    spawnSync('sleep', ['20']);
+  }
+  throw new Error('the web app could not be built (npm run build)');
+}
+
+ensureBuilt();
+const appUrl = (port: number) => `http://127.0.0.1:${port}`;
+let big: BenchDatabase | undefined;
+let small: BenchDatabase | undefined;
+const shops: Shop[] = [];
+const clients: pg.Client[] = [];
+let bigUrl = '';
+try {
+  big = await createBenchDatabase();
+  small = await createBenchDatabase();
+  bigUrl = big.url;
+  console.log(
+    `Filling the big shop (${IPS.toLocaleString('en-US')} IPs, ${CUSTOMERS.toLocaleString('en-US')} customers, ` +
+      `${ORDERS.toLocaleString('en-US')} orders, ${AUDIT_ENTRIES.toLocaleString('en-US')} audit entries):`,
+  );
+  const fillStart = performance.now();
+  const timings = await fillBigShop(big.url, appUrl(BIG_PORT));
+  const fillSeconds = (performance.now() - fillStart) / 1000;
+  console.log(`  ${fillSeconds.toFixed(1).padStart(6)} s  the whole fill`);
+
+  const bigClient = new pg.Client({ connectionString: big.url });
+  const smallClient = new pg.Client({ connectionString: small.url });
+  clients.push(bigClient, smallClient);
+  await bigClient.connect();
+  await smallClient.connect();
+
+  // The small shop: the demo inventory, as a new database gets it with SEED_DEMO (the bench database was seeded without):
+  // the catalogue's rows removed, seedDatabase sees a new database.
+  await smallClient.query('delete from feature_flags; delete from residential_pool; delete from products');
+  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: small.url, WEB_DIST_DIR: '/nonexistent' });
+  const seeded = await seedDatabase(small.database.db, { pricesCents: config.pricesCents, seedDemo: true });
+  await smallClient.query('vacuum analyze');
+  console.log(`Small shop: the demo seed (${seeded.demoIps} IPs, the WELCOME10 code, a 500 GB residential pool)`);
+
+  // No metrics listener: its fixed port is another server's (the two shops', other benchmarks').
+  const env = { ADMIN_EMAILS: ADMIN_EMAIL, METRICS_PORT: '0' };
+  for (const [name, port, url] of [
+    ['big', BIG_PORT, big.url],
+    ['small', SMALL_PORT, small.url],
+  ] as const) {
+    const start = performance.now();
+    const server = await startServer(port, url, env);
+    console.log(`${name} shop: server ready in ${((performance.now() - start) / 1000).toFixed(1)} s`);
+    shops.push({ name, base: appUrl(port), port, url, server, env, restarts: 0 });
+  }
+  const [bigShop, smallShop] = shops as [Shop, Shop];
+
+  // The customers: on the big shop filled ones (one with a usual number of orders, one with a few orders and an order
+  // of 10,000 IPs); on the small shop the same customers copied.
+  const regularId = await pickFilledCustomer(bigClient, 10);
+  const tenKId = await pickFilledCustomer(bigClient, 4, [regularId]);
+  await addLargeOrder(bigClient, tenKId, 10_000, appUrl(BIG_PORT));
+  const bigRegular = await takeOverFilledCustomer(bigShop.base, bigClient, REGULAR_EMAIL, regularId);
+  const bigTenK = await takeOverFilledCustomer(bigShop.base, bigClient, TEN_K_EMAIL, tenKId);
+  const smallRegular = await signedUp(smallShop.base, smallClient, REGULAR_EMAIL);
+  const smallTenK = await signedUp(smallShop.base, smallClient, TEN_K_EMAIL);
+  await copyCustomer(bigClient, regularId, smallClient, smallRegular.userId, REGULAR_EMAIL);
+  await copyCustomer(bigClient, tenKId, smallClient, smallTenK.userId, TEN_K_EMAIL);
+  await smallClient.query('analyze');
+  const bigAdmin = await signedUp(bigShop.base, bigClient, ADMIN_EMAIL);
+  const smallAdmin = await signedUp(smallShop.base, smallClient, ADMIN_EMAIL);
+  const profile = async (client: pg.Client, userId: string) =>
+    one<{ orders: number; live_ips: number; payments: number; usage_days: number }>(
+      client,
+      `select (select count(*)::int from orders where user_id = $1) as orders,
+         (select count(*)::int from proxy_ips p join orders o on o.id = p.assigned_order_id where o.user_id = $1) as live_ips,
+         (select count(*)::int from payments where user_id = $1) as payments,
+         (select count(*)::int from residential_usage_daily where user_id = $1) as usage_days`,
+      [userId],
+    );
+  for (const [label, userId] of [
+    ['customer', regularId],
+    ['10k customer', tenKId],
+  ] as const) {
+    const p = await profile(bigClient, userId);
+    console.log(
+      `${label}: ${p.orders} orders, ${p.live_ips} IPs held, ${p.payments} payments, ${p.usage_days} days of residential usage`,
+    );
+  }
+
+  // What the screens read (apps/web/src/features/*/api and lib/queries): the route list of packages/contract.
+  const auditTotal = async (shop: Shop, cookie: string) => {
+    const answer = await get(shop.base, '/api/admin/audit-log?page=1', { cookie, 'accept-encoding': 'identity' });
+    return (JSON.parse(answer.body.toString()) as { total: number }).total;
+  };
+  const lastPage = async (shop: Shop, cookie: string) => Math.max(1, Math.ceil((await auditTotal(shop, cookie)) / 25));
+  const bigLastPage = await lastPage(bigShop, bigAdmin.cookie);
+  const smallLastPage = await lastPage(smallShop, smallAdmin.cookie);
+  const { subnet: bigPk1Subnet } = await one<{ subnet: string }>(
+    bigClient,
+    `select subnet from proxy_ips where product_id = 'pk1_isp_proxies' order by created_at, id limit 1`,
+  );
+  const { subnet: bigIspSubnet } = await one<{ subnet: string }>(
+    bigClient,
+    `select subnet from proxy_ips where product_id = 'isp_proxies' order by created_at, id limit 1`,
+  );
+  const withCookie = (cookie: string): Record<string, string> => (cookie ? { cookie } : {});
+  const same = (path: string) => (bigCookie: string, smallCookie: string) => ({
+    big: { path, headers: withCookie(bigCookie) },
+    small: { path, headers: withCookie(smallCookie) },
+  });
+  const calls: Call[] = [
+    { label: 'GET /api/pricing', ...same('/api/pricing')('', '') },
+    { label: 'GET /api/features', ...same('/api/features')('', '') },
+  ];
+  const etags = new Map<string, string>();
+  for (const [who, b, s] of [
+    ['customer', bigRegular, smallRegular],
+    ['10k customer', bigTenK, smallTenK],
+  ] as const) {
+    for (const path of [
+      '/api/user/auth',
+      '/api/orders',
+      '/api/orders/usage',
+      '/api/orders/usage/daily',
+      '/api/orders/history',
+      '/api/orders/processing',
+      '/api/proxy-list',
+      '/api/user/authorized-ips',
+      '/api/user/preferences',
+      '/api/api-keys',
+    ]) {
+      calls.push({ label: `${who}: GET ${path}`, ...same(path)(b.cookie, s.cookie) });
+      if (path === '/api/orders') {
+        // The dashboard's next read of the orders: the ETag sent back, answered 304 while nothing changed.
+        for (const [shop, cookie] of [
+          [bigShop, b.cookie],
+          [smallShop, s.cookie],
+        ] as const) {
+          const answer = await get(shop.base, path, { cookie });
+          etags.set(`${who}:${shop.name}`, answer.etag ?? '');
+        }
+        calls.push({
+          label: `${who}: GET /api/orders (If-None-Match: 304)`,
+          big: { path, headers: { cookie: b.cookie, 'if-none-match': etags.get(`${who}:big`) ?? '' }, expect: 304 },
+          small: { path, headers: { cookie: s.cookie, 'if-none-match': etags.get(`${who}:small`) ?? '' }, expect: 304 },
+        });
+      }
+    }
+  }
+  const admin = (path: string) => same(path)(bigAdmin.cookie, smallAdmin.cookie);
+  calls.push(
+    { label: 'admin: GET /api/user/auth', ...admin('/api/user/auth') },
+    { label: 'admin: GET /api/admin/alerts', ...admin('/api/admin/alerts') },
+    { label: 'admin: GET /api/admin/audit-log?page=1', ...admin('/api/admin/audit-log?page=1') },
+    {
+      label: `admin: GET /api/admin/audit-log?page=<last> (big ${bigLastPage}, small ${smallLastPage})`,
+      big: { path: `/api/admin/audit-log?page=${bigLastPage}`, headers: { cookie: bigAdmin.cookie } },
+      small: { path: `/api/admin/audit-log?page=${smallLastPage}`, headers: { cookie: smallAdmin.cookie } },
+    },
+    { label: 'admin: GET /api/admin/features', ...admin('/api/admin/features') },
+    { label: 'admin: GET /api/admin/stocks/residential', ...admin('/api/admin/stocks/residential') },
+    { label: 'admin: GET /api/admin/stocks/residential/daily', ...admin('/api/admin/stocks/residential/daily') },
+  );
+  for (const [pool, bigSubnet, smallSubnet] of [
+    ['isp', bigIspSubnet, '192.0.2.0/24'],
+    ['pk1', bigPk1Subnet, '203.0.113.0/24'],
+  ] as const) {
+    calls.push(
+      { label: `admin: GET /api/admin/stocks/${pool}`, ...admin(`/api/admin/stocks/${pool}`) },
+      {
+        label: `admin: GET /api/admin/ips/${pool}/subnets?ips=false (the console's list)`,
+        ...admin(`/api/admin/ips/${pool}/subnets?ips=false`),
+      },
+      {
+        label: `admin: GET /api/admin/ips/${pool}/subnets?subnet=<one> (a card opened)`,
+        big: {
+          path: `/api/admin/ips/${pool}/subnets?subnet=${encodeURIComponent(bigSubnet)}`,
+          headers: { cookie: bigAdmin.cookie },
+        },
+        small: {
+          path: `/api/admin/ips/${pool}/subnets?subnet=${encodeURIComponent(smallSubnet)}`,
+          headers: { cookie: smallAdmin.cookie },
+        },
+      },
+      {
+        label: `admin: GET /api/admin/ips/${pool}/subnets (API default: every IP)`,
+        ...admin(`/api/admin/ips/${pool}/subnets`),
+      },
+    );
+  }
+  calls.push(
+    {
+      label: 'admin: GET /api/admin/users?email=<customer>',
+      ...admin(`/api/admin/users?email=${encodeURIComponent(REGULAR_EMAIL)}`),
+    },
+    { label: 'admin: GET /api/admin/coupons', ...admin('/api/admin/coupons') },
+    { label: 'admin: GET /api/admin/coupons/redemptions', ...admin('/api/admin/coupons/redemptions') },
+    { label: 'admin: GET /api/admin/coupons/options', ...admin('/api/admin/coupons/options') },
+  );
+
+  console.log(
+    `\nTiming ${calls.length} calls on both shops (up to ${SAMPLES} samples or ~30 s a call, after warm-ups)…`,
+  );
+  const rows: string[] = [];
+  const flagged: string[] = [];
+  for (const call of calls) {
+    const b = await measure(bigShop, call.big.path, call.big.headers, call.big.expect);
+    const s = await measure(smallShop, call.small.path, call.small.headers, call.small.expect);
+    const flags: string[] = [];
+    if (b.error) flags.push(`**big: ${b.status || 'no answer'} ${b.error.replace(/\|/g, '/').slice(0, 80)}**`);
+    if (s.error) flags.push(`**small: ${s.status || 'no answer'} ${s.error.replace(/\|/g, '/').slice(0, 80)}**`);
+    if (!b.error && b.p95 > 50) flags.push('p95 > 50 ms');
+    if (!b.error && !s.error && b.p95 > 2 * s.p95) flags.push('> 2× small');
+    if (b.bytes > 1_048_576) flags.push('answer > 1 MB');
+    const ratio = !b.error && !s.error && s.p95 > 0 ? `${(b.p95 / s.p95).toFixed(1)}×` : '–';
+    const row =
+      `| ${call.label} | ${b.error ? '–' : ms(b.p50)} | ${b.error ? '–' : ms(b.p95)} | ` +
+      `${s.error ? '–' : ms(s.p50)} | ${s.error ? '–' : ms(s.p95)} | ${ratio} | ` +
+      `${b.error ? '–' : `${size(b.bytes)}${b.wireBytes !== b.bytes ? ` (${size(b.wireBytes)} sent)` : ''}`} | ` +
+      `${b.samples}/${s.samples} | ${flags.length > 0 ? `⚠ ${flags.join(', ')}` : ''} |`;
+    rows.push(row);
+    if (flags.length > 0) flagged.push(call.label);
+    console.log(
+      `  ${call.label}: big p95 ${ms(b.p95)} (${b.samples}), small p95 ${ms(s.p95)} (${s.samples}) ${flags.join(', ')}`,
+    );
+  }
+
+  console.log('\n## Fill of the big shop\n');
+  console.log('| step | seconds |\n|---|---:|');
+  for (const { step, seconds } of timings) console.log(`| ${step} | ${seconds.toFixed(1)} |`);
+  console.log(`| **the whole fill** | **${fillSeconds.toFixed(1)}** |`);
+  const counts = await one<Record<string, number>>(
+    bigClient,
+    `select (select count(*)::int from proxy_ips) as ips,
+       (select count(*)::int from proxy_ips where assigned_order_id is not null) as assigned,
+       (select count(*)::int from proxy_ips where need_rotated) as burnt,
+       (select count(distinct subnet)::int from proxy_ips) as subnets,
+       (select count(*)::int from users) as users, (select count(*)::int from orders) as orders,
+       (select count(*)::int from orders where status = 'delivered') as delivered,
+       (select count(*)::int from payments) as payments, (select count(*)::int from coupon_redemptions) as redemptions,
+       (select count(*)::int from admin_audit_log) as audit, (select count(*)::int from residential_accounts) as residential,
+       (select count(*)::int from residential_usage_daily) as usage_rows`,
+  );
+  console.log(
+    `\nBig shop: ${Object.entries(counts)
+      .map(([key, value]) => `${key} ${Number(value).toLocaleString('en-US')}`)
+      .join(', ')}`,
+  );
+  console.log(
+    `\n## Calls: big shop vs small shop (PostgreSQL both; p50/p95 to the last byte, answers br/gzip as a browser takes them)\n`,
+  );
+  console.log(
+    '| call | big p50 | big p95 | small p50 | small p95 | big/small (p95) | answer size big | samples big/small | flags |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|');
+  for (const row of rows) console.log(row);
+  console.log(
+    `\nFlags: p95 > 50 ms, p95 > 2× the small shop's, or an answer over 1 MB (decoded). ${flagged.length} of ${calls.length} calls flagged.`,
+  );
+  for (const shop of shops) {
+    const memory = memoryOf(shop.server.pid);
+    console.log(
+      `${shop.name} shop server: peak RSS ${memory.peakMb} MB, now ${memory.nowMb} MB` +
+        `${shop.restarts > 0 ? `, restarted ${shop.restarts}× after dying` : ''}`,
+    );
+  }
+} finally {
+  for (const shop of shops) await stopProcess(shop.server);
+  for (const agent of agents.values()) agent.destroy();
+  for (const client of clients) await client.end().catch(() => {});
+  await small?.drop();
+  if (big && KEEP) {
+    // Renamed out of the benchmarks' pattern, so that the next benchmark's clean-up leaves it.
+    await big.database.close();
+    const admin = new pg.Client({
+      connectionString: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    });
+    await admin.connect();
+    const kept = `big_shop_${randomBytes(4).toString('hex')}`;
+    const from = new URL(bigUrl).pathname.slice(1);
+    await admin.query(`alter database ${admin.escapeIdentifier(from)} rename to ${kept}`);
+    await admin.end();
+    const url = new URL(bigUrl);
+    url.pathname = `/${kept}`;
+    console.log(`\nBIG_SHOP_KEEP=1: the big shop's database is kept at ${url} (drop it with: dropdb ${kept})`);
+    process.exit(0);
+  } else {
+    await big?.drop();
+  }
+}
