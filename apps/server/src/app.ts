@@ -10,6 +10,7 @@ import { createMailer, type Mailer } from './lib/mailer.ts';
 import { createMetrics, type Metrics, observeRequestDurations, registerShopGauges } from './lib/metrics.ts';
 import { pathIsPlain, unplainPathMessage } from './lib/plain-address.ts';
 import { createRateLimitStore } from './lib/rate-limit-store.ts';
+import { cachedProbe, down, notConfigured, ok, type Readiness } from './lib/readiness.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from './lib/request-id.ts';
 import type { Lifecycle } from './lifecycle/shutdown.ts';
 import { ADMIN_PREFIX, adminApi } from './modules/admin/admin-api.ts';
@@ -20,10 +21,10 @@ import { createAuth, resolveAuthSecret } from './modules/auth/auth.ts';
 import { createGuards } from './modules/auth/guards.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { webhookRoutes } from './modules/billing/webhook-routes.ts';
+import { getStock } from './modules/catalogue/get-pricing.ts';
 import { catalogueRoutes, createPricingReader } from './modules/catalogue/routes.ts';
 import { checkoutRoutes } from './modules/checkout/routes.ts';
 import { customerSettingsRoutes } from './modules/customer-settings/routes.ts';
-import { cachedProbe, down, notConfigured, ok, type Readiness } from './modules/health/readiness.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { createJobRunner, type JobRunner } from './modules/jobs/runner.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
@@ -97,6 +98,7 @@ export async function buildApp({
     database,
     readiness: services.readiness,
     lowStock: { ips: config.alerts.lowStockIps, gb: config.alerts.lowStockGb },
+    readStock: () => getStock(database.db),
   });
   await app.register(async (api) => registerApi(api, { app, config, database, lifecycle, services }), {
     prefix: '/api',

@@ -12,11 +12,11 @@ import { startGateway } from './gateway/gateway.ts';
 import { logDestination } from './lib/logging.ts';
 import { registerGatewayMetrics } from './lib/metrics-gateway.ts';
 import { serveMetrics } from './lib/metrics-listener.ts';
+import { down, ok } from './lib/readiness.ts';
 import { startTracing, stopTracing, tracingLogOptions } from './lib/tracing.ts';
 import { DataDirInUse } from './lifecycle/data-dir-lock.ts';
 import { buildInfo } from './lifecycle/release.ts';
 import { createShutdown } from './lifecycle/shutdown.ts';
-import { down, ok } from './modules/health/readiness.ts';
 import { prepareApp } from './start.ts';
 
 async function main() {

@@ -7,6 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import type { Database } from './db/client.ts';
 import { createMetrics, observeRequestDurations, registerShopGauges } from './lib/metrics.ts';
 import { registerGatewayMetrics } from './lib/metrics-gateway.ts';
+import { getStock } from './modules/catalogue/get-pricing.ts';
 import { repoRoot, tempDir } from './test/service.ts';
 
 // docs/monitoring's alert rules and Grafana dashboard use only metrics, and labels, that the shop exports: they are read
@@ -31,7 +32,12 @@ function exportedSeries(): Map<string, string[]> {
   // Only the gauges' names and labels are read here: their collect() (the database) never runs.
   const database = { db: {}, poolConnections: () => ({ total: 0, idle: 0, waiting: 0 }) } as unknown as Database;
   const ok = () => ({ status: 'ok' });
-  registerShopGauges(metrics.registry, { database, readiness: { redis: ok, smtp: ok }, lowStock: { ips: 20, gb: 50 } });
+  registerShopGauges(metrics.registry, {
+    database,
+    readiness: { redis: ok, smtp: ok },
+    lowStock: { ips: 20, gb: 50 },
+    readStock: () => getStock(database.db),
+  });
   // A server with GATEWAY_ENABLED, and a gateway on its own, serve these too.
   registerGatewayMetrics(metrics.registry, {
     connections: () => 0,

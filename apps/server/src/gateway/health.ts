@@ -1,7 +1,7 @@
 import type { ListenerHealth } from '../lib/metrics-listener.ts';
+import { type CheckResult, cachedProbe, down, ok } from '../lib/readiness.ts';
 import { buildInfo } from '../lifecycle/release.ts';
 import type { Lifecycle } from '../lifecycle/shutdown.ts';
-import { type CheckResult, cachedProbe, down, ok } from '../modules/health/readiness.ts';
 import type { SqlClient } from './sql.ts';
 
 /** How often a gateway on its own asks its database whether it answers (in the background, never on a call). */

@@ -1,11 +1,10 @@
-import { PRODUCT_IDS, PRODUCTS } from '@storefront/contract';
+import { PRODUCT_IDS, PRODUCTS, type ProductId } from '@storefront/contract';
 import { and, count, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/client.ts';
 import { emailOutbox, jobState, orders } from '../db/schema.ts';
 import { buildInfo } from '../lifecycle/release.ts';
-import { getStock } from '../modules/catalogue/get-pricing.ts';
 import { registerPoolGauge } from './metrics-gateway.ts';
 import { PERIODIC_JOB } from './periodic-job.ts';
 
@@ -115,11 +114,14 @@ export function registerShopGauges(
     database,
     readiness,
     lowStock,
+    readStock,
   }: {
     database: Database;
+    /** The units available of each product, as the pricing counts them. */
+    readStock: () => Promise<Record<ProductId, number>>;
     /** LOW_STOCK_ALERT_IPS and LOW_STOCK_ALERT_GB: the alert rule reads the shop's own thresholds (0: no alert). */
     lowStock: { ips: number; gb: number };
-    /** The states readiness reports (modules/health/readiness.ts): 'ok', 'down' or 'not configured'. */
+    /** The states readiness reports (lib/readiness.ts): 'ok', 'down' or 'not configured'. */
     readiness: Record<'redis' | 'smtp', () => { status: string }>;
   },
 ): void {
@@ -140,7 +142,7 @@ export function registerShopGauges(
   });
   const shop = readAtMostEvery(SHOP_GAUGE_MAX_AGE_MS, async () => {
     const [stock, waiting, [outbox], [job]] = await Promise.all([
-      getStock(db),
+      readStock(),
       db
         .select({ productId: orders.productId, n: count() })
         .from(orders)

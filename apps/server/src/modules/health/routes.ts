@@ -1,10 +1,10 @@
 import { endpoints } from '@storefront/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client.ts';
+import { down, ok, type Readiness } from '../../lib/readiness.ts';
 import { routeOf } from '../../lib/route.ts';
 import { buildInfo } from '../../lifecycle/release.ts';
 import type { Lifecycle } from '../../lifecycle/shutdown.ts';
-import { down, ok, type Readiness } from './readiness.ts';
 
 export const healthRoutes: FastifyPluginAsyncZod<{
   database: Database;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, createTestApp, type TestApp } from '../../test/test-app.ts';
+import { callApi, createTestApp, type TestApp } from '../test/test-app.ts';
 import { cachedProbe } from './readiness.ts';
 
 describe('GET /api/health/ready', () => {
