@@ -17,7 +17,7 @@ import { type Gateway, startGateway } from './gateway.ts';
 import { gatewayHealth } from './health.ts';
 
 async function main() {
-  // Its own settings, read without zod or the shop's configuration (./config.ts).
+  // Its own part of the shop's settings schema, without the rest of the shop's configuration (./config.ts).
   const config = loadGatewayConfigOrExit();
   // With OTEL_EXPORTER_OTLP_ENDPOINT: traces as `storefront-gateway`, before anything is opened (see main.ts).
   await startTracing('storefront-gateway');
