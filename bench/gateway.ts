@@ -239,10 +239,7 @@ const gatewayEnv = async (port: number) => ({
   METRICS_PORT: String(await freePort()),
 });
 const alonePort = await freePort();
-/**
- * As `npm run gateway` runs it: V8's young generation held to 4 MB a semi-space. Left to itself it grows to 128 MB under
- * this load and keeps it (heap snapshots: the live heap stays under 30 MB; new space is what grows).
- */
+/** As `npm run gateway` runs it: V8's young generation held small, which otherwise grows under this load and stays. */
 const YOUNG = '--max-semi-space-size=4';
 const alone = await startProcess(
   process.execPath,

@@ -3,18 +3,9 @@ import { z } from 'zod';
 import * as contract from './index.ts';
 
 /**
- * Every number the API takes in is bounded above and below, with a message a person understands, so that a value the
- * database cannot hold (an `integer` column holds at most 2,147,483,647) is refused with a sentence (400), never a failed
- * insert (500): `amountOff: 9007199254740991` reached the 32-bit `amount_off_cents` column.
- *
- * Which schemas: the request side only, by the contract's naming rule (every body, query string and path parameters
- * schema a route takes is named `…RequestSchema`, `…QuerySchema` or `…ParamsSchema`). Answers are made by the server from
- * its own columns and never written back, so their numbers need no bound (checking them would only cost time on every
- * answer of the hot reads).
- *
- * What counts: an explicit minimum and maximum (`.min`/`.max`/`.gt`/`.lt`/`.positive`…) each with its own message, or a
- * format that is bounded by itself (`z.int32()`). `.int()` alone is not enough: its safe-integer range (±2^53) is far
- * beyond an integer column. An integer must be at most 2^31 − 1, unless its column is a `bigint` (listed below).
+ * Every number a request schema (`…RequestSchema`, `…QuerySchema`, `…ParamsSchema`) takes is bounded both ways with its
+ * own message, so a value an `integer` column cannot hold is a 400 with a sentence, never a failed insert. `.int()`
+ * alone is not a bound (±2^53); an integer is at most 2^31 − 1 unless its column is a `bigint` (listed below).
  */
 const INT32_MAX = 2_147_483_647;
 

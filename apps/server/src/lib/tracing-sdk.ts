@@ -1,13 +1,7 @@
-// The OpenTelemetry Node SDK, loaded by lib/tracing.ts only when an OTLP endpoint is set. The SDK reads the standard
-// OTEL_* variables itself (endpoint, headers, protocol, sampler, resource attributes, propagators, batching).
-//
-// The instrumentations are applied to the objects the shop uses, not only through the SDK's module-loading hooks:
-// those see a module when it is loaded after them, through require, from node_modules; here the entry's own imports
-// (pg, fastify) are loaded before tracing starts, they are ES module imports, and a release bundles them (no
-// node_modules at all). So: Fastify through its diagnostics channel (fastify.initialization, @fastify/otel), Node's
-// fetch through undici's channels, node:http and node:https patched in place (Stripe's SDK calls http.request on the
-// module object), and node-postgres when db/client.ts or the gateway's database.ts hands its module over
-// (instrumentModule).
+// The OpenTelemetry Node SDK, loaded by lib/tracing.ts only when an OTLP endpoint is set; it reads the OTEL_* variables.
+// Instrumentations are applied to the objects the shop uses (Fastify's diagnostics channel, undici's channels, node:http
+// patched in place, the pg module handed over by instrumentModule): the SDK's require hooks never see ES module
+// imports loaded before tracing starts, nor a bundled release.
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { FastifyOtelInstrumentation } from '@fastify/otel';
 import {

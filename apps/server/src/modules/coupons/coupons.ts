@@ -121,13 +121,10 @@ export async function promoCodeForCheckout({
 const HOLD_SECONDS = Math.round(CHECKOUT_PAYABLE_MS / 1000) + 5 * 60;
 
 /**
- * The uses of a code taken now: paid (times_redeemed) and held by checkouts whose payment page can still be paid. The
- * code's row is locked first, until the caller's transaction ends, so that checkouts on any number of instances take
- * the last use one at a time; a payment takes the same lock when it counts its redemption. The count is a statement of
- * its own on purpose: under READ COMMITTED a statement that waited for the lock would still count with the snapshot it
- * started with, and miss the order the lock's holder has just committed. A hold ends by itself when its order is paid
- * (it becomes a redemption), removed (the provider refused the checkout, or the job's week-old clean-up) or when its
- * page has expired; nothing has to remember to give it back.
+ * The uses of a code taken now: paid and held by checkouts whose page can still be paid. The code's row is locked
+ * until the caller's transaction ends, so instances take the last use one at a time; the count is a statement of its
+ * own because, under READ COMMITTED, one that waited for the lock would still read its older snapshot. A hold ends by
+ * itself (paid, removed or expired): nothing has to give it back.
  */
 async function usesTaken(tx: Tx, promoCodeId: string): Promise<number> {
   const [locked] = await tx
