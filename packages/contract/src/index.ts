@@ -5,6 +5,7 @@ export * from './api-keys.ts';
 export * from './auth.ts';
 export * from './checkout.ts';
 export * from './customer-settings.ts';
+export * from './data-amounts.ts';
 export * from './dates.ts';
 export * from './endpoint.ts';
 export * from './inventory.ts';

@@ -1,5 +1,5 @@
 import { Text, VisuallyHidden } from '@mantine/core';
-import { type DailyUsage, formatDate, KB_PER_GB } from '@storefront/contract';
+import { type DailyUsage, formatDate, formatGb, KB_PER_GB } from '@storefront/contract';
 import { nice, ticks } from 'd3-array';
 import { useState } from 'react';
 import classes from './daily-usage-chart.module.css';
@@ -39,7 +39,7 @@ export function DailyUsageChart({ days, label }: { days: DailyUsage['days']; lab
   return (
     <div>
       <Text size="xs" c="dimmed" mb={4}>
-        {`${label}: ${(total / KB_PER_GB).toFixed(3)} GB in the last ${days.length} days`}
+        {`${label}: ${formatGb(total)} in the last ${days.length} days`}
       </Text>
       <div className={classes.chart} aria-hidden>
         <div className={classes.plot}>

@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { KB_PER_GB, PRODUCTS, type ProductId } from '@storefront/contract';
+import { KB_PER_GB, POOL_MB_PER_GB, PRODUCTS, type ProductId } from '@storefront/contract';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { orders, proxyIps, residentialAccounts, residentialPool, users } from '../../db/schema.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import { deliveredEmail } from '../notifications/customer-emails.ts';
 import { enqueueEmail } from '../notifications/outbox.ts';
-
-/** The admin's pool counts 1000 MB to the GB; the customer's account 1024 × 1000 KB (KB_PER_GB, in the contract). */
-export const MB_PER_GB = 1000;
 
 export interface DeliverableOrder {
   id: string;
@@ -75,7 +72,7 @@ async function deliverIps(tx: Tx, order: DeliverableOrder): Promise<'delivered' 
 }
 
 async function deliverResidential(tx: Tx, order: DeliverableOrder): Promise<'delivered' | 'processing'> {
-  const neededMb = order.quantity * MB_PER_GB;
+  const neededMb = order.quantity * POOL_MB_PER_GB;
   const [pool] = await tx.select().from(residentialPool).where(eq(residentialPool.id, 1)).for('update');
   if (!pool || pool.bandwidthLimitMb - pool.bandwidthUsedMb < neededMb) return 'processing';
   await tx

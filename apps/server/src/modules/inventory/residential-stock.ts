@@ -1,11 +1,11 @@
-import { adminMessages, counted, KB_PER_GB, type ResidentialStock } from '@storefront/contract';
+import { adminMessages, counted, KB_PER_GB, POOL_MB_PER_GB, type ResidentialStock } from '@storefront/contract';
 import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { residentialAccounts, residentialPool } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import { type Actor, recordAudit } from '../audit/record-audit.ts';
-import { deliverWaitingOrders, MB_PER_GB } from '../delivery/deliver-order.ts';
+import { deliverWaitingOrders } from '../delivery/deliver-order.ts';
 
 async function stockOf(
   db: Db | Tx,
@@ -26,7 +26,7 @@ async function stockOf(
 }
 
 /** The pool counts 1000 MB to the GB and the accounts 1024 × 1000 KB: 1024 KB to the MB. */
-const KB_PER_MB = KB_PER_GB / MB_PER_GB;
+const KB_PER_MB = KB_PER_GB / POOL_MB_PER_GB;
 
 async function poolRow(db: Db | Tx, lock: boolean) {
   const query = db.select().from(residentialPool).where(eq(residentialPool.id, 1));

@@ -1,4 +1,4 @@
-import { KB_PER_GB, type Order, PRODUCT_IDS, type ProductId } from '@storefront/contract';
+import { type Order, PRODUCT_IDS, type ProductId } from '@storefront/contract';
 
 export const TAB_ALIASES: Record<string, ProductId> = { residential: 'residential_proxies', pk1: 'pk1_isp_proxies' };
 
@@ -25,9 +25,6 @@ export function pageSizeOptions(count: number): { value: string; label: string }
 
 /** Spec section 9: text viewer of 5 to 15 rows. */
 export const viewerRows = (lines: number) => Math.min(15, Math.max(5, lines));
-
-/** Spec section 3/9: 1 GB = 1024 × 1000 KB in the customer's residential view; GB to 3 decimals. */
-export const gb = (kb: number) => (kb / KB_PER_GB).toFixed(3);
 
 /** Spec section 4 'Usage health': above 80 red, above 60 yellow, otherwise green. */
 export function usageColor(percent: number): 'red' | 'yellow' | 'green' {

@@ -1,6 +1,6 @@
 import { Badge, Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { USAGE_CHART_DAYS } from '@storefront/contract';
+import { formatPoolGb, USAGE_CHART_DAYS } from '@storefront/contract';
 import { useState } from 'react';
 import { DailyUsageChart } from '../../../components/daily-usage-chart.tsx';
 import { FormError } from '../../../components/form-error.tsx';
@@ -9,7 +9,6 @@ import { Reserved } from './reserved.tsx';
 import { HealthBadge, UsageBar } from './usage-health.tsx';
 
 /** Spec section 9: the admin's residential values are MB, divided by 1000 to give GB, shown to 3 decimals. */
-const gb = (mb: number) => `${(mb / 1000).toFixed(3)} GB`;
 
 const NBSP = '\u00a0';
 
@@ -83,10 +82,10 @@ export function ResidentialInventoryCard() {
             {/* Two figures a row at every width: the card is half the console's width, so four a row (as the window's
                 width allowed) broke "500.000 GB" and the labels over two lines each, at different heights. */}
             <SimpleGrid cols={2} spacing="xs">
-              <Figure label="Used (sold)" value={gb(data.bandwidthUsed)} />
-              <Figure label="Limit" value={gb(data.bandwidthLimit)} />
-              <Figure label="Available" value={gb(data.bandwidthAvailable)} />
-              <Figure label="Carried by the gateway" value={gb(data.bandwidthCarried)} />
+              <Figure label="Used (sold)" value={formatPoolGb(data.bandwidthUsed)} />
+              <Figure label="Limit" value={formatPoolGb(data.bandwidthLimit)} />
+              <Figure label="Available" value={formatPoolGb(data.bandwidthAvailable)} />
+              <Figure label="Carried by the gateway" value={formatPoolGb(data.bandwidthCarried)} />
             </SimpleGrid>
           </>
         )}

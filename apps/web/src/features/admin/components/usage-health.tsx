@@ -1,4 +1,5 @@
 import { Badge, Group, Progress, Text } from '@mantine/core';
+import { formatPercent } from '@storefront/contract';
 
 /** Spec section 4 'Usage health': above 80 percent Critical (red), above 60 Warning (yellow), otherwise Healthy. */
 export function usageHealth(percent: number): {
@@ -28,14 +29,14 @@ export function UsageBar({ percent, label }: { percent: number; label: string })
       <Group justify="space-between" gap="xs" mb={4}>
         <Text size="sm">{label}</Text>
         <Text size="sm" fw={600}>
-          {percent.toFixed(1)}%
+          {formatPercent(percent)}
         </Text>
       </Group>
       <Progress
         value={Math.min(100, percent)}
         color={health.color}
         size="lg"
-        aria-label={`${label}: ${percent.toFixed(1)}%`}
+        aria-label={`${label}: ${formatPercent(percent)}`}
       />
     </div>
   );

@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { formatDate, paths } from '@storefront/contract';
+import { formatDate, formatPercent, paths } from '@storefront/contract';
 import { IconBuildingStore, IconChartPie, IconServer, IconShoppingCart } from '@tabler/icons-react';
 import { type ReactNode, useId } from 'react';
 import { Link } from 'react-router';
@@ -91,9 +91,7 @@ export function OverviewPage() {
         />
         <StatCard
           label="Residential Usage"
-          value={
-            figures.residentialUsagePercent === null ? 'No Data' : `${figures.residentialUsagePercent.toFixed(1)}%`
-          }
+          value={figures.residentialUsagePercent === null ? 'No Data' : formatPercent(figures.residentialUsagePercent)}
           loading={loading}
           icon={<IconChartPie size={22} aria-hidden />}
         />

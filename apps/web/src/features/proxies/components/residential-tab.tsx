@@ -11,14 +11,21 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { formatDate, type OrderUsage, type ProcessingOrder, paths } from '@storefront/contract';
+import {
+  formatDate,
+  formatGb,
+  formatPercent,
+  type OrderUsage,
+  type ProcessingOrder,
+  paths,
+} from '@storefront/contract';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { DailyUsageChart } from '../../../components/daily-usage-chart.tsx';
 import { useTimeZone } from '../../../lib/time-zone.ts';
 import { useDailyUsage } from '../api/proxies-api.ts';
-import { gb, usageColor } from '../proxies-model.ts';
+import { usageColor } from '../proxies-model.ts';
 import { ProcessingRow } from './order-card.tsx';
 import { ResidentialGenerator } from './residential-generator.tsx';
 
@@ -55,17 +62,17 @@ function UsageCard({ account }: { account: OrderUsage }) {
               Data usage
             </Title>
             <Text size="sm" fw={600}>
-              {gb(account.usedInKb)} GB of {gb(account.totalInKb)} GB
+              {formatGb(account.usedInKb)} of {formatGb(account.totalInKb)}
             </Text>
           </Group>
           <Progress
             value={percent}
             color={usageColor(percent)}
             size="lg"
-            aria-label={`Data used: ${percent.toFixed(1)} percent`}
+            aria-label={`Data used: ${formatPercent(percent)}`}
           />
           <Text size="xs" c="dimmed" mt={4}>
-            {gb(Math.max(0, account.totalInKb - account.usedInKb))} GB left · data never expires
+            {formatGb(Math.max(0, account.totalInKb - account.usedInKb))} left · data never expires
           </Text>
         </div>
         <UsageOverTime />
