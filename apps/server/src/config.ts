@@ -2,7 +2,7 @@
 // (config-schema.ts) and check what no single variable can say alone (a secret PostgreSQL needs, Stripe's two keys
 // together, production's demands). A gateway on its own reads its part alone (gateway/config.ts).
 import path from 'node:path';
-import type { SiteConfig } from '@storefront/contract/site';
+import type { SiteConfig } from '@storefront/contract';
 import { z } from 'zod';
 import { envSchema, type LogLevel, type Settings } from './config-schema.ts';
 import {

@@ -1,7 +1,6 @@
 import http from 'node:http';
 import net, { type Socket } from 'node:net';
-import { counted } from '@storefront/contract/plurals';
-import { parseTargetedUsername, type ResidentialTargeting } from '@storefront/contract/residential';
+import { counted, parseTargetedUsername, type ResidentialTargeting } from '@storefront/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { socketIp } from '../lib/ip-address.ts';

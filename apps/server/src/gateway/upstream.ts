@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
-import type { ResidentialTargeting } from '@storefront/contract/residential';
+import type { ResidentialTargeting } from '@storefront/contract';
 import type { PinnedLookup } from './egress.ts';
 
 /**
