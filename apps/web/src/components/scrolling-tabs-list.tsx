@@ -18,7 +18,7 @@ export function ScrollingTabsList({ value, children }: { value: string | null; c
     // Opened at the first tab, the row already shows it.
     if (!row || !active || (first && active === row.firstElementChild)) return;
     // Sizes are asked for once the browser has laid out and painted the new tab: asked for now, in React's commit, they
-    // would lay out the whole page inside the same task (95 ms of changing to the admin's Inventory tab at 4x CPU).
+    // would lay out the whole page inside the same task.
     let timer: ReturnType<typeof setTimeout> | undefined;
     const frame = requestAnimationFrame(() => {
       timer = setTimeout(() => {

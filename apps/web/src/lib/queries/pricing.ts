@@ -3,8 +3,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError, callApi } from '../api-client.ts';
 
 /**
- * A structural check instead of the contract's zod schema: the landing page loads this, and zod would add
- * ~50 KB gzipped to its JavaScript. The shape is the contract's `PricingResponse`.
+ * A structural check instead of the contract's zod schema: the landing page loads this, and zod would weigh more than
+ * the rest of its JavaScript. The shape is the contract's `PricingResponse`.
  */
 function isPlan(value: unknown): value is PricingPlan {
   const plan = value as PricingPlan;

@@ -13,9 +13,8 @@ import { HealthBadge, UsageBar } from './usage-health.tsx';
 
 const NBSP = '\u00a0';
 /**
- * The burnt-IP list's height in rows, the same in the placeholder and the card (a longer list scrolls inside). The
- * card's text boxes have fixed heights, not Mantine's autosize: each autosized box measures itself as it mounts, and the
- * two cards' four boxes forced four layouts of the whole console on load (215 ms of the main thread at 4x CPU).
+ * The burnt-IP list's height in rows, the same in the placeholder and the card (a longer list scrolls inside). Fixed,
+ * not Mantine's autosize: each autosized box measures itself as it mounts, a layout of the whole console each.
  */
 const BURNT_ROWS = 4;
 
