@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 for (const script of [
   'landing-size.ts',
   'lighthouse.ts',
+  'layout-shift.ts',
   'pricing-rps.ts',
   'delivery.ts',
   'proxies.ts',

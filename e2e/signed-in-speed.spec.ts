@@ -1,12 +1,12 @@
-// The signed-in pages: a customer never downloads the admin console, the admin tabs do not shift as their data
-// arrives (CLS at most 0.02), each signed-in page's server-drawn HTML carries its own <title>, and a page drawn whole
-// for its reader (each customer page, each admin tab for an administrator) hydrates as drawn and reads nothing again.
+// The signed-in pages: a customer never downloads the admin console, each signed-in page's server-drawn HTML carries its
+// own <title>, and a page drawn whole for its reader (each customer page, each admin tab for an administrator) hydrates
+// as drawn and reads nothing again. Layout shifts as data arrives are measured by bench/layout-shift.ts.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { formatDate, paths } from '@storefront/contract';
 import { ADMIN_TABS } from '../apps/web/src/features/admin/admin-tabs.ts';
-import { buyThroughSandbox, nextPageDrawnByBrowser, pageLive, signIn, signUp, uniqueEmail } from './support/helpers.ts';
+import { buyThroughSandbox, pageLive, signIn, signUp, uniqueEmail } from './support/helpers.ts';
 import { E2E } from './support/ports.ts';
 
 const dist = path.resolve(import.meta.dirname, '../apps/web/dist');
@@ -110,130 +110,6 @@ test('each signed-in page has its own <title> in the HTML the server draws, the 
     // The same title once the page itself has rendered (a customer's admin page: 'Access Denied', titled 'Admin').
     await expect(page, pathname).toHaveTitle(served.get(pathname) ?? '');
   }
-});
-
-interface Shift {
-  value: number;
-  at: number;
-  sources: string[];
-}
-declare global {
-  interface Window {
-    storefrontShifts: Shift[];
-  }
-}
-
-/** Every layout shift not caused by input, kept in the page from its start, with what moved. */
-async function observeLayoutShifts(page: Page) {
-  await page.addInitScript(() => {
-    window.storefrontShifts = [];
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & {
-        value: number;
-        hadRecentInput: boolean;
-        sources?: { node?: Node }[];
-      })[]) {
-        if (entry.hadRecentInput) continue;
-        window.storefrontShifts.push({
-          value: entry.value,
-          at: Math.round(entry.startTime),
-          sources: (entry.sources ?? []).map((source) => {
-            const node = source.node as HTMLElement | undefined;
-            if (!node) return '?';
-            const text = (node.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40);
-            return `${node.nodeName?.toLowerCase()}${node.className && typeof node.className === 'string' ? `.${node.className.split(' ')[0]}` : ''} "${text}"`;
-          }),
-        });
-      }
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
-}
-
-/** Waits until two frames have been painted, so that a shift the last answer caused has been reported. */
-async function framesPainted(page: Page): Promise<void> {
-  await page.evaluate(
-    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve)))),
-  );
-}
-
-/** The layout shifts recorded since the page loaded, summed, each printed with what moved. */
-async function layoutShiftTotal(page: Page, label: string): Promise<number> {
-  const shifts = await page.evaluate(() => window.storefrontShifts);
-  const total = shifts.reduce((sum, shift) => sum + shift.value, 0);
-  console.log(
-    `${label}: CLS ${total.toFixed(4)}${shifts.map((s) => `\n  ${s.value.toFixed(4)} at ${s.at} ms: ${s.sources.join('; ')}`).join('')}`,
-  );
-  return total;
-}
-
-for (const width of [1280, 375]) {
-  test(`the admin tabs do not shift as their data arrives (CLS at most 0.02) at ${width} px`, async ({ page }) => {
-    test.setTimeout(120_000);
-    await page.setViewportSize({ width, height: 860 });
-    await asAdmin(page);
-    await observeLayoutShifts(page);
-    // The console's answers arrive a moment after its code, as on a phone: the loading state is drawn first.
-    await page.route('**/api/admin/**', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      await route.continue();
-    });
-    // An open alert, drawn above the tabs when its answer arrives (the shared app may have none at this point).
-    await page.route('**/api/admin/alerts', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      await route.fulfill({
-        json: {
-          alerts: [
-            {
-              id: 'speed-1',
-              kind: 'low_stock',
-              summary: 'PK1 ISP: 3 IPs available, below the alert level of 10.',
-              openedAt: new Date().toISOString(),
-              tab: 'inventory',
-            },
-          ],
-          total: 1,
-          counts: { order_waiting: 0, low_stock: 1, job_stuck: 0, outbox_failing: 0 },
-        },
-      });
-    });
-    const found: string[] = [];
-    for (const tab of ADMIN_TABS) {
-      // Drawn by the browser, which reads the console's data itself (a console the server draws holds it already).
-      await nextPageDrawnByBrowser(page);
-      await page.goto(tab.value === 'inventory' ? paths.admin : `${paths.admin}?tab=${tab.value}`);
-      await expect(page.getByRole('tab', { name: tab.label })).toHaveAttribute('aria-selected', 'true');
-      await page.waitForLoadState('networkidle');
-      await framesPainted(page);
-      const total = await layoutShiftTotal(page, `${width} px, ${tab.label}`);
-      if (total > 0.02) found.push(`${tab.label}: ${total.toFixed(3)}`);
-    }
-    expect(found).toEqual([]);
-  });
-}
-
-test('the Proxies page does not shift as the orders arrive (CLS at most 0.02) at 375 and 1280 px', async ({ page }) => {
-  test.setTimeout(120_000);
-  await signUp(page, uniqueEmail('proxies-shift'));
-  await buyThroughSandbox(page, /Elite ISP Proxies/, /^5 IPs/);
-  await observeLayoutShifts(page);
-  // The orders arrive a moment after the page is drawn, as on a phone.
-  await page.route('**/api/orders', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    await route.continue();
-  });
-  const found: string[] = [];
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: 860 });
-    // Drawn by the browser, which reads the orders itself (a page the server draws for its reader holds them already).
-    await nextPageDrawnByBrowser(page);
-    await page.goto(paths.proxies);
-    await expect(page.getByRole('button', { name: 'Download List' })).toBeVisible();
-    await page.waitForLoadState('networkidle');
-    await framesPainted(page);
-    const total = await layoutShiftTotal(page, `${width} px, Proxies`);
-    if (total > 0.02) found.push(`${width} px: ${total.toFixed(3)}`);
-  }
-  expect(found).toEqual([]);
 });
 
 /** The customer pages, each drawn whole for its reader. */
