@@ -105,7 +105,10 @@ function topSources(shifts: Shift[], count = 3): string {
   return [...bySource]
     .sort(([, a], [, b]) => b.value - a.value)
     .slice(0, count)
-    .map(([node, { value, dx, dy }]) => `${node} (${dy ? `${dy > 0 ? '+' : ''}${dy} px down` : `${dx} px across`}, ${value.toFixed(3)})`)
+    .map(
+      ([node, { value, dx, dy }]) =>
+        `${node} (${dy ? `${dy > 0 ? '+' : ''}${dy} px down` : `${dx} px across`}, ${value.toFixed(3)})`,
+    )
     .join('; ');
 }
 
