@@ -38,6 +38,8 @@ interface Row {
   cls: number;
   moved: string;
   settled: boolean;
+  /** The API answers the page waited for (delayed): none would mean it was drawn whole and measured nothing. */
+  late: number;
 }
 
 /**
@@ -112,7 +114,10 @@ function topSources(shifts: Shift[], count = 3): string {
     .join('; ');
 }
 
+/** API answers delayed since the page being measured was opened. */
+let lateAnswers = 0;
 const late = async (route: Route) => {
+  lateAnswers += 1;
   await new Promise((resolve) => setTimeout(resolve, DELAY_MS));
   await route.continue();
 };
@@ -130,6 +135,7 @@ async function measure(
   ready: (page: Awaited<ReturnType<BrowserContext['newPage']>>) => Promise<void>,
 ): Promise<Row> {
   await context.clearCookies({ name: 'tz' });
+  lateAnswers = 0;
   const page = await context.newPage();
   try {
     const response = await page.goto(`${base}${url}`);
@@ -148,7 +154,7 @@ async function measure(
       );
     const { shifts } = await page.evaluate(() => (window as unknown as { layoutShifts: ShiftRecord }).layoutShifts);
     const cls = shifts.reduce((sum, shift) => sum + shift.value, 0);
-    return { page: label, width, cls, moved: topSources(shifts) || '-', settled };
+    return { page: label, width, cls, moved: topSources(shifts) || '-', settled, late: lateAnswers };
   } finally {
     await page.close();
   }
@@ -181,6 +187,7 @@ try {
       await adminContext.route('**/api/admin/**', late);
       // An open alert, drawn above the tabs when its answer arrives (a fresh shop has none).
       await adminContext.route('**/api/admin/alerts', async (route) => {
+        lateAnswers += 1;
         await new Promise((resolve) => setTimeout(resolve, DELAY_MS));
         await route.fulfill({
           json: {
@@ -227,10 +234,11 @@ try {
 }
 
 const table = [
-  ['page', 'width', 'CLS', `within ${LIMIT}`, 'what moved (top sources: how far, share of CLS)'],
+  ['page', 'width', 'late answers', 'CLS', `within ${LIMIT}`, 'what moved (top sources: how far, share of CLS)'],
   ...rows.map((row) => [
     row.page,
     `${row.width} px`,
+    String(row.late),
     row.cls.toFixed(4),
     `${row.cls <= LIMIT ? 'yes' : 'over'}${row.settled ? '' : ' (not settled)'}`,
     row.moved,
