@@ -3,11 +3,15 @@ import { z } from 'zod';
 import { regexes } from 'zod/v4/core';
 import {
   authMessages,
+  backupCodeProblem,
   EMAIL_FORM,
+  enteredPasswordProblem,
   isValidEmail,
   PASSWORD_MAX,
   passwordRules,
   passwordStrengthProblem,
+  totpCodeProblem,
+  twoFactorMessages,
 } from './auth.ts';
 
 describe('the one password rule', () => {
@@ -48,5 +52,18 @@ describe('isValidEmail', () => {
     }
     expect(isValidEmail('a@b.co')).toBe(true);
     expect(isValidEmail('a@b')).toBe(false);
+  });
+});
+
+describe('the two-factor forms', () => {
+  it('ask for a password, six digits from the app, or a backup code', () => {
+    expect(enteredPasswordProblem('')).toBe(twoFactorMessages.passwordRequired);
+    expect(enteredPasswordProblem(' ')).toBeNull();
+    expect(totpCodeProblem('')).toBe('Enter the 6-digit code');
+    expect(totpCodeProblem('12345')).toBe(twoFactorMessages.codeRequired);
+    expect(totpCodeProblem('12345a')).toBe(twoFactorMessages.codeRequired);
+    expect(totpCodeProblem(' 123456 ')).toBeNull();
+    expect(backupCodeProblem(' abcd ')).toBe('Enter one of your backup codes');
+    expect(backupCodeProblem('aaaa-1111')).toBeNull();
   });
 });

@@ -43,6 +43,31 @@ export const passwordChangeMessages = {
   signInAgain: `For your security, sign out and sign in again, then set your password within ${PASSWORD_CHANGE_FRESH_MINUTES} minutes.`,
 } as const;
 
+/** The two-factor forms' own words: Settings' set-up and turn-off, and the second step of a sign-in. */
+export const twoFactorMessages = {
+  passwordRequired: 'Enter your password',
+  codeRequired: 'Enter the 6-digit code',
+  backupCodeRequired: 'Enter one of your backup codes',
+} as const;
+
+/** The shortest backup code the sign-in's second step sends to the auth service (which judges the code itself). */
+export const BACKUP_CODE_MIN = 6;
+
+/** The password asked for before two-factor is turned on or off: any but none, the auth service judges it. */
+export function enteredPasswordProblem(password: string): string | null {
+  return password === '' ? twoFactorMessages.passwordRequired : null;
+}
+
+/** An authenticator app's code: six digits. */
+export function totpCodeProblem(code: string): string | null {
+  return /^\d{6}$/.test(code.trim()) ? null : twoFactorMessages.codeRequired;
+}
+
+/** One of the backup codes given when two-factor was set up, instead of the app's code. */
+export function backupCodeProblem(code: string): string | null {
+  return code.trim().length >= BACKUP_CODE_MIN ? null : twoFactorMessages.backupCodeRequired;
+}
+
 /** What a confirmation link's failures say, by better-auth's error code (the /auth/callback page and its API call). */
 export const confirmationMessages = {
   INVALID_TOKEN: 'This confirmation link is invalid or was already used.',

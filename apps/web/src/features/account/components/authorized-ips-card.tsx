@@ -1,7 +1,7 @@
 import { Badge, Button, Card, Code, Group, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { AUTHORIZED_IPS_MAX } from '@storefront/contract';
 import { IconPlus } from '@tabler/icons-react';
-import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
 import { useAuthorizedIps, useSaveAuthorizedIps } from '../api/gateway-settings-api.ts';
 
@@ -13,7 +13,9 @@ import { useAuthorizedIps, useSaveAuthorizedIps } from '../api/gateway-settings-
 export function AuthorizedIpsCard() {
   const current = useAuthorizedIps();
   const save = useSaveAuthorizedIps();
-  const [typed, setTyped] = useState('');
+  // The address as typed: the server checks it and says in words what it refuses (a blank one is not sent).
+  const form = useForm({ initialValues: { ip: '' }, transformValues: ({ ip }) => ip.trim() });
+  const typed = form.getValues().ip;
   const ips = current.data?.ips ?? [];
   const only = current.data?.onlyFromTheseIps ?? false;
   const full = ips.length >= AUTHORIZED_IPS_MAX;
@@ -22,12 +24,11 @@ export function AuthorizedIpsCard() {
   const saveList = (next: string[], onlyFromTheseIps = only) =>
     save.mutate(
       { ips: next, onlyFromTheseIps: next.length === 0 ? false : onlyFromTheseIps },
-      { onSuccess: () => setTyped('') },
+      { onSuccess: () => form.reset() },
     );
-  const add = (event: React.FormEvent) => {
-    event.preventDefault();
-    if (typed.trim() !== '') saveList([...ips, typed.trim()]);
-  };
+  const add = form.onSubmit((ip) => {
+    if (ip !== '') saveList([...ips, ip]);
+  });
 
   return (
     <Card withBorder padding="lg">
@@ -92,8 +93,7 @@ export function AuthorizedIpsCard() {
                 <TextInput
                   label="Add an IP"
                   placeholder="203.0.113.7"
-                  value={typed}
-                  onChange={(event) => setTyped(event.currentTarget.value)}
+                  {...form.getInputProps('ip')}
                   disabled={full}
                   style={{ flex: '1 1 220px' }}
                 />

@@ -1,4 +1,5 @@
 import { Button, Group, Modal, PasswordInput, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { authMessages, passwordChangeMessages } from '@storefront/contract';
 import { IconCircleCheck } from '@tabler/icons-react';
@@ -26,21 +27,21 @@ export function ChangePasswordDialog({ opened, onClose }: { opened: boolean; onC
   // A new form (empty fields) each time the dialog opens or 'Change Again' is chosen.
   const [formKey, setFormKey] = useState(0);
   const [asks, setAsks] = useState<{ password: boolean; code: boolean }>({ password: false, code: false });
-  const [currentPassword, setCurrentPassword] = useState('');
-  const [code, setCode] = useState('');
+  // The proof the server asked for, beside the new password's own form: the server judges it and says what is wrong.
+  const proof = useForm({ initialValues: { currentPassword: '', code: '' } });
 
   const close = () => {
     onClose();
     setDone(false);
     setError(null);
     setAsks({ password: false, code: false });
-    setCurrentPassword('');
-    setCode('');
+    proof.reset();
     setFormKey((key) => key + 1);
   };
 
   const submit = async (newPassword: string) => {
     setError(null);
+    const { currentPassword, code } = proof.getValues();
     try {
       await callApi('changePassword', {
         body: {
@@ -96,8 +97,7 @@ export function ChangePasswordDialog({ opened, onClose }: { opened: boolean; onC
               label="Current password"
               autoComplete="current-password"
               withAsterisk
-              value={currentPassword}
-              onChange={(event) => setCurrentPassword(event.currentTarget.value)}
+              {...proof.getInputProps('currentPassword')}
             />
           )}
           {asks.code && (
@@ -107,8 +107,7 @@ export function ChangePasswordDialog({ opened, onClose }: { opened: boolean; onC
               autoComplete="one-time-code"
               inputMode="numeric"
               withAsterisk
-              value={code}
-              onChange={(event) => setCode(event.currentTarget.value)}
+              {...proof.getInputProps('code')}
             />
           )}
         </NewPasswordForm>

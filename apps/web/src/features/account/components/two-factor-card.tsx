@@ -14,8 +14,9 @@ import {
   Text,
   Title,
 } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { authMessages } from '@storefront/contract';
+import { authMessages, enteredPasswordProblem, totpCodeProblem } from '@storefront/contract';
 import { QRCodeSVG } from 'qrcode.react';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
@@ -29,63 +30,58 @@ type Step =
 /** TOTP two-factor: set up with a QR code and backup codes, confirmed by a first code; turned off with the password. */
 export function TwoFactorCard({ enabled, onChanged }: { enabled: boolean; onChanged: () => Promise<void> }) {
   const [step, setStep] = useState<Step>({ kind: 'closed' });
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
+  // Each step's problem is said in the dialog's alert, where the auth service's answer (`error`) is said too, and stays
+  // until the step's button is pressed again.
+  const passwordForm = useForm({
+    initialValues: { password: '' },
+    clearInputErrorOnChange: false,
+    validate: { password: enteredPasswordProblem },
+  });
+  const codeForm = useForm({
+    initialValues: { code: '' },
+    clearInputErrorOnChange: false,
+    validate: { code: totpCodeProblem },
+  });
   const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
 
   const reset = () => {
     setStep({ kind: 'closed' });
-    setPassword('');
-    setCode('');
+    passwordForm.reset();
+    codeForm.reset();
     setError(null);
   };
 
-  const submitPassword = async (event: React.FormEvent) => {
-    event.preventDefault();
+  const submitPassword = passwordForm.onSubmit(async ({ password }) => {
     if (step.kind !== 'password') return;
-    if (!password) return setError('Enter your password');
-    setPending(true);
     setError(null);
     const authClient = await loadAuthClient().catch(() => null);
-    if (!authClient) {
-      setPending(false);
-      return setError(authMessages.authClientUnavailable);
-    }
+    if (!authClient) return setError(authMessages.authClientUnavailable);
     if (step.action === 'enable') {
       const { data, error: enableError } = await authClient.twoFactor.enable({ password });
-      setPending(false);
       if (enableError || !data || data.method !== 'totp') {
         return setError(enableError?.message || 'Two-factor could not be set up.');
       }
       setStep({ kind: 'scan', totpURI: data.totpURI, backupCodes: data.backupCodes });
     } else {
       const { error: disableError } = await authClient.twoFactor.disable({ password });
-      setPending(false);
       if (disableError) return setError(disableError.message || 'Two-factor could not be turned off.');
       notifications.show({ color: 'green', message: 'Two-factor authentication turned off' });
       reset();
-      await onChanged();
+      // Not waited for: the dialog is closed, its button free again at once.
+      void onChanged();
     }
-  };
+  });
 
-  const confirmCode = async (event: React.FormEvent) => {
-    event.preventDefault();
-    if (!/^\d{6}$/.test(code)) return setError('Enter the 6-digit code');
-    setPending(true);
+  const confirmCode = codeForm.onSubmit(async ({ code }) => {
     setError(null);
     const authClient = await loadAuthClient().catch(() => null);
-    if (!authClient) {
-      setPending(false);
-      return setError(authMessages.authClientUnavailable);
-    }
+    if (!authClient) return setError(authMessages.authClientUnavailable);
     const { error: verifyError } = await authClient.twoFactor.verifyTotp({ code });
-    setPending(false);
     if (verifyError) return setError(verifyError.message || 'That code did not work. Please try again.');
     notifications.show({ color: 'green', message: 'Two-factor authentication is on' });
     reset();
-    await onChanged();
-  };
+    void onChanged();
+  });
 
   return (
     <Card withBorder padding="lg">
@@ -125,16 +121,15 @@ export function TwoFactorCard({ enabled, onChanged }: { enabled: boolean; onChan
         {step.kind === 'password' && (
           <form onSubmit={submitPassword} noValidate>
             <Stack gap="md">
-              <FormError message={error} />
+              <FormError message={(passwordForm.errors.password as string | undefined) ?? error} />
               <PasswordInput
                 label="Password"
                 autoComplete="current-password"
                 data-autofocus
-                value={password}
-                onChange={(event) => setPassword(event.currentTarget.value)}
+                {...passwordForm.getInputProps('password', { withError: false })}
                 description="Signed up with Google or Discord? Set a password with Change Password first."
               />
-              <Button type="submit" loading={pending}>
+              <Button type="submit" loading={passwordForm.submitting}>
                 Continue
               </Button>
             </Stack>
@@ -143,7 +138,7 @@ export function TwoFactorCard({ enabled, onChanged }: { enabled: boolean; onChan
         {step.kind === 'scan' && (
           <form onSubmit={confirmCode} noValidate>
             <Stack gap="md">
-              <FormError message={error} />
+              <FormError message={(codeForm.errors.code as string | undefined) ?? error} />
               <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
                 <Stack gap="xs" align="center">
                   <div
@@ -186,9 +181,15 @@ export function TwoFactorCard({ enabled, onChanged }: { enabled: boolean; onChan
                 Enter the 6-digit code your app shows to turn two-factor on.
               </Alert>
               <Group justify="center">
-                <PinInput length={6} type="number" oneTimeCode value={code} onChange={setCode} aria-label="Code" />
+                <PinInput
+                  length={6}
+                  type="number"
+                  oneTimeCode
+                  {...codeForm.getInputProps('code', { withError: false })}
+                  aria-label="Code"
+                />
               </Group>
-              <Button type="submit" loading={pending}>
+              <Button type="submit" loading={codeForm.submitting}>
                 Verify and Turn On
               </Button>
             </Stack>

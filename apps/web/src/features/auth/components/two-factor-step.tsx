@@ -1,5 +1,6 @@
 import { Anchor, Button, Checkbox, PinInput, Stack, Text, TextInput } from '@mantine/core';
-import { authMessages } from '@storefront/contract';
+import { useForm } from '@mantine/form';
+import { authMessages, backupCodeProblem, totpCodeProblem } from '@storefront/contract';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
 import { authErrorMessage } from '../../../lib/auth-error-message.ts';
@@ -7,43 +8,39 @@ import { loadAuthClient } from '../../../lib/load-auth-client.ts';
 
 /** The second step of a sign-in with two-factor on: a TOTP code, or one of the backup codes. */
 export function TwoFactorStep({ onVerified, onCancel }: { onVerified: () => Promise<void>; onCancel: () => void }) {
-  const [useBackupCode, setUseBackupCode] = useState(false);
-  const [code, setCode] = useState('');
-  const [trustDevice, setTrustDevice] = useState(false);
+  // The code's problem is said in the alert, where the auth service's answer (`error`) is said too, and stays until
+  // Verify is pressed again.
+  const form = useForm({
+    initialValues: { useBackupCode: false, code: '', trustDevice: false },
+    clearInputErrorOnChange: false,
+    validate: { code: (code, values) => (values.useBackupCode ? backupCodeProblem(code) : totpCodeProblem(code)) },
+  });
+  const { useBackupCode } = form.getValues();
   const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
 
-  const verify = async (event: React.FormEvent) => {
-    event.preventDefault();
-    const value = code.trim();
-    if (useBackupCode ? value.length < 6 : !/^\d{6}$/.test(value)) {
-      return setError(useBackupCode ? 'Enter one of your backup codes' : 'Enter the 6-digit code');
-    }
-    setPending(true);
+  const verify = form.onSubmit(async (values) => {
+    const value = values.code.trim();
+    const { trustDevice } = values;
     setError(null);
     const authClient = await loadAuthClient().catch(() => null);
-    if (!authClient) {
-      setPending(false);
-      return setError(authMessages.authClientUnavailable);
-    }
-    const { error: verifyError } = useBackupCode
+    if (!authClient) return setError(authMessages.authClientUnavailable);
+    const { error: verifyError } = values.useBackupCode
       ? await authClient.twoFactor.verifyBackupCode({ code: value, trustDevice })
       : await authClient.twoFactor.verifyTotp({ code: value, trustDevice });
-    setPending(false);
     if (verifyError) return setError(authErrorMessage(verifyError, 'That code did not work. Please try again.'));
-    await onVerified();
-  };
+    // Not waited for: the button is free again once the code is accepted, while the page signs in.
+    void onVerified();
+  });
 
   return (
     <form onSubmit={verify} noValidate>
       <Stack gap="md">
-        <FormError message={error} />
+        <FormError message={(form.errors.code as string | undefined) ?? error} />
         {useBackupCode ? (
           <TextInput
             label="Backup code"
             autoComplete="one-time-code"
-            value={code}
-            onChange={(event) => setCode(event.currentTarget.value)}
+            {...form.getInputProps('code', { withError: false })}
           />
         ) : (
           <Stack gap={6}>
@@ -55,19 +52,14 @@ export function TwoFactorStep({ onVerified, onCancel }: { onVerified: () => Prom
               type="number"
               oneTimeCode
               autoFocus
-              value={code}
-              onChange={setCode}
+              {...form.getInputProps('code', { withError: false })}
               aria-labelledby="totp-label"
               inputMode="numeric"
             />
           </Stack>
         )}
-        <Checkbox
-          label="Trust this device for 30 days"
-          checked={trustDevice}
-          onChange={(event) => setTrustDevice(event.currentTarget.checked)}
-        />
-        <Button type="submit" fullWidth loading={pending}>
+        <Checkbox label="Trust this device for 30 days" {...form.getInputProps('trustDevice', { type: 'checkbox' })} />
+        <Button type="submit" fullWidth loading={form.submitting}>
           Verify
         </Button>
         <Text size="sm" ta="center">
@@ -75,8 +67,8 @@ export function TwoFactorStep({ onVerified, onCancel }: { onVerified: () => Prom
             component="button"
             type="button"
             onClick={() => {
-              setUseBackupCode(!useBackupCode);
-              setCode('');
+              form.setValues({ useBackupCode: !useBackupCode, code: '' });
+              form.clearErrors();
               setError(null);
             }}
           >
