@@ -27,6 +27,8 @@ function chunkModules(): Plugin {
 
 // Two builds: the browser's (dist/, with a manifest the server reads to link a page's split-off chunks) and the
 // server renderer's (`--ssr src/entry-server.tsx` into dist-ssr/, one self-contained file, never served).
+const formSchemas = /(node_modules[\\/]zod|packages[\\/]contract[\\/]src[\\/]schemas)[\\/]/;
+
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), chunkModules()],
   build: {
@@ -56,7 +58,8 @@ export default defineConfig(({ isSsrBuild }) => ({
                 test: /src[\\/](components[\\/]simple-page-layout|features[\\/]legal[\\/]components[\\/]legal-page|features[\\/]landing[\\/]components[\\/](products-menu|landing-mobile-menu))\.tsx$/,
                 priority: 2,
               },
-              { name: 'shared', minShareCount: 2, priority: 1 },
+              // zod and the contract's schemas stay out of it: they load with the forms that check against them.
+              { name: 'shared', minShareCount: 2, priority: 1, test: (id: string) => !formSchemas.test(id) },
             ],
           },
         },

@@ -105,16 +105,16 @@ export interface RouteSize {
 
 /**
  * zod's modules besides the two its `config` needs (set first by main.tsx: src/lib/zod-without-eval.ts): a customer's
- * page validates nothing with a schema, so a zod module in a chunk outside the admin console means a schema came along
- * with a message or a constant some page imports (schemas live in packages/contract/src/schemas/).
+ * page loads zod only with a form that checks against a schema, when it opens, so a zod module in a chunk a page loads
+ * before it shows means a schema came along with a message or a constant the page imports (schemas live in
+ * packages/contract/src/schemas/).
  */
 const isZodModule = (module: string) =>
   /(^|[\\/])node_modules[\\/]zod[\\/]/.test(module) && !/[\\/]zod[\\/]v4[\\/]core[\\/](core|util)\.js$/.test(module);
 
 /**
- * Every chunk of the build, the lazy ones and those of pages without a budget included, that holds zod without holding
- * any of the admin console (the one part that validates with a schema): its file, its zod modules and the app's own
- * modules in it, one of which imports a schema.
+ * Every chunk of the build that holds zod without holding any of the admin console: its file, its zod modules and the
+ * app's own modules in it, one of which imports a schema.
  */
 export function chunksWithZod(distDir: string): { file: string; zod: string[]; own: string[] }[] {
   const chunkModules: Record<string, string[]> = JSON.parse(

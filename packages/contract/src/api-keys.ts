@@ -30,18 +30,6 @@ export const apiKeyMessages = {
   revoked: 'API key revoked. Tools using it stop working at once.',
 } as const;
 
-/**
- * The request schema's rule for a name in plain code, for the browser's create form (which would otherwise load zod
- * for one field): the same words for the same names (the contract's test holds the two together).
- */
-export function apiKeyNameProblem(name: string): string | null {
-  const trimmed = name.trim();
-  if (trimmed.length === 0) return apiKeyMessages.nameRequired;
-  // Characters as zod counts them (code points: an emoji is one).
-  if ([...trimmed].length > API_KEY_NAME_MAX) return apiKeyMessages.nameTooLong;
-  return null;
-}
-
 /** Products a list link serves; without `product`, every static proxy of the customer (the Download List's lines). */
 export const PROXY_LIST_PRODUCTS = ['isp_proxies', 'pk1_isp_proxies', 'residential_proxies'] as const;
 

@@ -35,6 +35,22 @@ describe('ApiKeysCard', () => {
     expect(calls.filter((call) => call.method === 'POST')).toEqual([]);
   });
 
+  it('says a missing name once Create Key is pressed, and from then on as the name is typed', async () => {
+    fakeApi({ 'GET /api/api-keys': () => ({ body: [] }) });
+    renderWithApp(<ApiKeysCard />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Create API Key' }));
+    const field = await screen.findByRole('textbox', { name: /^Name/ });
+    fireEvent.change(field, { target: { value: 'S' } });
+    fireEvent.change(field, { target: { value: '' } });
+    expect(screen.queryByText(apiKeyMessages.nameRequired)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Create Key' }));
+    expect(await screen.findByText(apiKeyMessages.nameRequired)).toBeTruthy();
+    fireEvent.change(field, { target: { value: 'S' } });
+    expect(screen.queryByText(apiKeyMessages.nameRequired)).toBeNull();
+    fireEvent.change(field, { target: { value: ' ' } });
+    expect(screen.getByText(apiKeyMessages.nameRequired)).toBeTruthy();
+  });
+
   it('sends the name, shows the whole key once, and lists the new key after', async () => {
     const listed: unknown[] = [];
     const calls = fakeApi({

@@ -6,32 +6,32 @@ import {
   Card,
   Code,
   Group,
+  Loader,
   Modal,
   Stack,
   Table,
   Text,
-  TextInput,
   Title,
   VisuallyHidden,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   API_KEY_LIMIT,
-  API_KEY_NAME_MAX,
   type ApiKey,
   apiKeyMessages,
-  apiKeyNameProblem,
   type CreatedApiKey,
   formatDate,
   proxyListUrl,
 } from '@storefront/contract';
 import { IconPlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { CopyValueButton } from '../../../components/copy-value-button.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { shopOrigin } from '../../../lib/page-origin.ts';
 import { useTimeZone } from '../../../lib/time-zone.ts';
-import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '../api/api-keys-api.ts';
+import { useApiKeys, useRevokeApiKey } from '../api/api-keys-api.ts';
+
+const CreateApiKeyForm = lazy(async () => ({ default: (await import('./create-api-key-form.tsx')).CreateApiKeyForm }));
 
 function RevokeButton({ apiKey, onRevoke }: { apiKey: ApiKey; onRevoke: (key: ApiKey) => void }) {
   return (
@@ -54,35 +54,12 @@ export function ApiKeysCard() {
   const timeZone = useTimeZone();
   const day = (iso: string) => formatDate(iso, 'date', timeZone);
   const keys = useApiKeys();
-  const create = useCreateApiKey();
   const revoke = useRevokeApiKey();
   const [creating, setCreating] = useState(false);
-  const [name, setName] = useState('');
-  const [showProblem, setShowProblem] = useState(false);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const list = keys.data ?? [];
   const full = list.length >= API_KEY_LIMIT;
-
-  const closeCreate = () => {
-    setCreating(false);
-    setName('');
-    setShowProblem(false);
-    create.reset();
-  };
-  // The server's own rule and words (the contract's): a name too long is said to be so, never cut to fit.
-  const problem = apiKeyNameProblem(name);
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    setShowProblem(true);
-    if (problem) return;
-    create.mutate(name, {
-      onSuccess: (key) => {
-        closeCreate();
-        setCreated(key);
-      },
-    });
-  };
 
   return (
     <Card withBorder padding="lg">
@@ -187,25 +164,15 @@ export function ApiKeysCard() {
         )}
       </Stack>
 
-      <Modal opened={creating} onClose={closeCreate} title="Create an API key" centered>
-        <form onSubmit={submit} noValidate>
-          <Stack gap="md">
-            <FormError message={create.error?.message ?? null} />
-            <TextInput
-              label="Name"
-              description="What will use it, so you know which key to revoke later."
-              placeholder="Scraper on server 2"
-              data-autofocus
-              value={name}
-              onChange={(event) => setName(event.currentTarget.value)}
-              // Too long is said as soon as it is (a pasted name); a missing name once Create Key is pressed.
-              error={(showProblem || name.trim().length > API_KEY_NAME_MAX ? problem : null) ?? undefined}
-            />
-            <Button type="submit" loading={create.isPending}>
-              Create Key
-            </Button>
-          </Stack>
-        </form>
+      <Modal opened={creating} onClose={() => setCreating(false)} title="Create an API key" centered>
+        <Suspense fallback={<Loader size="sm" aria-label="Loading the form" />}>
+          <CreateApiKeyForm
+            onCreated={(key) => {
+              setCreating(false);
+              setCreated(key);
+            }}
+          />
+        </Suspense>
       </Modal>
 
       <Modal

@@ -41,7 +41,7 @@ describe('Custom Ordering', () => {
     renderWithApp(<CustomOrdering />);
     fireEvent.click(screen.getByRole('button', { name: 'Create Custom Order' }));
     await searchFor('ann@example.com');
-    fireEvent.change(screen.getByLabelText('Coupon (optional)'), { target: { value: 'VIP' } });
+    fireEvent.change(await screen.findByLabelText('Coupon (optional)'), { target: { value: 'VIP' } });
     await createLink();
     expect(await screen.findByText('https://pay.example/user-ann')).toBeTruthy();
 
@@ -61,6 +61,18 @@ describe('Custom Ordering', () => {
     expect(await screen.findByText('https://pay.example/user-ann')).toBeTruthy();
     await searchFor('bob@example.com');
     expect(screen.queryByText('https://pay.example/user-ann')).toBeNull();
+  });
+
+  it('asks for an e-mail before searching, until the next search', async () => {
+    renderWithApp(<CustomOrdering />);
+    fireEvent.change(screen.getByLabelText('Customer e-mail'), { target: { value: '   ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText(customOrderMessages.enterEmail)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Customer e-mail'), { target: { value: ' ann@example.com ' } });
+    expect(screen.getByText(customOrderMessages.enterEmail)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await screen.findByText('ann@example.com', { selector: 'p' });
+    expect(screen.queryByText(customOrderMessages.enterEmail)).toBeNull();
   });
 
   it("drops 'Please search for a user first' once a user is found, and keeps the form open", async () => {

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Badge,
   Button,
   Card,
@@ -7,8 +6,6 @@ import {
   Group,
   Loader,
   Modal,
-  NumberInput,
-  Select,
   Stack,
   Table,
   Text,
@@ -16,21 +13,18 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { isNotEmpty, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import {
-  CUSTOM_ORDER_MAX,
-  type CustomOrder,
-  customOrderMessages,
-  formatDate,
-  parseFulfilLines,
-} from '@storefront/contract';
-import { IconChevronDown, IconCopy, IconRefresh, IconSearch, IconX } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { type CustomOrder, customOrderMessages, formatDate, parseFulfilLines } from '@storefront/contract';
+import { IconChevronDown, IconRefresh, IconSearch, IconX } from '@tabler/icons-react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { FormError } from '../../../components/form-error.tsx';
-import { LIST_IN_MAIN } from '../../../components/list-in-main.ts';
 import { useTimeZone } from '../../../lib/time-zone.ts';
 import { useCreateCustomOrder, useFulfilCustomOrder, useUserLookup } from '../api/custom-orders-api.ts';
+
+// Split off with the contract's schema it checks against: loaded with this tab, not with the console.
+const CustomOrderForm = lazy(async () => ({ default: (await import('./custom-order-form.tsx')).CustomOrderForm }));
 
 const STATUS_COLOR: Record<string, string> = { fulfilled: 'green', paid: 'blue', processing: 'yellow' };
 const STATUS_LABEL: Record<CustomOrder['status'], string> = {
@@ -44,19 +38,25 @@ const STATUS_LABEL: Record<CustomOrder['status'], string> = {
 /** The Fulfill dialog: exactly the order's quantity of proxies, ip:port or ip:port:username:password per line. */
 function FulfilDialog({ userId, order, onClose }: { userId: string; order: CustomOrder | null; onClose: () => void }) {
   const fulfil = useFulfilCustomOrder();
-  const [text, setText] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
+  const form = useForm({
+    initialValues: { proxies: '' },
+    // A problem stays said until Fulfill is pressed again.
+    clearInputErrorOnChange: false,
+    validate: {
+      proxies: (text) => {
+        if (!order || !userId) return customOrderMessages.missingOrderOrUser;
+        const parsed = parseFulfilLines(text.split('\n'), order.quantity);
+        return 'error' in parsed ? parsed.error : null;
+      },
+    },
+  });
   const close = () => {
-    setText('');
-    setProblem(null);
+    form.reset();
     onClose();
   };
-  const submit = () => {
-    if (!order || !userId) return setProblem(customOrderMessages.missingOrderOrUser);
-    const lines = text.split('\n').filter((line) => line.trim() !== '');
-    const parsed = parseFulfilLines(lines, order.quantity);
-    if ('error' in parsed) return setProblem(parsed.error);
-    setProblem(null);
+  const submit = form.onSubmit(({ proxies }) => {
+    if (!order) return;
+    const lines = proxies.split('\n').filter((line) => line.trim() !== '');
     fulfil.mutate(
       { userId, orderId: order.orderId, ips: lines },
       {
@@ -72,7 +72,7 @@ function FulfilDialog({ userId, order, onClose }: { userId: string; order: Custo
           notifications.show({ color: 'red', title: customOrderMessages.uploadFailedToast, message: error.message }),
       },
     );
-  };
+  });
   return (
     <Modal opened={order !== null} onClose={close} title="Fulfill custom order" size="lg">
       {order && (
@@ -83,12 +83,10 @@ function FulfilDialog({ userId, order, onClose }: { userId: string; order: Custo
           </Text>
           <Textarea
             label="Proxies"
-            value={text}
-            onChange={(event) => setText(event.currentTarget.value)}
+            {...form.getInputProps('proxies')}
             autosize
             minRows={6}
             maxRows={14}
-            error={problem}
             data-autofocus
             styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
           />
@@ -96,7 +94,7 @@ function FulfilDialog({ userId, order, onClose }: { userId: string; order: Custo
             <Button variant="default" onClick={close}>
               Cancel
             </Button>
-            <Button onClick={submit} loading={fulfil.isPending}>
+            <Button onClick={() => submit()} loading={fulfil.isPending}>
               Fulfill
             </Button>
           </Group>
@@ -104,6 +102,12 @@ function FulfilDialog({ userId, order, onClose }: { userId: string; order: Custo
       )}
     </Modal>
   );
+}
+
+/** One customer's form and the payment link made for them: both start afresh with another customer. */
+function CustomOrderSection({ userId }: { userId: string | null }) {
+  const create = useCreateCustomOrder();
+  return <CustomOrderForm userId={userId} create={create} />;
 }
 
 /**
@@ -127,103 +131,33 @@ function CreateCustomOrder({ userId }: { userId: string | null }) {
         Create Custom Order
       </Button>
       <Collapse expanded={open}>
-        <CustomOrderForm key={userId ?? 'nobody'} userId={userId} />
+        <Suspense fallback={<Loader size="sm" aria-label="Loading the custom order form" />}>
+          <CustomOrderSection key={userId ?? 'nobody'} userId={userId} />
+        </Suspense>
       </Collapse>
     </Card>
-  );
-}
-
-function CustomOrderForm({ userId }: { userId: string | null }) {
-  const create = useCreateCustomOrder();
-  const [type, setType] = useState<string | null>('pk1_isp_proxies');
-  const [quantity, setQuantity] = useState<string | number>(25);
-  const [coupon, setCoupon] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const submit = () => {
-    if (!userId) return setProblem(customOrderMessages.searchFirst);
-    if (!type) return setProblem(customOrderMessages.selectType);
-    const amount = typeof quantity === 'number' ? quantity : Number.NaN;
-    if (!Number.isInteger(amount) || amount < 1 || amount > CUSTOM_ORDER_MAX) {
-      return setProblem(customOrderMessages.quantityRange);
-    }
-    setProblem(null);
-    create.mutate({ userId, quantity: amount, ...(coupon.trim() && { coupon: coupon.trim() }) });
-  };
-  return (
-    <Stack gap="sm" pt="sm">
-      <Select
-        label="Proxy type"
-        data={[{ value: 'pk1_isp_proxies', label: 'PK1 ISP Proxies' }]}
-        value={type}
-        onChange={setType}
-        allowDeselect={false}
-        comboboxProps={LIST_IN_MAIN}
-      />
-      <NumberInput
-        label="Quantity (IPs)"
-        min={1}
-        max={CUSTOM_ORDER_MAX}
-        allowDecimal={false}
-        value={quantity}
-        onChange={setQuantity}
-      />
-      <TextInput
-        label="Coupon (optional)"
-        maxLength={15}
-        value={coupon}
-        onChange={(event) => setCoupon(event.currentTarget.value)}
-      />
-      {problem && (
-        <Text c="red" size="sm" role="alert">
-          {problem}
-        </Text>
-      )}
-      <FormError message={create.error?.message ?? null} />
-      {create.data && (
-        <Alert color="green" variant="light" title="Payment link created">
-          <Stack gap={6}>
-            <Text size="sm">Send this link to the customer; they pay it signed in as themselves.</Text>
-            <Group gap="xs" wrap="nowrap">
-              <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                {create.data.checkoutUrl}
-              </Text>
-              <CopyButton value={create.data.checkoutUrl}>
-                {({ copied, copy }) => (
-                  <Button size="xs" variant="default" onClick={copy} leftSection={<IconCopy size={14} aria-hidden />}>
-                    {copied ? 'Copied' : 'Copy'}
-                  </Button>
-                )}
-              </CopyButton>
-            </Group>
-          </Stack>
-        </Alert>
-      )}
-      <Group>
-        <Button onClick={submit} loading={create.isPending}>
-          Create payment link
-        </Button>
-      </Group>
-    </Stack>
   );
 }
 
 /** The Custom Ordering tab (spec section 2): find a customer, their custom orders, fulfil, create. */
 export function CustomOrdering() {
   const timeZone = useTimeZone();
-  const [input, setInput] = useState('');
   const [email, setEmail] = useState<string | null>(null);
-  const [inputError, setInputError] = useState<string | null>(null);
   const [fulfilling, setFulfilling] = useState<CustomOrder | null>(null);
   const lookup = useUserLookup(email);
   const found = lookup.data;
+  const searchForm = useForm({
+    initialValues: { email: '' },
+    // 'Please enter an email address' stays said until the next search.
+    clearInputErrorOnChange: false,
+    validate: { email: isNotEmpty(customOrderMessages.enterEmail) },
+    transformValues: (values) => values.email.trim(),
+  });
 
-  const search = () => {
-    const value = input.trim();
-    if (!value) return setInputError(customOrderMessages.enterEmail);
-    setInputError(null);
+  const search = searchForm.onSubmit((value) => {
     setEmail(value);
     if (value === email) void lookup.refetch();
-  };
+  });
   // Spec section 10: an unknown e-mail also shows the toast 'User Not Found'.
   const notFoundAt =
     lookup.isError && lookup.error.message === customOrderMessages.userNotFound ? lookup.errorUpdatedAt : 0;
@@ -240,12 +174,7 @@ export function CustomOrdering() {
   return (
     <Stack gap="md">
       <Card withBorder padding="lg">
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            search();
-          }}
-        >
+        <form onSubmit={search}>
           <Stack gap="sm">
             <Title order={2} size="h4">
               Find a customer
@@ -254,9 +183,7 @@ export function CustomOrdering() {
               <TextInput
                 label="Customer e-mail"
                 placeholder="customer@example.com"
-                value={input}
-                onChange={(event) => setInput(event.currentTarget.value)}
-                error={inputError}
+                {...searchForm.getInputProps('email')}
                 style={{ flex: '1 1 14rem' }}
               />
               <Group gap="xs" mt={{ base: 0, xs: 25 }}>
@@ -267,9 +194,8 @@ export function CustomOrdering() {
                   variant="default"
                   leftSection={<IconX size={16} aria-hidden />}
                   onClick={() => {
-                    setInput('');
+                    searchForm.reset();
                     setEmail(null);
-                    setInputError(null);
                   }}
                 >
                   Clear All
