@@ -94,6 +94,9 @@ export const customOrderMessages = {
 
 export const CUSTOM_ORDER_MAX = 1000;
 
+/** The most customers a search shows to choose from. */
+export const CUSTOMER_MATCHES_MAX = 20;
+
 export interface FulfilProxy {
   ip: string;
   port: number;

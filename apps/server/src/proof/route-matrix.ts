@@ -127,6 +127,7 @@ const SAMPLES: { [N in EndpointName]: (f: MatrixFixture) => CallInput<Endpoints[
   uploadIps: () => ({ params: { pool: 'isp' }, body: { ips: ['203.0.113.77:8000:user:pass'] } }),
   listSubnets: () => ({ params: { pool: 'isp' }, query: {} }),
   swapSubnet: () => ({ params: { pool: 'isp' }, body: { subnet: '192.0.2.0/24', newEndpoints: [] } }),
+  findCustomers: (f) => ({ query: { q: f.victimEmail } }),
   lookUpCustomer: (f) => ({ query: { email: f.victimEmail } }),
   createCustomCheckout: (f) => ({ body: { userId: f.victimId, quantity: 5 } }),
   fulfilCustomOrder: (f) => ({

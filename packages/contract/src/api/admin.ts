@@ -12,6 +12,8 @@ import {
   createCouponRequestSchema,
   customCheckoutRequestSchema,
   customCheckoutResponseSchema,
+  customerMatchesSchema,
+  customerSearchQuerySchema,
   fulfilRequestSchema,
   fulfilResponseSchema,
   ipPoolParamsSchema,
@@ -122,6 +124,13 @@ export const adminEndpoints = {
   }),
 
   // Custom PK1 orders: finding the customer, the checkout link and fulfilment.
+  findCustomers: endpoint(routes.findCustomers, {
+    tags: ['admin'],
+    summary: 'Customers matching an e-mail or its start, the start of a name, a user id or an order id: up to 20',
+    query: customerSearchQuerySchema,
+    status: 200,
+    response: customerMatchesSchema,
+  }),
   lookUpCustomer: endpoint(routes.lookUpCustomer, {
     tags: ['admin'],
     summary: 'Find a customer by e-mail (trimmed, any case), with their custom orders',

@@ -56,6 +56,7 @@ export const routes = {
   listSubnets: { method: 'GET', path: '/admin/ips/:pool/subnets', access: 'admin' },
   swapSubnet: { method: 'POST', path: '/admin/ips/:pool/subnets/swap', access: 'admin' },
   // Custom PK1 orders: finding the customer, the checkout link and fulfilment.
+  findCustomers: { method: 'GET', path: '/admin/users/search', access: 'admin' },
   lookUpCustomer: { method: 'GET', path: '/admin/users', access: 'admin' },
   createCustomCheckout: { method: 'POST', path: '/admin/checkout/pk1/custom', access: 'admin' },
   fulfilCustomOrder: { method: 'POST', path: '/admin/orders/fulfill', access: 'admin' },

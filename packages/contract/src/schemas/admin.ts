@@ -164,6 +164,27 @@ export const adminUserLookupQuerySchema = z.object({
     .max(254, 'Email must be at most 254 characters'),
 });
 
+/** GET /api/admin/users/search?q=: an e-mail or its start, the start of a name, a user id or an order id. */
+export const customerSearchQuerySchema = z.object({
+  q: z
+    .string({ error: customOrderMessages.enterEmail })
+    .trim()
+    .min(1, customOrderMessages.enterEmail)
+    .max(254, 'A search has at most 254 characters'),
+});
+
+export const customerMatchSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+});
+export type CustomerMatch = z.infer<typeof customerMatchSchema>;
+
+/** At most CUSTOMER_MATCHES_MAX, the exact e-mail first; `more` when others matched too. */
+export const customerMatchesSchema = z.object({ matches: z.array(customerMatchSchema), more: z.boolean() });
+export type CustomerMatches = z.infer<typeof customerMatchesSchema>;
+
 export const adminUserLookupSchema = z.object({
   user: z.object({ id: z.string(), email: z.string(), createdAt: z.string() }),
   customOrders: z.array(customOrderSchema),

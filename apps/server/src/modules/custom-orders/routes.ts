@@ -9,6 +9,7 @@ import { IP_LIST_BODY_LIMIT } from '../../plugins/json-body.ts';
 import { actorOf } from '../auth/guards.ts';
 import { createCustomCheckout } from './create-custom-checkout.ts';
 import { lookUpUser } from './custom-orders.ts';
+import { findCustomers } from './find-customers.ts';
 import { fulfilCustomOrder } from './fulfil-custom-order.ts';
 
 /**
@@ -22,6 +23,11 @@ export const customOrderAdminRoutes: FastifyPluginAsync<{
   currency: string;
 }> = async (app, { db, brand, provider, currency }) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.route({
+    ...routeOf(endpoints.findCustomers),
+    handler: async (request) => findCustomers({ db, query: request.query.q }),
+  });
 
   api.route({
     ...routeOf(endpoints.lookUpCustomer),
