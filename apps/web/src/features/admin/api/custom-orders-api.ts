@@ -18,6 +18,14 @@ export function useUserLookup(email: string | null) {
   });
 }
 
+/** GET /api/admin/users/search?q=: up to twenty customers an administrator may mean. */
+export function useFindCustomers() {
+  return useMutation({
+    mutationFn: (query: string) =>
+      callApi('findCustomers', { query: { q: query }, fallbackMessage: customOrderMessages.fetchUserFailed }),
+  });
+}
+
 export function useCreateCustomOrder() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -9,10 +9,23 @@ import { CustomOrdering } from './custom-ordering.tsx';
 const users: Record<string, { id: string; email: string; createdAt: string }> = {
   'ann@example.com': { id: 'user-ann', email: 'ann@example.com', createdAt: '2026-11-01T00:00:00Z' },
   'bob@example.com': { id: 'user-bob', email: 'bob@example.com', createdAt: '2026-11-02T00:00:00Z' },
+  'anna@example.com': { id: 'user-anna', email: 'anna@example.com', createdAt: '2026-11-03T00:00:00Z' },
+};
+
+// The server's search, as far as these tests need it: the e-mails that start with the search.
+const search = {
+  'GET /api/admin/users/search': ({ url }: { url: URL }) => {
+    const q = (url.searchParams.get('q') ?? '').toLowerCase();
+    const matches = Object.values(users)
+      .filter((user) => user.email.startsWith(q))
+      .map((user) => ({ ...user, name: user.email.split('@')[0] }));
+    return { body: { matches, more: false } };
+  },
 };
 
 beforeEach(() => {
   fakeApi({
+    ...search,
     'GET /api/admin/users': ({ url }) => {
       const user = users[url.searchParams.get('email') ?? ''];
       return user
@@ -37,6 +50,22 @@ const searchFor = async (email: string) => {
 const createLink = async () => fireEvent.click(await screen.findByRole('button', { name: 'Create payment link' }));
 
 describe('Custom Ordering', () => {
+  it('lets the administrator choose among several customers, and says so when none matches', async () => {
+    renderWithApp(<CustomOrdering />);
+    fireEvent.change(screen.getByLabelText('Customer e-mail'), { target: { value: 'nobody' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText(customOrderMessages.userNotFoundToast)).toBeTruthy();
+
+    fireEvent.change(screen.getByLabelText('Customer e-mail'), { target: { value: 'ANN' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    const choices = await screen.findByRole('list', { name: '2 customers match' });
+    expect(within(choices).getAllByRole('listitem')).toHaveLength(2);
+    fireEvent.click(within(choices).getByRole('button', { name: 'Choose anna@example.com' }));
+    await screen.findByText('anna@example.com', { selector: 'p' });
+    expect(screen.getByText('user-anna')).toBeTruthy();
+    expect(screen.queryByRole('list', { name: '2 customers match' })).toBeNull();
+  });
+
   it('Clear All clears everything: the customer, the form and the payment link made for them', async () => {
     renderWithApp(<CustomOrdering />);
     fireEvent.click(screen.getByRole('button', { name: 'Create Custom Order' }));
@@ -87,6 +116,7 @@ describe('Custom Ordering', () => {
 
   it('holds the quantity to 1 to 1000, then sends the customer, the quantity and the coupon trimmed', async () => {
     const calls = fakeApi({
+      ...search,
       'GET /api/admin/users': () => ({ body: { user: users['ann@example.com'], customOrders: [] } }),
       'POST /api/admin/checkout/pk1/custom': () => ({ body: { checkoutUrl: 'https://pay.example/ann' } }),
     });
@@ -114,6 +144,7 @@ describe('Custom Ordering', () => {
   it('fulfils a paid order with exactly its quantity of proxies, and says so when the count is wrong', async () => {
     let status: 'paid' | 'fulfilled' = 'paid';
     const calls = fakeApi({
+      ...search,
       'GET /api/admin/users': () => ({
         body: {
           user: users['ann@example.com'],

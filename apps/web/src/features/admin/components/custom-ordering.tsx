@@ -15,13 +15,25 @@ import {
 } from '@mantine/core';
 import { isNotEmpty, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { type CustomOrder, customOrderMessages, formatDate, parseFulfilLines } from '@storefront/contract';
+import {
+  CUSTOMER_MATCHES_MAX,
+  type CustomerMatches,
+  type CustomOrder,
+  customOrderMessages,
+  formatDate,
+  parseFulfilLines,
+} from '@storefront/contract';
 import { IconChevronDown, IconRefresh, IconSearch, IconX } from '@tabler/icons-react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { useTimeZone } from '../../../lib/time-zone.ts';
-import { useCreateCustomOrder, useFulfilCustomOrder, useUserLookup } from '../api/custom-orders-api.ts';
+import {
+  useCreateCustomOrder,
+  useFindCustomers,
+  useFulfilCustomOrder,
+  useUserLookup,
+} from '../api/custom-orders-api.ts';
 
 // Split off with the contract's schema it checks against: loaded with this tab, not with the console.
 const CustomOrderForm = lazy(async () => ({ default: (await import('./custom-order-form.tsx')).CustomOrderForm }));
@@ -139,6 +151,47 @@ function CreateCustomOrder({ userId }: { userId: string | null }) {
   );
 }
 
+/** Several customers matched the search: the administrator picks one (its custom orders are then looked up). */
+function CustomerChoices({ choices, onChoose }: { choices: CustomerMatches; onChoose: (email: string) => void }) {
+  const timeZone = useTimeZone();
+  return (
+    <Card withBorder padding="lg">
+      <Stack gap="xs">
+        <Text fw={600} id="customer-choices">
+          {choices.matches.length} customers match
+        </Text>
+        <Stack gap={4} role="list" aria-labelledby="customer-choices">
+          {choices.matches.map((match) => (
+            <Group key={match.id} justify="space-between" wrap="nowrap" gap="sm" role="listitem">
+              <div style={{ minWidth: 0 }}>
+                <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                  {match.email}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {match.name} · since {formatDate(match.createdAt, 'date', timeZone)}
+                </Text>
+              </div>
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() => onChoose(match.email)}
+                aria-label={`Choose ${match.email}`}
+              >
+                Choose
+              </Button>
+            </Group>
+          ))}
+        </Stack>
+        {choices.more && (
+          <Text size="xs" c="dimmed">
+            More than {CUSTOMER_MATCHES_MAX} match: type more of the e-mail or the name.
+          </Text>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
 /** The Custom Ordering tab (spec section 2): find a customer, their custom orders, fulfil, create. */
 export function CustomOrdering() {
   const timeZone = useTimeZone();
@@ -154,22 +207,37 @@ export function CustomOrdering() {
     transformValues: (values) => values.email.trim(),
   });
 
-  const search = searchForm.onSubmit((value) => {
-    setEmail(value);
-    if (value === email) void lookup.refetch();
-  });
+  const find = useFindCustomers();
+  const [choices, setChoices] = useState<CustomerMatches | null>(null);
+  const choose = (chosen: string) => {
+    setChoices(null);
+    setEmail(chosen);
+    if (chosen === email) void lookup.refetch();
+  };
+  const search = searchForm.onSubmit((value) =>
+    find.mutate(value, {
+      onSuccess: (answer) => {
+        const [first] = answer.matches;
+        // The e-mail itself, or the only match: that customer at once; several: the administrator chooses.
+        if (first && (first.email === value.toLowerCase() || answer.matches.length === 1)) return choose(first.email);
+        setEmail(null);
+        setChoices(answer);
+      },
+    }),
+  );
   // Spec section 10: an unknown e-mail also shows the toast 'User Not Found'.
   const notFoundAt =
     lookup.isError && lookup.error.message === customOrderMessages.userNotFound ? lookup.errorUpdatedAt : 0;
+  const noMatchAt = choices?.matches.length === 0 ? find.submittedAt : 0;
   useEffect(() => {
-    if (notFoundAt > 0) {
+    if (notFoundAt > 0 || noMatchAt > 0) {
       notifications.show({
         color: 'red',
         title: customOrderMessages.userNotFoundToast,
         message: customOrderMessages.userNotFound,
       });
     }
-  }, [notFoundAt]);
+  }, [notFoundAt, noMatchAt]);
 
   return (
     <Stack gap="md">
@@ -182,12 +250,17 @@ export function CustomOrdering() {
             <Group align="flex-start" gap="sm">
               <TextInput
                 label="Customer e-mail"
+                description="Or the start of an e-mail or a name, a user id or an order id"
                 placeholder="customer@example.com"
                 {...searchForm.getInputProps('email')}
                 style={{ flex: '1 1 14rem' }}
               />
               <Group gap="xs" mt={{ base: 0, xs: 25 }}>
-                <Button type="submit" leftSection={<IconSearch size={16} aria-hidden />} loading={lookup.isFetching}>
+                <Button
+                  type="submit"
+                  leftSection={<IconSearch size={16} aria-hidden />}
+                  loading={find.isPending || lookup.isFetching}
+                >
                   Search
                 </Button>
                 <Button
@@ -196,6 +269,8 @@ export function CustomOrdering() {
                   onClick={() => {
                     searchForm.reset();
                     setEmail(null);
+                    setChoices(null);
+                    find.reset();
                   }}
                 >
                   Clear All
@@ -205,7 +280,13 @@ export function CustomOrdering() {
           </Stack>
         </form>
       </Card>
-      <FormError message={lookup.error?.message ?? null} />
+      <FormError
+        message={
+          find.error?.message ??
+          (choices?.matches.length === 0 ? customOrderMessages.userNotFound : (lookup.error?.message ?? null))
+        }
+      />
+      {choices && choices.matches.length > 0 && <CustomerChoices choices={choices} onChoose={choose} />}
       {found && (
         <Card withBorder padding="lg">
           <Stack gap="sm">
