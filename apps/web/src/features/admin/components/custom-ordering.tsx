@@ -251,6 +251,8 @@ export function CustomOrdering() {
               <TextInput
                 label="Customer e-mail"
                 description="Or the start of an e-mail or a name, a user id or an order id"
+                // Under the field, so the buttons beside it stay level with it.
+                inputWrapperOrder={['label', 'input', 'description', 'error']}
                 placeholder="customer@example.com"
                 {...searchForm.getInputProps('email')}
                 style={{ flex: '1 1 14rem' }}
