@@ -1,6 +1,6 @@
 // The zod schemas of admin.ts: what the server validates and serialises, and the API reference; the web app takes their
-// types only, apart from the console's coupon form, which checks with createCouponRequestSchema; a customer's page loads
-// no zod (docs/decisions/2026-11-27-schemas-apart.md).
+// types, and its forms check with their request schema in a chunk of their own
+// (docs/decisions/2026-11-29-forms-check-their-schema.md).
 import { z } from 'zod';
 import {
   adminMessages,
