@@ -867,13 +867,17 @@ try {
   }
 
   // What the screens read (apps/web/src/features/*/api and lib/queries): the route list of packages/contract.
-  const auditTotal = async (shop: Shop, cookie: string) => {
-    const answer = await get(shop.base, '/api/admin/audit-log?page=1', { cookie, 'accept-encoding': 'identity' });
-    return (JSON.parse(answer.body.toString()) as { total: number }).total;
-  };
-  const lastPage = async (shop: Shop, cookie: string) => Math.max(1, Math.ceil((await auditTotal(shop, cookie)) / 25));
-  const bigLastPage = await lastPage(bigShop, bigAdmin.cookie);
-  const smallLastPage = await lastPage(smallShop, smallAdmin.cookie);
+  // A position near the oldest entry: the page after it is the deepest an administrator can page to.
+  const oldPosition = async (client: pg.Client) =>
+    (
+      await one<{ position: string }>(
+        client,
+        `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '~' || id as position
+           from admin_audit_log order by created_at, id offset 3 limit 1`,
+      )
+    ).position;
+  const bigOldPosition = encodeURIComponent(await oldPosition(bigClient));
+  const smallOldPosition = encodeURIComponent(await oldPosition(smallClient));
   const { subnet: bigPk1Subnet } = await one<{ subnet: string }>(
     bigClient,
     `select subnet from proxy_ips where product_id = 'pk1_isp_proxies' order by created_at, id limit 1`,
@@ -930,11 +934,15 @@ try {
   calls.push(
     { label: 'admin: GET /api/user/auth', ...admin('/api/user/auth') },
     { label: 'admin: GET /api/admin/alerts', ...admin('/api/admin/alerts') },
-    { label: 'admin: GET /api/admin/audit-log?page=1', ...admin('/api/admin/audit-log?page=1') },
+    { label: 'admin: GET /api/admin/audit-log', ...admin('/api/admin/audit-log') },
     {
-      label: `admin: GET /api/admin/audit-log?page=<last> (big ${bigLastPage}, small ${smallLastPage})`,
-      big: { path: `/api/admin/audit-log?page=${bigLastPage}`, headers: { cookie: bigAdmin.cookie } },
-      small: { path: `/api/admin/audit-log?page=${smallLastPage}`, headers: { cookie: smallAdmin.cookie } },
+      label: 'admin: GET /api/admin/audit-log?before=<near the oldest>',
+      big: { path: `/api/admin/audit-log?before=${bigOldPosition}`, headers: { cookie: bigAdmin.cookie } },
+      small: { path: `/api/admin/audit-log?before=${smallOldPosition}`, headers: { cookie: smallAdmin.cookie } },
+    },
+    {
+      label: 'admin: GET /api/admin/audit-log?action=sandbox.clock',
+      ...admin('/api/admin/audit-log?action=sandbox.clock'),
     },
     { label: 'admin: GET /api/admin/features', ...admin('/api/admin/features') },
     { label: 'admin: GET /api/admin/stocks/residential', ...admin('/api/admin/stocks/residential') },

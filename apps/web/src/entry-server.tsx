@@ -160,7 +160,7 @@ const adminTabReads: Record<AdminTab, FirstRead[]> = {
   pk1_inventory_list: [
     read('listSubnets', inventoryKeys.subnets('pk1'), { params: { pool: 'pk1' }, query: { ips: 'false' } }),
   ],
-  audit_log: [read('listAuditLog', auditKeys.page(1), { query: { page: 1 } })],
+  audit_log: [read('listAuditLog', auditKeys.page({}), { query: {} })],
 };
 
 /** A signed-in page's first reads at `url` (path and query), the session check first; undefined for other pages. */

@@ -64,6 +64,33 @@ export function subnetEndpointsFileName(subnet: string): string {
 
 export const AUDIT_PAGE_SIZE = 25;
 
+/** Every kind of entry the audit log keeps: what its Action filter offers. */
+export const AUDIT_ACTIONS = [
+  'feature.toggle',
+  'ips.upload',
+  'subnet.swap',
+  'residential.limit',
+  'sandbox.clock',
+  'coupon.create',
+  'coupon.toggle',
+  'coupon.delete',
+  'custom.create',
+  'custom.fulfil',
+  'alert.open',
+  'alert.resolve',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** The audit log's filters and position, as its query string carries them. */
+export interface AuditLogQuery {
+  before?: string;
+  action?: AuditAction;
+  actor?: string;
+  from?: string;
+  to?: string;
+  timeZone?: string;
+}
+
 /** Spec section 5 'Fulfil upload' and 'Custom order', and section 10's admin messages. */
 export const customOrderMessages = {
   enterEmail: 'Please enter an email address',

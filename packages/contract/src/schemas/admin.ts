@@ -3,6 +3,7 @@
 // (docs/decisions/2026-11-29-forms-check-their-schema.md).
 import { z } from 'zod';
 import {
+  AUDIT_ACTIONS,
   adminMessages,
   COUPON_AMOUNT_OFF_MAX_CENTS,
   COUPON_MAX_REDEMPTIONS,
@@ -12,6 +13,7 @@ import {
   couponMessages,
   customOrderMessages,
 } from '../admin.ts';
+import { knownTimeZone } from '../dates.ts';
 import { PRODUCT_IDS } from '../products.ts';
 import { featureFlagSchema } from './catalogue.ts';
 
@@ -124,23 +126,33 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
-/** Far beyond any log this shop keeps (2.5 million entries), and small enough for an offset. */
-const AUDIT_PAGE_MAX = 100_000;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** An entry's position: its time at the database's precision (microseconds) and its id. */
+export const AUDIT_CURSOR = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z~[0-9a-f-]{36}$/;
 
-export const auditLogQuerySchema = z.object({
-  page: z.coerce
-    .number({ error: 'page is a number from 1.' })
-    .int('page is a whole number.')
-    .min(1, 'page is a number from 1.')
-    .max(AUDIT_PAGE_MAX, `page is a number from 1 to ${AUDIT_PAGE_MAX}.`)
-    .default(1),
-});
+/** GET /api/admin/audit-log: the page before a position, by action, administrator and days in a time zone. */
+export const auditLogQuerySchema = z
+  .object({
+    before: z.string().regex(AUDIT_CURSOR, 'before is the position a previous page gave as next.').optional(),
+    action: z.enum(AUDIT_ACTIONS, { error: `action is one of ${AUDIT_ACTIONS.join(', ')}.` }).optional(),
+    actor: z.string().trim().toLowerCase().max(254, 'An e-mail has at most 254 characters.').optional(),
+    from: z.string().regex(DAY, 'from is a day: YYYY-MM-DD.').optional(),
+    to: z.string().regex(DAY, 'to is a day: YYYY-MM-DD.').optional(),
+    timeZone: z
+      .string()
+      .optional()
+      .refine((zone) => zone === undefined || knownTimeZone(zone) !== undefined, 'timeZone is an IANA time zone.'),
+  })
+  .refine((query) => !query.from || !query.to || query.from <= query.to, {
+    message: 'The first day comes before the last.',
+    path: ['to'],
+  });
 
+/** A page of entries, newest first; `next` is the position of the page after it, null at the oldest. */
 export const auditLogSchema = z.object({
   entries: z.array(auditEntrySchema),
-  total: z.number().int(),
-  page: z.number().int(),
   pageSize: z.number().int(),
+  next: z.string().nullable(),
 });
 export type AuditLog = z.infer<typeof auditLogSchema>;
 

@@ -299,8 +299,7 @@ describe('the admin console API', () => {
 
   it('keeps an audit log of every change, newest first, a page at a time', async () => {
     const log = (await get('/api/admin/audit-log')).json();
-    expect(log.page).toBe(1);
-    expect(log.total).toBe(log.entries.length);
+    expect(log.next).toBeNull();
     const changes = log.entries.filter((entry: { actorEmail: string }) => entry.actorEmail !== ALERT_ACTOR.email);
     expect(changes.map((entry: { action: string }) => entry.action)).toEqual([
       'residential.limit',
@@ -319,8 +318,8 @@ describe('the admin console API', () => {
       summary: expect.stringMatching(/^10 IPs of 198\.51\.7\.0\/24 swapped \(now 198\.51\.8\.0\/24\); 5 burnt cleared/),
       details: expect.objectContaining({ swapped: 10, burntCleared: 5, delivered: 1 }),
     });
-    expect((await get('/api/admin/audit-log?page=2')).json().entries).toEqual([]);
-    expect((await get('/api/admin/audit-log?page=0')).statusCode).toBe(400);
+    expect((await get('/api/admin/audit-log?action=residential.limit')).json().entries).toHaveLength(2);
+    expect((await get('/api/admin/audit-log?before=2')).statusCode).toBe(400);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { AuditAction } from '@storefront/contract';
 import type { Tx } from '../../db/client.ts';
 import { adminAuditLog } from '../../db/schema.ts';
 
@@ -17,8 +18,7 @@ export async function recordAudit({
 }: {
   tx: Tx;
   actor: Actor;
-  /** A dotted name: feature.toggle, ips.upload, subnet.swap, residential.limit, sandbox.clock. */
-  action: string;
+  action: AuditAction;
   /** One sentence for the log view, with the figures. */
   summary: string;
   details?: Record<string, unknown>;

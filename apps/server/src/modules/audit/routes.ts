@@ -14,6 +14,6 @@ export const auditAdminRoutes: FastifyPluginAsync<{ db: Db }> = async (app, { db
 
   api.route({
     ...routeOf(endpoints.listAuditLog),
-    handler: async (request) => listAuditLog({ db, page: request.query.page }),
+    handler: async (request) => listAuditLog({ db, query: request.query }),
   });
 };

@@ -1,4 +1,4 @@
-import type { IpPool } from '@storefront/contract';
+import type { AuditLogQuery, IpPool } from '@storefront/contract';
 
 /**
  * The query keys of the admin console (TanStack Query's key factory), one factory per part of it. A change
@@ -18,7 +18,7 @@ export const inventoryKeys = {
 
 export const auditKeys = {
   all: [...admin, 'audit'] as const,
-  page: (page: number) => [...auditKeys.all, page] as const,
+  page: (query: AuditLogQuery) => [...auditKeys.all, query] as const,
 };
 
 export const customOrderKeys = {

@@ -1,28 +1,97 @@
-import { Badge, Group, Loader, Pagination, Stack, Table, Text } from '@mantine/core';
-import { formatDate } from '@storefront/contract';
+import { Badge, Button, Group, Loader, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { AUDIT_ACTIONS, type AuditAction, type AuditLogQuery, formatDate } from '@storefront/contract';
+import { IconChevronLeft, IconChevronRight, IconFilter, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
+import { LIST_IN_MAIN } from '../../../components/list-in-main.ts';
 import { useTimeZone } from '../../../lib/time-zone.ts';
 import { useAuditLog } from '../api/audit-api.ts';
 
-/** Every administrator change, newest first: who, when, what and its figures. */
+const NO_FILTERS = { action: null as string | null, actor: '', from: '', to: '' };
+type Filters = typeof NO_FILTERS;
+
+/** The query the filters ask for: only what is set, the days read in the administrator's time zone. */
+function queryOf(filters: Filters, timeZone: string | undefined): AuditLogQuery {
+  const actor = filters.actor.trim();
+  return {
+    ...(filters.action && { action: filters.action as AuditAction }),
+    ...(actor && { actor }),
+    ...(filters.from && { from: filters.from }),
+    ...(filters.to && { to: filters.to }),
+    // The days as the administrator reads them: the page's zone, else (undefined) the browser's own.
+    ...((filters.from || filters.to) && { timeZone: timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone }),
+  };
+}
+
+function AuditFilters({ onFilter }: { onFilter: (filters: Filters) => void }) {
+  const form = useForm({ initialValues: NO_FILTERS });
+  return (
+    <form onSubmit={form.onSubmit(onFilter)}>
+      <Group align="flex-end" gap="sm">
+        <Select
+          label="Action"
+          placeholder="All actions"
+          data={[...AUDIT_ACTIONS]}
+          clearable
+          comboboxProps={LIST_IN_MAIN}
+          {...form.getInputProps('action')}
+          w={{ base: '100%', xs: 180 }}
+        />
+        <TextInput
+          label="Administrator"
+          placeholder="admin@example.com"
+          {...form.getInputProps('actor')}
+          w={{ base: '100%', xs: 220 }}
+        />
+        <TextInput label="From" type="date" {...form.getInputProps('from')} w={{ base: '47%', xs: 160 }} />
+        <TextInput label="To" type="date" {...form.getInputProps('to')} w={{ base: '47%', xs: 160 }} />
+        <Group gap="xs">
+          <Button type="submit" variant="default" leftSection={<IconFilter size={16} aria-hidden />}>
+            Filter
+          </Button>
+          <Button
+            variant="subtle"
+            leftSection={<IconX size={16} aria-hidden />}
+            onClick={() => {
+              form.reset();
+              onFilter(NO_FILTERS);
+            }}
+          >
+            Clear
+          </Button>
+        </Group>
+      </Group>
+    </form>
+  );
+}
+
+/** Every administrator change, newest first: who, when, what and its figures; a page at a time, with filters. */
 export function AuditLogView() {
   const timeZone = useTimeZone();
-  const [page, setPage] = useState(1);
-  const log = useAuditLog(page);
+  const [filters, setFilters] = useState<AuditLogQuery>({});
+  // The positions of the pages opened after the first: Older adds one, Newer takes the last off.
+  const [positions, setPositions] = useState<string[]>([]);
+  const before = positions.at(-1);
+  const log = useAuditLog({ ...filters, ...(before && { before }) });
   const data = log.data;
-  const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed">
         Every change made on this page is recorded with who made it and its figures; so are the alerts the shop opens
         and resolves by itself.
       </Text>
+      <AuditFilters
+        onFilter={(next) => {
+          setFilters(queryOf(next, timeZone));
+          setPositions([]);
+        }}
+      />
       {log.isPending && <Loader size="sm" aria-label="Loading the audit log" />}
       <FormError message={log.error?.message ?? null} />
       {data && data.entries.length === 0 && (
         <Text c="dimmed" ta="center" py="lg">
-          No changes recorded yet.
+          {Object.keys(filters).length > 0 ? 'No changes match these filters.' : 'No changes recorded yet.'}
         </Text>
       )}
       {data && data.entries.length > 0 && (
@@ -61,7 +130,32 @@ export function AuditLogView() {
           </Table>
         </Table.ScrollContainer>
       )}
-      {pages > 1 && <Pagination value={page} onChange={setPage} total={pages} size="sm" />}
+      {(positions.length > 0 || data?.next) && (
+        <Group gap="xs" justify="space-between">
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconChevronLeft size={14} aria-hidden />}
+            disabled={positions.length === 0}
+            onClick={() => setPositions((list) => list.slice(0, -1))}
+          >
+            Newer
+          </Button>
+          <Text size="xs" c="dimmed">
+            Page {positions.length + 1}
+            {data?.next ? ', more after it' : ', the oldest'}
+          </Text>
+          <Button
+            size="xs"
+            variant="default"
+            rightSection={<IconChevronRight size={14} aria-hidden />}
+            disabled={!data?.next || log.isPlaceholderData}
+            onClick={() => data?.next && setPositions((list) => [...list, data.next as string])}
+          >
+            Older
+          </Button>
+        </Group>
+      )}
     </Stack>
   );
 }
