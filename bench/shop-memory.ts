@@ -1,14 +1,6 @@
-// Where the server's memory goes after a proxy load phase through its in-process gateway. Starts the
-// server as `npm run serve` does (on a throwaway PostgreSQL database, V8's defaults) with its inspector on, then prints,
-// idle, at the end of each load phase and 30 s after it: process.memoryUsage(), V8's heap spaces, and from
-// /proc/<pid>/smaps the anonymous memory split into glibc's main heap (the `[heap]` mapping), its thread arenas
-// (64 MB-aligned mappings) and the rest (V8's pages, large mmap'd allocations). Then 10 s of `GET /api/pricing` (CPU a
-// request), a memory-reducing full GC through the inspector, and with BENCH_TRIM=1 glibc's malloc_trim(0) through gdb:
-// what each gives back says whose the memory is. A load phase: a 100 MB download through plain HTTP and one through
-// CONNECT (CPU s/GB), then 50 clients x 10 KB for 10 s kept-alive, new CONNECT each and new SOCKS 5 each.
-//   BENCH_SERVER_ENV='{"MALLOC_ARENA_MAX":"2"}'  added to the server's environment
-//   BENCH_SERVER_FLAGS='--max-semi-space-size=16' node's flags for the server
-//   BENCH_PHASES=1                                 load phases
+// Where the server's memory goes after a proxy load phase through its in-process gateway, idle, after the load and
+// 30 s later, split by owner (V8, glibc's heaps and arenas). What it runs and its settings: docs/benchmarks.md, "The
+// server's memory after proxy load".
 import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';

@@ -1,13 +1,6 @@
-// `npm run package [-- --out <folder>]`: writes release/, one folder that runs on a bare Node 24 with `node .` from any
-// working folder, with no npm install and no TypeScript at run time:
-//   package.json   main → app/cli.js; `node . jobs [--once] | gateway | migrate` run the others
-//   app/cli.js     checks the Node version, then loads app/commands.js (lifecycle/release-entry.ts)
-//   app/           the server, job runner, gateway and migrate bundled by esbuild (split so each loads only what it
-//                  uses), with PGlite's WebAssembly and data files beside the chunk that loads them
-//   web/dist, web/dist-ssr   the built web app and its server renderer (built first when missing or stale)
-//   migrations/    the SQL migrations
-//   static/        Swagger UI's files for /api/docs
-// The version and the git commit are written into the bundle and into package.json.
+// `npm run package [-- --out <folder>]`: writes release/, one folder that runs on a bare Node 24 with `node .`
+// (docs/operations.md, "The release"): app/ (esbuild's bundles, cli.js first), web/dist and web/dist-ssr, migrations/,
+// static/ (Swagger UI), and a package.json carrying the version and the git commit.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -9,16 +9,20 @@ import { pathTo } from './paths.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/**
- * Who may call it; the server's guard follows from it.
- * - `public`: anyone, signed in or not.
- * - `customer`: a signed-in session of any role (a visitor gets 401).
- * - `reader`: a session or a personal API key (a visitor gets 401); `keyInQuery` also takes the key as `?key=`.
- * - `owner`: a session, and only the customer's own object: everyone else gets 404, administrators included.
- * - `admin`: administrators only (a visitor gets 401, a customer 403); declared under /api/admin.
- * - `capability`: anyone who holds the unguessable id in the address (a printable invoice); an unknown id is a 404.
- */
-export type Access = 'public' | 'customer' | 'reader' | 'owner' | 'admin' | 'capability';
+/** Who may call it; the server's guard follows from it. */
+export type Access =
+  /** Anyone, signed in or not. */
+  | 'public'
+  /** A signed-in session of any role (a visitor gets 401). */
+  | 'customer'
+  /** A session or a personal API key (a visitor gets 401); `keyInQuery` also takes the key as `?key=`. */
+  | 'reader'
+  /** A session, and only the customer's own object: everyone else gets 404, administrators included. */
+  | 'owner'
+  /** Administrators only (a visitor gets 401, a customer 403); declared under /api/admin. */
+  | 'admin'
+  /** Anyone who holds the unguessable id in the address (a printable invoice); an unknown id is a 404. */
+  | 'capability';
 
 /** Where a call is and who may call it (api/routes.ts: no schemas, so that a page can call without loading zod). */
 export interface Route {

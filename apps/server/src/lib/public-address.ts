@@ -33,13 +33,9 @@ export function addressAsReached(address: string): ipaddr.IPv4 | ipaddr.IPv6 | u
 }
 
 /**
- * True unless the address is globally routable unicast, as ipaddr.js's ranges of the IANA special-purpose registries
- * decide: loopback, private, link-local, shared (CGNAT), documentation, benchmarking, multicast, reserved, AS112,
- * NAT64, 6to4, Teredo, discard-only and the rest are refused, so the gateway is no way into the operator's network.
- * Every IPv6 spelling with an IPv4 address inside other than the mapped one (::a.b.c.d, ::ffff:0:a.b.c.d, 64:ff9b::/96,
- * 64:ff9b:1::/48, 2002::/16, 2001::/32) is refused whatever that IPv4 address is: each reaches it through a translator
- * or relay, which no customer needs and which an address check cannot see past. Anything that is not an IP address is
- * refused too.
+ * True unless the address is globally routable unicast by ipaddr.js's ranges of the IANA special-purpose registries,
+ * so the gateway is no way into the operator's network. IPv6 spellings holding an IPv4 address other than the mapped
+ * one (NAT64, 6to4, Teredo, ::a.b.c.d) are refused whatever that address is: a check cannot see past their translator.
  */
 export function isRefusedAddress(address: string): boolean {
   const ip = addressAsReached(address);

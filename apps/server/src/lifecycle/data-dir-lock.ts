@@ -31,16 +31,14 @@ const UPDATE_MS = 10_000;
 
 /**
  * Makes this process the one owner of the embedded database in `databaseDir` (PGlite cannot be shared: two processes
- * writing one folder corrupt it). The folder is created when missing. A lock left by a process that is gone (same
- * machine, its id no longer running) is taken over at once.
- *
- * `variable` and `shown` name the setting that chose the folder, for the refusal: DATA_DIR, or DATABASE_URL for
- * `pglite:<dir>`; `hint` ends that sentence.
+ * writing one folder corrupt it), created when missing; a lock left by a process that is gone is taken over at once.
  */
 export async function lockDataDir(options: {
   databaseDir: string;
+  /** The setting that chose the folder, for the refusal: DATA_DIR, or DATABASE_URL for `pglite:<dir>`. */
   variable: string;
   shown: string;
+  /** The refusal sentence's end. */
   hint?: string;
   onCompromised?: (error: Error) => void;
 }): Promise<DataDirLock> {

@@ -6,12 +6,9 @@ import { AppError } from '../errors.ts';
 import { PROVIDER_UNREACHABLE, ProviderError } from './provider.ts';
 
 /**
- * Changes at the payment provider in three steps, never a network call inside a database transaction: the
- * intent is recorded and committed (`beginStep`, in the use case's first transaction, which also does its checks), the
- * provider is called with an idempotency key, and the outcome is recorded (`endStep`, in the use case's second
- * transaction). A step left behind — the process died between the steps, or the call failed or timed out, which may or
- * may not have changed anything at the provider — is finished or undone by the periodic job
- * (modules/jobs/settle-provider-steps.ts) once its holder's lease has run out: never left half done.
+ * Changes at the payment provider in three steps, never a network call inside a transaction: the intent is committed
+ * (`beginStep`), the provider is called with an idempotency key, the outcome is committed (`endStep`); a step left
+ * behind is finished or undone by the job (docs/decisions/2026-11-25-provider-calls-outside-transactions.md).
  */
 export type StepKind = (typeof providerSteps.$inferSelect)['kind'];
 export type Step = typeof providerSteps.$inferSelect;

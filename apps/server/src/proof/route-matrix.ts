@@ -8,41 +8,22 @@ import {
 } from '@storefront/contract';
 
 /**
- * Who may call what: one entry for every route the server answers (Fastify's route table, with better-auth's endpoints
- * in place of its `/api/auth/*` catch-all), for both payment providers. `authorisation-matrix.api.test.ts` fails when a
- * route has no entry here or an entry names a route that no longer exists, and calls every entry as a visitor, a
- * customer, another customer and an administrator.
- *
- * The calls of the contract (packages/contract/src/api) take their address and access from it: here they only have a
- * realistic request (SAMPLES, one for every endpoint, or the server does not typecheck). The routes that are not calls
- * of ours (pages, the API reference, the providers' webhooks, better-auth) are listed by hand.
+ * Who may call what: one entry for every route the server answers (better-auth's endpoints in place of its catch-all),
+ * for both payment providers; `authorisation-matrix.api.test.ts` fails on a route without an entry or an entry without
+ * a route, and calls each as a visitor, a customer, another customer and an administrator. The contract's calls take
+ * their address and access from it and have a realistic request here (SAMPLES); other routes are listed by hand.
  */
 
-/**
- * - `public`: anyone, signed in or not.
- * - `customer`: a session of any role (a visitor gets 401).
- * - `reader`: a session or an API key (a visitor gets 401).
- * - `owner`: a session, and only the customer's own object: everyone else gets 404, administrators included (they
- *   reach customers' things through /api/admin).
- * - `admin`: a visitor gets 401, a customer 403.
- * - `signed`: a payment provider's webhook; without its signature everyone gets 400.
- * - `capability`: anyone who holds the unguessable id in the URL (a printable invoice); an unknown id is a 404.
- * - `disabled`: a call of better-auth this shop turns off (auth.ts, DISABLED_AUTH_PATHS): 404 for everyone.
- * - `page`: a page of the web app (503 saying how to build it when the build is missing).
- * - `auth-step`: a step of a sign-in, confirmation or reset flow that needs a token, code or cookie from an earlier
- *   step: nobody gets past it without one, and it never answers 5xx.
- */
+/** Who may call a route: the contract's levels (packages/contract/src/endpoint.ts), and those of routes not ours. */
 export type Access =
   | EndpointAccess
+  /** A call of better-auth this shop turns off (auth.ts, DISABLED_AUTH_PATHS): 404 for everyone. */
   | 'disabled'
+  /** A page of the web app (503 saying how to build it when the build is missing). */
   | 'page'
-  | 'public'
-  | 'customer'
-  | 'reader'
-  | 'owner'
-  | 'admin'
+  /** A payment provider's webhook: without its signature everyone gets 400. */
   | 'signed'
-  | 'capability'
+  /** A step of a sign-in, confirmation or reset flow needing a token, code or cookie from an earlier step; never 5xx. */
   | 'auth-step';
 
 /** The objects the matrix points at: made by the test before the first call. */

@@ -44,15 +44,8 @@ const sessionKeyOf = (request: FastifyRequest): string =>
   ).slice(0, 22);
 
 /**
- * Fixed windows of @fastify/rate-limit on each sensitive auth call, counted in Redis when REDIS_URL is set, else in this
- * process's memory:
- * - per IP and call (`perIp`);
- * - per e-mail address and IP (`perEmail`), so that a guesser is stopped at once;
- * - per e-mail address from every IP (`perAccount`, higher), so that a spread-out guesser is stopped too;
- * - a browser holding a device cookie of this address (it signed in with it before) is counted on its own
- *   (`perEmail` per device) instead of by address, so that nobody can lock a customer out of their own browser;
- * - password checks behind a session are counted per session (`perEmail`).
- * Returns a check that throws 429 with Retry-After (lib/rate-limits.ts), or lets the request through.
+ * Fixed windows of @fastify/rate-limit on each sensitive auth call (in Redis when REDIS_URL is set, else in memory);
+ * the check throws 429 with Retry-After (lib/rate-limits.ts) or lets the request through.
  */
 export function authRateLimiter(
   app: FastifyInstance,
@@ -70,11 +63,13 @@ export function authRateLimiter(
   const keyed = (max: number, key: (request: FastifyRequest) => string) =>
     app.createRateLimit({ max, timeWindow, keyGenerator: (request) => `${key(request)}:${authPath(request)}` });
   const perIp = keyed(limits.perIp, (request) => `auth-ip:${sourceKey(request.ip)}`);
+  // A guesser is stopped at once per address and IP, and a spread-out one per address from every IP (higher).
   const perEmailAndIp = keyed(
     limits.perEmail,
     (request) => `auth-email-ip:${addressKey(request)}:${sourceKey(request.ip)}`,
   );
   const perAccount = keyed(limits.perAccount, (request) => `auth-email:${addressKey(request)}`);
+  // A browser that signed in with the address before counts on its own, so nobody can lock a customer out of it.
   const perDevice = keyed(limits.perEmail, (request) => `auth-device:${devices.read(request, emailOf(request))}`);
   const perSession = keyed(limits.perEmail, (request) => `auth-session:${sessionKeyOf(request)}`);
 
