@@ -63,6 +63,8 @@ export function subnetEndpointsFileName(subnet: string): string {
 }
 
 export const AUDIT_PAGE_SIZE = 25;
+export const REDEMPTIONS_PAGE_SIZE = 20;
+export const REDEMPTION_EMAILS_PAGE_SIZE = 50;
 
 /** Every kind of entry the audit log keeps: what its Action filter offers. */
 export const AUDIT_ACTIONS = [

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import {
   adminCouponListSchema,
@@ -8,6 +9,7 @@ import {
   couponIdParamsSchema,
   couponMessageResponseSchema,
   couponOptionsSchema,
+  couponRedemptionsQuerySchema,
   couponRedemptionsSchema,
   createCouponRequestSchema,
   customCheckoutRequestSchema,
@@ -19,6 +21,9 @@ import {
   ipPoolParamsSchema,
   ipStockSchema,
   promoCodeIdParamsSchema,
+  redemptionEmailsParamsSchema,
+  redemptionEmailsQuerySchema,
+  redemptionEmailsSchema,
   residentialStockSchema,
   setResidentialLimitRequestSchema,
   setResidentialLimitResponseSchema,
@@ -162,9 +167,26 @@ export const adminEndpoints = {
   }),
   listCouponRedemptions: endpoint(routes.listCouponRedemptions, {
     tags: ['admin'],
-    summary: 'Redemptions by code (paid checkouts), with per-e-mail counts',
+    summary: 'Codes used in paid checkouts, most used first, a page at a time (`next` → `before`)',
+    query: couponRedemptionsQuerySchema,
     status: 200,
     response: couponRedemptionsSchema,
+  }),
+  listRedemptionEmails: endpoint(routes.listRedemptionEmails, {
+    tags: ['admin'],
+    summary: "One code's customers by e-mail with their count of uses, a page at a time (`next` → `after`)",
+    params: redemptionEmailsParamsSchema,
+    query: redemptionEmailsQuerySchema,
+    status: 200,
+    response: redemptionEmailsSchema,
+  }),
+  // CSV (text/csv), streamed: the whole list, however long.
+  downloadRedemptionEmails: endpoint(routes.downloadRedemptionEmails, {
+    tags: ['admin'],
+    summary: "One code's customers by e-mail with their count of uses, as a CSV file",
+    params: redemptionEmailsParamsSchema,
+    status: 200,
+    response: z.string(),
   }),
   getCouponOptions: endpoint(routes.getCouponOptions, {
     tags: ['admin'],

@@ -63,6 +63,12 @@ export const routes = {
   // Coupons and their promotion codes.
   listCoupons: { method: 'GET', path: '/admin/coupons', access: 'admin' },
   listCouponRedemptions: { method: 'GET', path: '/admin/coupons/redemptions', access: 'admin' },
+  listRedemptionEmails: { method: 'GET', path: '/admin/coupons/redemptions/:promoCodeId/emails', access: 'admin' },
+  downloadRedemptionEmails: {
+    method: 'GET',
+    path: '/admin/coupons/redemptions/:promoCodeId/emails.csv',
+    access: 'admin',
+  },
   getCouponOptions: { method: 'GET', path: '/admin/coupons/options', access: 'admin' },
   createCoupon: { method: 'POST', path: '/admin/coupons', access: 'admin' },
   deleteCoupon: { method: 'DELETE', path: '/admin/coupons/:couponId', access: 'admin' },

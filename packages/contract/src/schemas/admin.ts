@@ -257,13 +257,13 @@ export const adminCouponListSchema = z.object({ coupons: z.array(adminCouponSche
 /**
  * Spec section 3 'Coupon redemption', per promo code, with its coupon's discount and whether the coupon was deleted: a
  * deleted coupon's code stays listed with the discount it gave, and a new coupon may take the same code, so one code
- * can appear twice (`promoCodeId` tells them apart).
+ * can appear twice (`promoCodeId` tells them apart). Its e-mails come a page at a time from their own call
+ * (docs/decisions/2026-11-29-redemptions-by-page.md).
  */
 export const couponRedemptionSchema = z.object({
   couponCode: z.string(),
   totalRedemptions: z.number().int(),
   uniqueUsers: z.number().int(),
-  redemptionsByEmail: z.array(z.object({ email: z.string(), count: z.number().int() })),
   promoCodeId: z.string(),
   percentOff: z.number().nullable(),
   amountOff: z.number().nullable(),
@@ -272,10 +272,33 @@ export const couponRedemptionSchema = z.object({
 });
 export type CouponRedemption = z.infer<typeof couponRedemptionSchema>;
 
+/** A position in a list: a page's `next`, given back as `before` (or `after`) for the page that follows it. */
+const position = (name: string) =>
+  z
+    .string()
+    .min(1, `${name} is the position a previous page gave as next.`)
+    .max(300, `${name} is the position a previous page gave as next.`);
+
+export const couponRedemptionsQuerySchema = z.object({ before: position('before').optional() });
+
+/** Codes used in paid checkouts, most used first, REDEMPTIONS_PAGE_SIZE a page; `next` null on the last. */
 export const couponRedemptionsSchema = z.object({
   coupons: z.array(couponRedemptionSchema),
   totalCoupons: z.number().int(),
+  next: z.string().nullable(),
 });
+
+export const redemptionEmailsParamsSchema = z.object({
+  promoCodeId: z.uuid({ error: couponMessages.promoNotFound }),
+});
+export const redemptionEmailsQuerySchema = z.object({ after: position('after').optional() });
+
+/** One code's customers by e-mail, alphabetically, REDEMPTION_EMAILS_PAGE_SIZE a page. */
+export const redemptionEmailsSchema = z.object({
+  emails: z.array(z.object({ email: z.string(), count: z.number().int() })),
+  next: z.string().nullable(),
+});
+export type RedemptionEmails = z.infer<typeof redemptionEmailsSchema>;
 
 export const couponOptionsSchema = z.object({
   durationOptions: z.array(z.object({ value: z.string(), label: z.string() })),

@@ -3,17 +3,16 @@ import {
   type AdminCoupon,
   COUPON_DURATIONS,
   type CouponOptions,
-  type CouponRedemption,
   couponMessages,
   type createCouponRequestSchema,
   formatMoney,
   PRODUCT_IDS,
   PRODUCTS,
 } from '@storefront/contract';
-import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
-import { couponProducts, couponRedemptions, coupons, featureFlags, promoCodes } from '../../db/schema.ts';
+import { couponProducts, coupons, featureFlags, promoCodes } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { PaymentProvider, PromoCodeForProvider } from '../../payments/provider.ts';
 import { beginStep, codeBeingCreated, endStep, handOver, type Step } from '../../payments/provider-steps.ts';
@@ -65,61 +64,6 @@ export async function couponOptions({ db }: { db: Db }): Promise<CouponOptions> 
   return {
     durationOptions: COUPON_DURATIONS.map((option) => ({ ...option })),
     products: PRODUCT_IDS.map((id) => ({ id, name: PRODUCTS[id].label, active: flags.get(id) ?? true })),
-  };
-}
-
-/**
- * GET /api/admin/coupons/redemptions: per promo code, paid checkouts that used it, by customer e-mail, with its coupon's
- * discount; a deleted coupon's codes too (the sales history), marked with the time of the deletion. Per code and not
- * per spelling: a new coupon may take a deleted coupon's code, and the two gave different discounts. `totalCoupons`
- * counts the coupons not deleted, as the Active Coupons tab lists them.
- */
-export async function listRedemptions({
-  db,
-}: {
-  db: Db;
-}): Promise<{ coupons: CouponRedemption[]; totalCoupons: number }> {
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({
-        promoCodeId: promoCodes.id,
-        code: promoCodes.code,
-        percentOff: coupons.percentOff,
-        amountOff: coupons.amountOffCents,
-        currency: coupons.currency,
-        deletedAt: coupons.deletedAt,
-        email: couponRedemptions.email,
-        uses: count(),
-      })
-      .from(couponRedemptions)
-      .innerJoin(promoCodes, eq(promoCodes.id, couponRedemptions.promoCodeId))
-      .innerJoin(coupons, eq(coupons.id, promoCodes.couponId))
-      .groupBy(promoCodes.id, coupons.id, couponRedemptions.email)
-      .orderBy(asc(promoCodes.code), asc(promoCodes.createdAt), asc(couponRedemptions.email)),
-    db.select({ value: count() }).from(coupons).where(isNull(coupons.deletedAt)),
-  ]);
-  const byCode = new Map<string, CouponRedemption>();
-  for (const row of rows) {
-    const entry = byCode.get(row.promoCodeId) ?? {
-      couponCode: row.code,
-      totalRedemptions: 0,
-      uniqueUsers: 0,
-      redemptionsByEmail: [],
-      promoCodeId: row.promoCodeId,
-      percentOff: row.percentOff,
-      amountOff: row.amountOff,
-      currency: row.currency,
-      deletedAt: row.deletedAt?.toISOString() ?? null,
-    };
-    const uses = Number(row.uses);
-    entry.totalRedemptions += uses;
-    entry.uniqueUsers += 1;
-    entry.redemptionsByEmail.push({ email: row.email, count: uses });
-    byCode.set(row.promoCodeId, entry);
-  }
-  return {
-    coupons: [...byCode.values()].sort((a, b) => b.totalRedemptions - a.totalRedemptions),
-    totalCoupons: Number(total?.value ?? 0),
   };
 }
 

@@ -10,9 +10,9 @@ import {
   createAdminCoupon,
   deleteAdminCoupon,
   listAdminCoupons,
-  listRedemptions,
   toggleAdminPromoCode,
 } from './admin-coupons.ts';
+import { listRedemptionEmails, listRedemptions, redemptionEmailsCsv } from './redemptions.ts';
 
 /**
  * Coupons and their promotion codes: the administrator's console API (spec section 7). Registered in the admin context (modules/admin/admin-api.ts),
@@ -29,7 +29,27 @@ export const couponAdminRoutes: FastifyPluginAsync<{ db: Db; provider: PaymentPr
     handler: async () => ({ coupons: await listAdminCoupons({ db }) }),
   });
 
-  api.route({ ...routeOf(endpoints.listCouponRedemptions), handler: async () => listRedemptions({ db }) });
+  api.route({
+    ...routeOf(endpoints.listCouponRedemptions),
+    handler: async (request) => listRedemptions({ db, before: request.query.before }),
+  });
+
+  api.route({
+    ...routeOf(endpoints.listRedemptionEmails),
+    handler: async (request) =>
+      listRedemptionEmails({ db, promoCodeId: request.params.promoCodeId, after: request.query.after }),
+  });
+
+  api.route({
+    ...routeOf(endpoints.downloadRedemptionEmails),
+    handler: async (request, reply) => {
+      const csv = await redemptionEmailsCsv({ db, promoCodeId: request.params.promoCodeId });
+      reply.type('text/csv; charset=utf-8');
+      reply.header('content-disposition', `attachment; filename="redemptions-${request.params.promoCodeId}.csv"`);
+      // A stream is sent as it is read; the contract types the body as the text it becomes.
+      return reply.send(csv as unknown as string);
+    },
+  });
 
   api.route({ ...routeOf(endpoints.getCouponOptions), handler: async () => couponOptions({ db }) });
 

@@ -30,7 +30,10 @@ export const couponKeys = {
   all: [...admin, 'coupons'] as const,
   list: () => [...couponKeys.all, 'list'] as const,
   options: () => [...couponKeys.all, 'options'] as const,
-  redemptions: () => [...couponKeys.all, 'redemptions'] as const,
+  /** Without a position: the first page, and (as a prefix) every page and every code's e-mails. */
+  redemptions: (before?: string) =>
+    before ? ([...couponKeys.all, 'redemptions', before] as const) : ([...couponKeys.all, 'redemptions'] as const),
+  redemptionEmails: (promoCodeId: string) => [...couponKeys.all, 'redemptions', 'emails', promoCodeId] as const,
 };
 
 export const alertsKeys = {

@@ -1,5 +1,5 @@
 import { type CreateCouponRequest, couponMessages } from '@storefront/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
 import { auditKeys, couponKeys } from './admin-keys.ts';
 
@@ -23,14 +23,32 @@ export function useCouponOptions() {
   });
 }
 
-export function useCouponRedemptions() {
+export function useCouponRedemptions(before?: string) {
   return useQuery({
-    queryKey: couponKeys.redemptions(),
+    queryKey: couponKeys.redemptions(before),
     queryFn: ({ signal }) =>
       callApi('listCouponRedemptions', {
+        query: before ? { before } : {},
         fallbackMessage: couponMessages.fetchRedemptionsFailed,
         signal,
       }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** One code's customers, a page at a time as the administrator asks for more. */
+export function useRedemptionEmails(promoCodeId: string) {
+  return useInfiniteQuery({
+    queryKey: couponKeys.redemptionEmails(promoCodeId),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam, signal }) =>
+      callApi('listRedemptionEmails', {
+        params: { promoCodeId },
+        query: pageParam ? { after: pageParam } : {},
+        fallbackMessage: couponMessages.fetchRedemptionsFailed,
+        signal,
+      }),
+    getNextPageParam: (page) => page.next ?? undefined,
   });
 }
 

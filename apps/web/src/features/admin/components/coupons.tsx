@@ -13,11 +13,24 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type AdminCoupon, counted, couponMessages, formatDate, formatMoney, plural } from '@storefront/contract';
-import { IconChevronDown, IconChevronRight, IconPlus, IconTrash } from '@tabler/icons-react';
+import {
+  IconChevronDown,
+  IconChevronLeft,
+  IconChevronRight,
+  IconDownload,
+  IconPlus,
+  IconTrash,
+} from '@tabler/icons-react';
 import { Fragment, lazy, Suspense, useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
 import { useTimeZone } from '../../../lib/time-zone.ts';
-import { useAdminCoupons, useCouponRedemptions, useDeleteCoupon, useToggleCoupon } from '../api/coupons-api.ts';
+import {
+  useAdminCoupons,
+  useCouponRedemptions,
+  useDeleteCoupon,
+  useRedemptionEmails,
+  useToggleCoupon,
+} from '../api/coupons-api.ts';
 
 /**
  * The form checks with the contract's schema (createCouponRequestSchema), so it brings zod and the console's schemas:
@@ -218,25 +231,73 @@ function DeleteWarning({ coupon }: { coupon: AdminCoupon }) {
   );
 }
 
+/** A code's customers under its row, a page at a time, with the whole list as a CSV file. */
+function RedemptionEmailRows({ promoCodeId, code }: { promoCodeId: string; code: string }) {
+  const emails = useRedemptionEmails(promoCodeId);
+  const rows = emails.data?.pages.flatMap((page) => page.emails) ?? [];
+  return (
+    <>
+      {rows.map((row) => (
+        <Table.Tr key={row.email} bg="var(--mantine-color-default-hover)">
+          <Table.Td />
+          <Table.Td colSpan={3} style={{ overflowWrap: 'anywhere' }}>
+            {row.email}
+          </Table.Td>
+          <Table.Td>{row.count}</Table.Td>
+        </Table.Tr>
+      ))}
+      <Table.Tr bg="var(--mantine-color-default-hover)">
+        <Table.Td />
+        <Table.Td colSpan={4}>
+          <Group gap="xs">
+            {emails.isPending && <Loader size="xs" aria-label={`Loading who used ${code}`} />}
+            <FormError message={emails.error?.message ?? null} />
+            {emails.hasNextPage && (
+              <Button
+                size="xs"
+                variant="default"
+                loading={emails.isFetchingNextPage}
+                onClick={() => emails.fetchNextPage()}
+              >
+                Show more
+              </Button>
+            )}
+            <Button
+              size="xs"
+              variant="subtle"
+              component="a"
+              href={`/api/admin/coupons/redemptions/${promoCodeId}/emails.csv`}
+              download
+              leftSection={<IconDownload size={14} aria-hidden />}
+            >
+              Download {code} customers (CSV)
+            </Button>
+          </Group>
+        </Table.Td>
+      </Table.Tr>
+    </>
+  );
+}
+
 /**
  * The Coupon Redemptions tab: codes by use, with their discount, expandable to per-e-mail counts. A deleted coupon's
  * codes stay listed, marked; its code may belong to a newer coupon too, so rows are told apart by promo code.
  */
 export function CouponRedemptions() {
   const timeZone = useTimeZone();
-  const redemptions = useCouponRedemptions();
+  // The positions of the pages opened after the first: Older adds one, Newer takes the last off.
+  const [positions, setPositions] = useState<string[]>([]);
+  const redemptions = useCouponRedemptions(positions.at(-1));
   const [open, setOpen] = useState<string[]>([]);
   const data = redemptions.data;
-  const fromDeleted = data?.coupons.filter((entry) => entry.deletedAt !== null).length ?? 0;
   return (
     <Stack gap="md">
       {redemptions.isPending && <Loader size="sm" aria-label="Loading redemptions" />}
       <FormError message={redemptions.error?.message ?? null} />
       {data && (
         <Text size="sm" c="dimmed">
-          {counted(data.totalCoupons, 'coupon', 'coupons')} in the shop; {counted(data.coupons.length, 'code', 'codes')}{' '}
-          used in paid checkouts
-          {fromDeleted > 0 && `, ${fromDeleted} of them from deleted coupons`}.
+          {counted(data.totalCoupons, 'coupon', 'coupons')} in the shop. The codes used in paid checkouts, most used
+          first:
         </Text>
       )}
       {data && data.coupons.length === 0 && (
@@ -297,20 +358,39 @@ export function CouponRedemptions() {
                       </Table.Td>
                       <Table.Td>{entry.uniqueUsers}</Table.Td>
                     </Table.Tr>
-                    {expanded &&
-                      entry.redemptionsByEmail.map((row) => (
-                        <Table.Tr key={row.email} bg="var(--mantine-color-default-hover)">
-                          <Table.Td />
-                          <Table.Td colSpan={3}>{row.email}</Table.Td>
-                          <Table.Td>{row.count}</Table.Td>
-                        </Table.Tr>
-                      ))}
+                    {expanded && <RedemptionEmailRows promoCodeId={entry.promoCodeId} code={entry.couponCode} />}
                   </Fragment>
                 );
               })}
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
+      )}
+      {(positions.length > 0 || data?.next) && (
+        <Group gap="xs" justify="space-between">
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconChevronLeft size={14} aria-hidden />}
+            disabled={positions.length === 0}
+            onClick={() => setPositions((list) => list.slice(0, -1))}
+          >
+            More used
+          </Button>
+          <Text size="xs" c="dimmed">
+            Page {positions.length + 1}
+            {data?.next ? ', more after it' : ', the last'}
+          </Text>
+          <Button
+            size="xs"
+            variant="default"
+            rightSection={<IconChevronRight size={14} aria-hidden />}
+            disabled={!data?.next || redemptions.isPlaceholderData}
+            onClick={() => data?.next && setPositions((list) => [...list, data.next as string])}
+          >
+            Less used
+          </Button>
+        </Group>
       )}
     </Stack>
   );
