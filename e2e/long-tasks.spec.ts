@@ -80,7 +80,7 @@ async function slowDown(page: Page): Promise<CDPSession> {
 
 // The steps find, click and wait for elements with plain DOM calls in the page and real mouse input rather than
 // Playwright's locators: its selector engine runs in the page's main thread (a role query computes every element's
-// accessible name; its script is compiled anew in every document), and at 4x slowdown its own tasks took up to 1 s,
+// accessible name; its script is compiled anew in every document), and at 4x slowdown its own long tasks would be
 // reported as ours.
 
 /** The element `selector` matches whose text includes `text` (the first visible one), inside `within` when given. */

@@ -234,8 +234,8 @@ test.describe('the Proxies page', () => {
   test('a waiting PK1 order turns into proxies on the open page when an administrator adds stock', async ({
     browser,
   }) => {
-    // Three customers sign up and confirm, two buy and an administrator uploads: about 28 s alone on a 2-core machine,
-    // too close to the default 30 s, so this flow gets three times as long.
+    // Three customers sign up and confirm, two buy and an administrator uploads: close to the default time on a small
+    // machine, so this flow gets three times as long.
     test.slow();
     const late = await browser.newPage();
     const early = await browser.newPage();

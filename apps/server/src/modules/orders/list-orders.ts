@@ -77,8 +77,8 @@ export async function listOrders({
 
 /** Each order's endpoints by address then port (the Proxies page's order); orders without IPs are left out. */
 async function endpointsOf(db: Db, orderIds: string[]): Promise<Map<string, string[]>> {
-  // One row per order with its endpoints aggregated in the database, as JSON: the driver reads a JSON array of 10,000
-  // strings several times faster than a Postgres array literal.
+  // One row per order with its endpoints aggregated in the database, as JSON: the driver parses a JSON array faster
+  // than a Postgres array literal.
   const ips = await db
     .select({
       orderId: proxyIps.assignedOrderId,

@@ -33,7 +33,7 @@ const SELECTION_TOAST = 'selection-required';
 
 /**
  * How long 'Checkout Started' shows before the payment page opens (spec section 4 'Checkout'): long enough to read its
- * title and line (about two seconds at an ordinary reading pace; at 0.9 s it had barely slid in when the page left).
+ * title and line at an ordinary reading pace, after it has slid in.
  */
 export const CHECKOUT_NOTICE_MS = 2000;
 
