@@ -1,5 +1,6 @@
 import '../../../styles/app-mantine.ts';
 import { Alert, Button, Loader, PasswordInput, Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { authMessages, confirmationMessages, paths } from '@storefront/contract';
 import { useQueryClient } from '@tanstack/react-query';
@@ -62,28 +63,23 @@ const CONFIRM_FAILED: string = confirmationMessages.failed;
  * password the stranger knows (the server checks the password).
  */
 function ConfirmEmail({ token, onConfirmed }: { token: string; onConfirmed: () => void }) {
-  const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [password, setPassword] = useState('');
-  const [passwordError, setPasswordError] = useState<string | null>(null);
+  // Any password but none: the server judges it (the one the account was signed up with).
+  const form = useForm({
+    initialValues: { password: '' },
+    validate: { password: (password) => (password === '' ? confirmationMessages.passwordRequired : null) },
+  });
   const address = confirmationAddress(token);
 
-  const confirm = async () => {
-    if (password === '') {
-      setPasswordError(confirmationMessages.passwordRequired);
-      return;
-    }
-    setPending(true);
+  const confirm = form.onSubmit(async ({ password }) => {
     setError(null);
-    setPasswordError(null);
     try {
       await callApi('confirmEmail', { body: { token, password }, fallbackMessage: CONFIRM_FAILED });
       onConfirmed();
     } catch (caught) {
       setError(caught instanceof ApiError ? caught.message : CONFIRM_FAILED);
-      setPending(false);
     }
-  };
+  });
 
   return (
     <AuthLayout title="Confirm your e-mail address">
@@ -102,24 +98,16 @@ function ConfirmEmail({ token, onConfirmed }: { token: string; onConfirmed: () =
             {error}
           </Alert>
         )}
-        <form
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            void confirm();
-          }}
-        >
+        <form noValidate onSubmit={confirm}>
           <Stack gap="md">
             <PasswordInput
               label="Password"
               description="The password you chose when you signed up"
               autoComplete="current-password"
-              value={password}
-              onChange={(event) => setPassword(event.currentTarget.value)}
-              error={passwordError}
+              {...form.getInputProps('password')}
               required
             />
-            <Button type="submit" loading={pending}>
+            <Button type="submit" loading={form.submitting}>
               Confirm and sign in
             </Button>
           </Stack>
