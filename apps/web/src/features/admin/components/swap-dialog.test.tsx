@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { adminMessages, type Subnet } from '@storefront/contract';
+import { adminMessages, inventoryMessages, type Subnet } from '@storefront/contract';
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../../test/fake-api.ts';
@@ -42,5 +42,19 @@ describe('SwapDialog', () => {
     expect(
       within(toast).getByText('2 IPs of 198.18.5.0/24 have new endpoints; 1 waiting order delivered.'),
     ).toBeTruthy();
+  });
+
+  it('names a bad line by the number the administrator sees, blank lines counted, and sends nothing', async () => {
+    const calls = fakeApi({});
+    renderWithApp(<SwapDialog pool="pk1" subnet={subnet} onClose={() => {}} />);
+    fireEvent.change(screen.getByLabelText('New endpoints'), {
+      target: { value: '198.18.9.1:9001:a:b\n\nnot an endpoint' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Swap IPs' }));
+    expect(await screen.findByText(inventoryMessages.invalidLines([3]))).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('New endpoints'), { target: { value: '198.18.9.1:9001:a:b' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Swap IPs' }));
+    expect(await screen.findByText(adminMessages.swapCountMismatch(1, 2))).toBeTruthy();
+    expect(calls).toEqual([]);
   });
 });

@@ -1,34 +1,40 @@
 import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { adminMessages, type IpPool, parseUploadLines, type Subnet } from '@storefront/contract';
-import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
 import { useSwapSubnet } from '../api/inventory-api.ts';
 
 /** The Swap IPs dialog (spec sections 2 and 5): exactly as many endpoints as the subnet has IPs, each line checked. */
 export function SwapDialog({ pool, subnet, onClose }: { pool: IpPool; subnet: Subnet | null; onClose: () => void }) {
   const swap = useSwapSubnet(pool);
-  const [text, setText] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
+  const form = useForm({
+    initialValues: { endpoints: '' },
+    // A problem stays said until Swap IPs is pressed again.
+    clearInputErrorOnChange: false,
+    validate: {
+      // Every line as typed, so that a bad line's number is the one the administrator sees.
+      endpoints: (text) => {
+        if (!subnet) return null;
+        const parsed = parseUploadLines(text.split('\n'), adminMessages.emptySwap);
+        if ('error' in parsed) return parsed.error;
+        return parsed.ips.length === subnet.totalIps
+          ? null
+          : adminMessages.swapCountMismatch(parsed.ips.length, subnet.totalIps);
+      },
+    },
+  });
 
   const close = () => {
-    setText('');
-    setProblem(null);
+    form.reset();
     swap.reset();
     onClose();
   };
 
-  const submit = () => {
+  const submit = form.onSubmit(({ endpoints }) => {
     if (!subnet) return;
-    const lines = text.split('\n').filter((line) => line.trim() !== '');
-    const parsed = parseUploadLines(lines, adminMessages.emptySwap);
-    if ('error' in parsed) return setProblem(parsed.error);
-    if (parsed.ips.length !== subnet.totalIps) {
-      return setProblem(adminMessages.swapCountMismatch(parsed.ips.length, subnet.totalIps));
-    }
-    setProblem(null);
     swap.mutate(
-      { subnet: subnet.subnet, newEndpoints: lines },
+      { subnet: subnet.subnet, newEndpoints: endpoints.split('\n').filter((line) => line.trim() !== '') },
       {
         onSuccess: (answer) => {
           // The title says it succeeded; the line says what was swapped (the API's message would repeat the title).
@@ -43,7 +49,7 @@ export function SwapDialog({ pool, subnet, onClose }: { pool: IpPool; subnet: Su
           notifications.show({ color: 'red', title: adminMessages.swapFailedToast, message: error.message }),
       },
     );
-  };
+  });
 
   return (
     <Modal opened={subnet !== null} onClose={close} title={subnet ? `Swap IPs of ${subnet.subnet}` : ''} size="lg">
@@ -56,12 +62,10 @@ export function SwapDialog({ pool, subnet, onClose }: { pool: IpPool; subnet: Su
           </Text>
           <Textarea
             label="New endpoints"
-            value={text}
-            onChange={(event) => setText(event.currentTarget.value)}
+            {...form.getInputProps('endpoints')}
             autosize
             minRows={6}
             maxRows={14}
-            error={problem}
             data-autofocus
             styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
           />
@@ -70,7 +74,7 @@ export function SwapDialog({ pool, subnet, onClose }: { pool: IpPool; subnet: Su
             <Button variant="default" onClick={close}>
               Cancel
             </Button>
-            <Button onClick={submit} loading={swap.isPending}>
+            <Button onClick={() => submit()} loading={swap.isPending}>
               Swap IPs
             </Button>
           </Group>
