@@ -1,8 +1,8 @@
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Textarea, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { adminMessages, type IpPool, isoDate, parseUploadLines } from '@storefront/contract';
 import { IconCopy, IconDownload, IconUpload } from '@tabler/icons-react';
-import { useState } from 'react';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { downloadText } from '../../../lib/download.ts';
@@ -59,32 +59,34 @@ function StockPlaceholder() {
 export function PoolInventoryCard({ pool }: { pool: IpPool }) {
   const stock = useIpStock(pool);
   const upload = useUploadIps(pool);
-  const [text, setText] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
+  const form = useForm({
+    initialValues: { lines: '' },
+    // A problem stays said until Upload IPs is pressed again.
+    clearInputErrorOnChange: false,
+    validate: {
+      lines: (text) => {
+        const parsed = parseUploadLines(text.split('\n'));
+        return 'error' in parsed ? parsed.error : null;
+      },
+    },
+  });
   const data = stock.data;
   const burnt = (data?.recycles ?? []).map((entry) => entry.ip).join('\n');
   const name = poolName(pool);
 
-  const submit = () => {
-    const lines = text.split('\n');
-    const parsed = parseUploadLines(lines);
-    if ('error' in parsed) {
-      setProblem(parsed.error);
-      return;
-    }
-    setProblem(null);
+  const submit = form.onSubmit(({ lines }) =>
     upload.mutate(
-      lines.filter((line) => line.trim() !== ''),
+      lines.split('\n').filter((line) => line.trim() !== ''),
       {
         onSuccess: (answer) => {
           notifications.show({ color: 'green', title: 'IPs uploaded', message: answer.message });
-          setText('');
+          form.reset();
         },
         onError: (error) =>
           notifications.show({ color: 'red', title: adminMessages.uploadFailedToast, message: error.message }),
       },
-    );
-  };
+    ),
+  );
 
   return (
     <Card withBorder padding="lg">
@@ -150,15 +152,17 @@ export function PoolInventoryCard({ pool }: { pool: IpPool }) {
           label="Upload IPs"
           description="One per line: IP:PORT:USERNAME:PASSWORD. Waiting orders are delivered at once, oldest first."
           placeholder="203.0.113.10:8000:user:pass"
-          value={text}
-          onChange={(event) => setText(event.currentTarget.value)}
+          {...form.getInputProps('lines')}
           rows={5}
           resize="vertical"
-          error={problem}
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
         />
         <Group>
-          <Button leftSection={<IconUpload size={16} aria-hidden />} onClick={submit} loading={upload.isPending}>
+          <Button
+            leftSection={<IconUpload size={16} aria-hidden />}
+            onClick={() => submit()}
+            loading={upload.isPending}
+          >
             Upload IPs
           </Button>
         </Group>
