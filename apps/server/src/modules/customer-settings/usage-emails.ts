@@ -1,4 +1,4 @@
-import { KB_PER_GB, paths } from '@storefront/contract';
+import { formatGb, paths } from '@storefront/contract';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { actionEmail, type Branding } from '../../lib/branded-email.ts';
@@ -11,9 +11,6 @@ const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 /** Accounts handled in one run; the next run takes the rest. */
 const BATCH = 500;
 
-const gb = (kb: number) =>
-  `${(kb / KB_PER_GB).toLocaleString('en-US', { maximumFractionDigits: kb < KB_PER_GB ? 2 : 1 })} GB`;
-
 export function usageEmail(brand: Branding, to: string, level: 80 | 100, usedKb: number, totalKb: number): Mail {
   const settings = `${brand.appUrl}${paths.settings}`;
   return actionEmail(brand, to, {
@@ -21,8 +18,8 @@ export function usageEmail(brand: Branding, to: string, level: 80 | 100, usedKb:
     heading: level === 100 ? 'Your residential data is used up' : '80 % of your residential data is used',
     body:
       level === 100
-        ? `You have used all ${gb(totalKb)} of your residential data, so the gateway no longer carries your requests. Buy more to go on; it works at once, with the same proxy lines.`
-        : `You have used ${gb(usedKb)} of your ${gb(totalKb)} of residential data. When it is used up the gateway stops carrying your requests; buy more before then to keep your tools running.`,
+        ? `You have used all ${formatGb(totalKb)} of your residential data, so the gateway no longer carries your requests. Buy more to go on; it works at once, with the same proxy lines.`
+        : `You have used ${formatGb(usedKb)} of your ${formatGb(totalKb)} of residential data. When it is used up the gateway stops carrying your requests; buy more before then to keep your tools running.`,
     action: 'Buy more data',
     url: `${brand.appUrl}${paths.purchase}`,
     footnote: `You receive this once for each purchase. Turn these e-mails off on Settings: ${settings}`,
