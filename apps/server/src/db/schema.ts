@@ -69,6 +69,22 @@ export const proxyIps = pgTable(
   ],
 );
 
+/**
+ * The IP pools' counts per product, kept by triggers on proxy_ips (migration 0021) in the transaction of every statement
+ * that adds, removes or moves an IP, so pricing, the stock cards, alerts and metrics never count the pool.
+ * Available = neither assigned nor burnt (an IP may be both assigned and burnt, so it is kept, not derived).
+ */
+export const proxyIpCounts = pgTable('proxy_ip_counts', {
+  productId: text('product_id')
+    .$type<ProductId>()
+    .primaryKey()
+    .references(() => products.id),
+  total: integer('total').notNull().default(0),
+  assigned: integer('assigned').notNull().default(0),
+  burnt: integer('burnt').notNull().default(0),
+  available: integer('available').notNull().default(0),
+});
+
 /** The residential data pool (one row). Megabytes, as the admin view shows them (spec section 3 'Residential stock'). */
 export const residentialPool = pgTable(
   'residential_pool',

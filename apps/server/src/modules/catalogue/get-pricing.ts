@@ -1,17 +1,13 @@
 import type { PricingPlan, ProductId } from '@storefront/contract';
 import { PRODUCT_IDS } from '@storefront/contract';
-import { and, count, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { products, proxyIps, residentialPool } from '../../db/schema.ts';
+import { products, proxyIpCounts, residentialPool } from '../../db/schema.ts';
 
-/** Live stock per product: available IPs (not assigned, not burnt) or whole GB left in the residential pool. */
+/** Live stock per product: available IPs (not assigned, not burnt; the kept counts) or whole GB left in the residential pool. */
 export async function getStock(db: Db | Tx): Promise<Record<ProductId, number>> {
   const [ipCounts, pool] = await Promise.all([
-    db
-      .select({ productId: proxyIps.productId, available: count() })
-      .from(proxyIps)
-      .where(and(isNull(proxyIps.assignedOrderId), eq(proxyIps.needRotated, false)))
-      .groupBy(proxyIps.productId),
+    db.select({ productId: proxyIpCounts.productId, available: proxyIpCounts.available }).from(proxyIpCounts),
     db.select().from(residentialPool).where(eq(residentialPool.id, 1)),
   ]);
   const ips = new Map(ipCounts.map((row) => [row.productId, Number(row.available)]));
