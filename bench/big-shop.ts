@@ -980,6 +980,11 @@ try {
       label: 'admin: GET /api/admin/users?email=<customer>',
       ...admin(`/api/admin/users?email=${encodeURIComponent(REGULAR_EMAIL)}`),
     },
+    // The customer search of Custom Ordering: an exact e-mail, the start of an e-mail, the start of a name.
+    ...[REGULAR_EMAIL.toUpperCase(), 'customer4242', 'customer 4242'].map((q) => ({
+      label: `admin: GET /api/admin/users/search?q=${q}`,
+      ...admin(`/api/admin/users/search?q=${encodeURIComponent(q)}`),
+    })),
     { label: 'admin: GET /api/admin/coupons', ...admin('/api/admin/coupons') },
     { label: 'admin: GET /api/admin/coupons/redemptions', ...admin('/api/admin/coupons/redemptions') },
     { label: 'admin: GET /api/admin/coupons/options', ...admin('/api/admin/coupons/options') },
