@@ -1056,6 +1056,10 @@ try {
         `${shop.restarts > 0 ? `, restarted ${shop.restarts}× after dying` : ''}`,
     );
   }
+} catch (error) {
+  // Said here: the kept database's exit below would otherwise end the process before the error is printed.
+  console.error(error);
+  process.exitCode = 1;
 } finally {
   for (const shop of shops) await stopProcess(shop.server);
   for (const agent of agents.values()) agent.destroy();
@@ -1075,7 +1079,7 @@ try {
     const url = new URL(bigUrl);
     url.pathname = `/${kept}`;
     console.log(`\nBIG_SHOP_KEEP=1: the big shop's database is kept at ${url} (drop it with: dropdb ${kept})`);
-    process.exit(0);
+    process.exit();
   } else {
     await big?.drop();
   }
