@@ -1,0 +1,178 @@
+import type { Socket } from 'node:net';
+import type { ResidentialTargeting } from '@storefront/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import { socketIp } from '../lib/ip-address.ts';
+import { type AccountCache, allowedFrom, type GatewayAccount, mustStop, remainingBytes } from './accounts.ts';
+import { sourceKey } from './auth-failures.ts';
+import type { Meter } from './meter.ts';
+
+/** One client connection to the gateway and the account its traffic is billed to. */
+export interface Connection {
+  socket: Socket;
+  /** The customer's address: the socket's, or the one the load balancer's PROXY header named. */
+  clientIp: string;
+  /** What failed authentications are counted under (the address, or its IPv6 /64). */
+  source: string;
+  account: GatewayAccount | undefined;
+  /** How the account was proven: its password, or the address being one of its authorised IPs. */
+  via: 'password' | 'ip' | undefined;
+  /** The account's password version when this connection authenticated: a newer one cuts it. */
+  passwordVersion: number;
+  targeting: ResidentialTargeting | undefined;
+  /** The Proxy-Authorization that authenticated the last request: the same header again is not checked again. */
+  authorization: string | undefined;
+  /** Bytes read from the client already handed to the meter (or not the customer's: a PROXY header). */
+  meteredRead: number;
+  /** Bytes written to the client already handed to the meter. */
+  meteredWritten: number;
+  /** The source this connection is counted under for the limit of open connections (once known). */
+  countedAs: string | undefined;
+}
+
+export const connectionKey = Symbol('gateway connection');
+export type GatewaySocket = Socket & { [connectionKey]?: Connection };
+
+/** The gateway's connection of a socket the HTTP server hands over, if it is one. */
+export const connectionOf = (socket: Socket): Connection | undefined => (socket as GatewaySocket)[connectionKey];
+
+export function newConnection(socket: Socket): Connection {
+  const clientIp = socketIp(socket.remoteAddress) ?? 'unknown';
+  return {
+    socket,
+    clientIp,
+    source: sourceKey(clientIp),
+    account: undefined,
+    via: undefined,
+    passwordVersion: 0,
+    targeting: undefined,
+    authorization: undefined,
+    meteredRead: 0,
+    meteredWritten: 0,
+    countedAs: undefined,
+  };
+}
+
+/** Whether the connection's account may no longer carry it (as last read). */
+export const revoked = ({ account, via, passwordVersion, clientIp }: Connection): boolean =>
+  account !== undefined &&
+  (mustStop(account) ||
+    (via === 'password' && (passwordVersion !== account.passwordVersion || !allowedFrom(account, clientIp))) ||
+    (via === 'ip' && !account.authorizedIps.includes(clientIp)));
+
+/** A failing re-read of accounts (database down) is logged at most this often. */
+const REFRESH_ERROR_LOG_MS = 30_000;
+
+/**
+ * The open connections: counted per source address against the limit of open connections, metered from their sockets'
+ * counters into their accounts, and cut when their account may no longer carry them.
+ */
+export class OpenConnections {
+  readonly #all = new Set<Connection>();
+  /** Open connections by source address (an IPv6 /64). */
+  readonly #perSource = new Map<string, number>();
+  readonly #maxPerSource: number;
+  readonly #meter: Meter;
+  readonly #accounts: AccountCache;
+  readonly #log: FastifyBaseLogger;
+  #refreshErrorLoggedAt = Number.NEGATIVE_INFINITY;
+  /** The re-read of open connections' accounts under way, if any. */
+  refreshing: Promise<void> | undefined;
+  /** Connections refused for being one too many from their source. */
+  refusedPerIpLimit = 0;
+
+  constructor(options: { maxPerSource: number; meter: Meter; accounts: AccountCache; log: FastifyBaseLogger }) {
+    this.#maxPerSource = options.maxPerSource;
+    this.#meter = options.meter;
+    this.#accounts = options.accounts;
+    this.#log = options.log;
+  }
+
+  get size(): number {
+    return this.#all.size;
+  }
+
+  [Symbol.iterator](): IterableIterator<Connection> {
+    return this.#all.values();
+  }
+
+  /** Tracks the connection until it closes, then meters it a last time and releases its count. */
+  add(connection: Connection): void {
+    this.#all.add(connection);
+    connection.socket.once('close', () => {
+      this.meter(connection);
+      this.#all.delete(connection);
+      this.#release(connection);
+    });
+  }
+
+  /** Counts the connection under its source; false, the connection destroyed, when the source has its fill. */
+  admit(connection: Connection): boolean {
+    const open = this.#perSource.get(connection.source) ?? 0;
+    if (open >= this.#maxPerSource) {
+      this.refusedPerIpLimit++;
+      connection.socket.destroy();
+      return false;
+    }
+    this.#perSource.set(connection.source, open + 1);
+    connection.countedAs = connection.source;
+    return true;
+  }
+
+  #release(connection: Connection): void {
+    const source = connection.countedAs;
+    if (source === undefined) return;
+    connection.countedAs = undefined;
+    const open = (this.#perSource.get(source) ?? 1) - 1;
+    if (open > 0) this.#perSource.set(source, open);
+    else this.#perSource.delete(source);
+  }
+
+  /** Cuts every open connection of the account. */
+  cut(account: GatewayAccount): void {
+    for (const connection of this.#all) if (connection.account === account) connection.socket.destroy();
+  }
+
+  /** Hands the connection's new bytes (both directions, as the client sees them) to the meter; cuts at the limit. */
+  meter(connection: Connection): void {
+    const { account, socket } = connection;
+    if (!account) return;
+    const { bytesRead, bytesWritten } = socket;
+    const upload = bytesRead - connection.meteredRead;
+    const download = bytesWritten - connection.meteredWritten;
+    if (upload <= 0 && download <= 0) return;
+    connection.meteredRead = bytesRead;
+    connection.meteredWritten = bytesWritten;
+    this.#meter.add(account, upload, download);
+    if (remainingBytes(account) <= 0) this.cut(account);
+  }
+
+  /** Meters every connection and cuts those their account no longer allows; starts a re-read of accounts when due. */
+  tick(aheadMs: number): void {
+    for (const connection of this.#all) {
+      this.meter(connection);
+      if (revoked(connection)) connection.socket.destroy();
+    }
+    this.#refreshAccounts(aheadMs);
+  }
+
+  /** Reads the accounts of open connections again when due, and cuts the connections they no longer allow. */
+  #refreshAccounts(aheadMs: number): void {
+    if (this.refreshing) return;
+    const open = new Set<GatewayAccount>();
+    for (const connection of this.#all) if (connection.account) open.add(connection.account);
+    if (open.size === 0) return;
+    this.refreshing = this.#accounts
+      .refresh(open, aheadMs)
+      .then(() => {
+        for (const connection of this.#all) if (revoked(connection)) connection.socket.destroy();
+      })
+      .catch((error: unknown) => {
+        if (Date.now() - this.#refreshErrorLoggedAt < REFRESH_ERROR_LOG_MS) return;
+        this.#refreshErrorLoggedAt = Date.now();
+        this.#log.error({ err: error }, 'gateway could not read the accounts of open connections again');
+      })
+      .finally(() => {
+        this.refreshing = undefined;
+      });
+  }
+}

@@ -1,0 +1,108 @@
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import { counted } from '@storefront/contract';
+import type { Connection } from './connections.ts';
+import type { Refusal } from './credentials.ts';
+
+/** A refusal not flushed to the client by then (it does not read) is dropped anyway. */
+const REFUSAL_FLUSH_MS = 10_000;
+const REALM = 'Residential proxies';
+
+export const gatewayMessages = {
+  credentialsRequired: 'Proxy credentials required: use the residential username and password from your dashboard.',
+  wrongCredentials: 'Wrong proxy username or password.',
+  blocked: 'This account is blocked. Please contact support.',
+  usedUp: (purchaseUrl: string) => `Your residential data is used up. Buy more at ${purchaseUrl}`,
+  tooManyFailures: (minutes: number) =>
+    `Too many wrong proxy usernames or passwords from your address. Try again in ${counted(minutes, 'minute', 'minutes')}.`,
+  notThisIp: (ip: string) =>
+    `This account takes connections only from its authorised IPs, and ${ip} is not one of them (Settings, Authorised IPs).`,
+  notAProxyRequest:
+    'This is a proxy: send the full URL (GET http://example.com/ HTTP/1.1) or CONNECT host:port, with your residential credentials.',
+};
+
+/** An HTTP answer the gateway gives instead of carrying a request. */
+export interface HttpRefusal {
+  status: number;
+  message: string;
+  headers: Record<string, string>;
+}
+
+/** The HTTP answer of an authentication refusal: status, message and the headers it needs. */
+export function httpRefusal(connection: Connection, outcome: Refusal, purchaseUrl: string): HttpRefusal {
+  switch (outcome.refused) {
+    case 'credentialsRequired':
+    case 'wrongCredentials':
+      return {
+        status: 407,
+        message: gatewayMessages[outcome.refused],
+        headers: { 'Proxy-Authenticate': `Basic realm="${REALM}"` },
+      };
+    case 'tooManyFailures': {
+      const seconds = Math.max(1, Math.ceil((outcome.retryMs ?? 0) / 1000));
+      return {
+        status: 429,
+        message: gatewayMessages.tooManyFailures(Math.ceil(seconds / 60)),
+        headers: { 'Retry-After': String(seconds) },
+      };
+    }
+    case 'notThisIp':
+      return { status: 403, message: gatewayMessages.notThisIp(connection.clientIp), headers: {} };
+    case 'blocked':
+      return { status: 403, message: gatewayMessages.blocked, headers: {} };
+    case 'usedUp':
+      return { status: 402, message: gatewayMessages.usedUp(purchaseUrl), headers: {} };
+  }
+}
+
+/**
+ * Answers a refusal and closes the connection: destroyed once the answer is flushed. Ending alone would leave it
+ * half-open for as long as the client keeps its side (the listener allows half-open connections, for tunnels).
+ */
+export function refuse(socket: Socket, message: Buffer): void {
+  if (socket.destroyed) return;
+  const timer = setTimeout(() => socket.destroy(), REFUSAL_FLUSH_MS);
+  socket.once('close', () => clearTimeout(timer));
+  socket.end(message, () => socket.destroy());
+}
+
+/** Whether a request has a body the gateway has not read whole (nor will: it is refused). */
+function bodyLeft(request: http.IncomingMessage): boolean {
+  const declared = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length']) > 0;
+  return declared && !request.complete;
+}
+
+function answer(response: http.ServerResponse, refusal: HttpRefusal): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  const body = Buffer.from(refusal.message);
+  response
+    .writeHead(refusal.status, {
+      ...refusal.headers,
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Content-Length': body.length,
+    })
+    .end(body);
+}
+
+/** Answers a request the gateway does not carry, closing the connection when it has a body left unread. */
+export function refuseRequest(request: http.IncomingMessage, response: http.ServerResponse, refusal: HttpRefusal) {
+  // Kept alive, the server would drain that body for as long as the client sends it; after a refused Upgrade it
+  // would read and drop whatever comes next. Either is closed once answered.
+  const upgrade = request.headers.upgrade !== undefined;
+  const close = bodyLeft(request) || upgrade;
+  answer(response, close ? { ...refusal, headers: { ...refusal.headers, Connection: 'close' } } : refusal);
+  if (upgrade) response.once('finish', () => request.socket.destroySoon());
+}
+
+/** Answers a CONNECT the gateway does not carry, on its raw socket, and closes. */
+export function refuseConnect(socket: Socket, refusal: HttpRefusal): void {
+  const body = Buffer.from(refusal.message);
+  const lines = Object.entries(refusal.headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  const head =
+    `HTTP/1.1 ${refusal.status} ${http.STATUS_CODES[refusal.status] ?? ''}\r\n${lines.join('')}` +
+    `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+  refuse(socket, Buffer.concat([Buffer.from(head, 'latin1'), body]));
+}
