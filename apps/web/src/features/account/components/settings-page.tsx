@@ -2,14 +2,23 @@ import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { paths } from '@storefront/contract';
 import { IconKey } from '@tabler/icons-react';
+import { type FirstReads, read } from '../../../lib/first-read.ts';
 import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
 import { useAuth } from '../../../lib/use-auth.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { accountKeys } from '../api/account-keys.ts';
 import { ApiKeysCard } from './api-keys-card.tsx';
 import { AuthorizedIpsCard } from './authorized-ips-card.tsx';
 import { ChangePasswordDialog } from './change-password-dialog.tsx';
 import { TwoFactorCard } from './two-factor-card.tsx';
 import { UsageEmailsCard } from './usage-emails-card.tsx';
+
+/** What the server reads to draw this page for its reader (the same keys as its cards' hooks). */
+export const firstReads: FirstReads = () => [
+  read('listApiKeys', accountKeys.apiKeys()),
+  read('getAuthorizedIps', accountKeys.authorizedIps()),
+  read('getPreferences', accountKeys.preferences()),
+];
 
 export function SettingsPage() {
   const { user, refetch } = useAuth();

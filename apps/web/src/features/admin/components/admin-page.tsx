@@ -1,10 +1,13 @@
 import { Box, SimpleGrid, Skeleton, Stack, Tabs, Title } from '@mantine/core';
-import { adminTabOf, paths } from '@storefront/contract';
+import { type AdminTab, adminTabOf, type IpPool, paths } from '@storefront/contract';
 import { useSearchParams } from 'react-router';
 import { ScrollingTabsList } from '../../../components/scrolling-tabs-list.tsx';
 import { site } from '../../../config/site.ts';
+import { type FirstRead, type FirstReads, read } from '../../../lib/first-read.ts';
+import { featuresKeys } from '../../../lib/queries/features.ts';
 import { PAGE_TITLES, usePageTitle } from '../../../lib/use-page-title.ts';
 import { ADMIN_TABS } from '../admin-tabs.ts';
+import { alertsKeys, auditKeys, couponKeys, inventoryKeys } from '../api/admin-keys.ts';
 import { useOpenAlerts } from '../api/alerts-api.ts';
 import { AdminAlerts } from './admin-alerts.tsx';
 import { AuditLogView } from './audit-log.tsx';
@@ -31,6 +34,33 @@ function ConsoleSkeleton() {
     </Stack>
   );
 }
+
+const stock = (pool: IpPool) => read('getIpStock', inventoryKeys.stock(pool), { params: { pool } });
+
+/** Each tab's first reads (features/admin/api). */
+const tabReads: Record<AdminTab, FirstRead[]> = {
+  inventory: [
+    read('listFeatureFlags', featuresKeys.admin()),
+    read('getResidentialStock', inventoryKeys.residential()),
+    read('getResidentialDailyUsage', inventoryKeys.residentialDaily()),
+    stock('pk1'),
+    stock('isp'),
+  ],
+  // Nothing until a customer is looked up.
+  custom_ordering: [],
+  active_coupons: [read('listCoupons', couponKeys.list())],
+  coupon_redemptions: [read('listCouponRedemptions', couponKeys.redemptions())],
+  pk1_inventory_list: [
+    read('listSubnets', inventoryKeys.subnets('pk1'), { params: { pool: 'pk1' }, query: { ips: 'false' } }),
+  ],
+  audit_log: [read('listAuditLog', auditKeys.page({}), { query: {} })],
+};
+
+/** What the server reads to draw the console for an administrator: the open alerts every tab shows, then the tab's. */
+export const firstReads: FirstReads = (search) => [
+  read('listOpenAlerts', alertsKeys.all),
+  ...tabReads[adminTabOf(search.get('tab'))],
+];
 
 /**
  * /dashboard/admin (spec section 2 'Admin'): the tab lives in `?tab=`, default inventory, with the spec's aliases.

@@ -3,8 +3,9 @@ import { formatDate, formatPercent, paths } from '@storefront/contract';
 import { IconBuildingStore, IconChartPie, IconServer, IconShoppingCart } from '@tabler/icons-react';
 import { type ReactNode, useId } from 'react';
 import { Link } from 'react-router';
+import { type FirstReads, read } from '../../../lib/first-read.ts';
 import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
-import { useOrders, useOrderUsage } from '../../../lib/queries/orders.ts';
+import { ordersKeys, useOrders, useOrderUsage } from '../../../lib/queries/orders.ts';
 import { useTimeZone } from '../../../lib/time-zone.ts';
 import { useAuth } from '../../../lib/use-auth.ts';
 import { useNow } from '../../../lib/use-now.ts';
@@ -45,6 +46,12 @@ function StatCard({
     </Card>
   );
 }
+
+/** What the server reads to draw this page for its reader (the same keys as the hooks below). */
+export const firstReads: FirstReads = () => [
+  read('listOrders', ordersKeys.list()),
+  read('listOrderUsage', ordersKeys.usage()),
+];
 
 export function OverviewPage() {
   usePageTitle(PAGE_TITLES[paths.overview]);

@@ -27,7 +27,9 @@ import {
 import { IconExternalLink, IconReceipt, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { type FirstReads, read } from '../../../lib/first-read.ts';
 import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
+import { ordersKeys } from '../../../lib/queries/orders.ts';
 import { useTimeZone } from '../../../lib/time-zone.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { newestFirst, pageWithin, useOrderHistory } from '../api/order-history.ts';
@@ -68,6 +70,9 @@ export function historyStatusColor(status: string): 'green' | 'yellow' | 'red' |
   if (value === 'refunded') return 'orange';
   return 'gray';
 }
+/** What the server reads to draw this page for its reader (the same key as its hook). */
+export const firstReads: FirstReads = () => [read('listOrderHistory', ordersKeys.history())];
+
 /** /dashboard/order-history (spec section 2 'Order history'): every payment with its invoice, 10 a page. */
 export function OrderHistoryPage() {
   usePageTitle('Order History');

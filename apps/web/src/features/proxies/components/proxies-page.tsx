@@ -16,8 +16,9 @@ import { startTransition, useCallback, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ScrollingTabsList } from '../../../components/scrolling-tabs-list.tsx';
 import { downloadText } from '../../../lib/download.ts';
+import { type FirstReads, read } from '../../../lib/first-read.ts';
 import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
-import { useOrders, useOrderUsage } from '../../../lib/queries/orders.ts';
+import { ordersKeys, useOrders, useOrderUsage } from '../../../lib/queries/orders.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useCancelOrder, useDailyUsage, useProcessingOrders } from '../api/proxies-api.ts';
 import { ordersOf, tabOf } from '../proxies-model.ts';
@@ -35,6 +36,15 @@ const TABS: { id: ProductId; label: string; empty: string }[] = [
 /** /dashboard/proxies (spec section 2 'Proxies'): the customer's orders by product, downloads, cancel, residential data. */
 /** Said on return from a paid checkout: delivery follows the payment provider's confirmation, within seconds. */
 const PAID_MESSAGE = 'Thank you! Your order shows here as soon as it is delivered, usually within seconds.';
+
+/** What the server reads to draw this page for its reader (the same keys as the hooks below). */
+export const firstReads: FirstReads = (search) => [
+  read('listOrders', ordersKeys.list()),
+  read('listOrderUsage', ordersKeys.usage()),
+  read('listProcessingOrders', ordersKeys.processing()),
+  // The Residential tab's daily chart, drawn with the page rather than arriving under it; no other tab shows it.
+  ...(tabOf(search.get('tab')) === 'residential_proxies' ? [read('getDailyUsage', ordersKeys.dailyUsage())] : []),
+];
 
 export function ProxiesPage() {
   usePageTitle('Proxies');

@@ -11,8 +11,10 @@ import {
 } from '@storefront/contract';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
+import { type FirstReads, read } from '../../../lib/first-read.ts';
 import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
-import { usePricing } from '../../../lib/queries/pricing.ts';
+import { featuresKeys } from '../../../lib/queries/features.ts';
+import { parsePricing, pricingKeys, usePricing } from '../../../lib/queries/pricing.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useFeatures, useStartCheckout } from '../api/purchase-api.ts';
 import {
@@ -36,6 +38,12 @@ const SELECTION_TOAST = 'selection-required';
  * title and line at an ordinary reading pace, after it has slid in.
  */
 export const CHECKOUT_NOTICE_MS = 2000;
+
+/** What the server reads to draw this page for its reader (the same keys as the hooks below). */
+export const firstReads: FirstReads = () => [
+  read('getPricing', pricingKeys.all, { keep: parsePricing }),
+  read('listFeatures', featuresKeys.public()),
+];
 
 /** /dashboard/purchase (spec section 2 'Purchase'): product, bundle, coupon, then the provider's payment page. */
 export function PurchasePage() {
