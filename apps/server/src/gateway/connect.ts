@@ -3,7 +3,7 @@ import { connectionOf } from './connections.ts';
 import type { GatewayContext } from './context.ts';
 import { authenticate, bind } from './credentials.ts';
 import { openTunnel } from './outbound.ts';
-import { gatewayMessages, httpRefusal, refuseConnect } from './refusals.ts';
+import { httpRefusal, notAProxyRequest, outboundRefusal, refuseConnect } from './refusals.ts';
 import { relay } from './tunnel.ts';
 import { type Onward, outboundError } from './upstream.ts';
 
@@ -26,7 +26,7 @@ export async function serveConnect(
   const connection = connectionOf(socket);
   const target = authorityOf(request.url);
   if (!connection || !target) {
-    refuseConnect(socket, { status: 400, message: gatewayMessages.notAProxyRequest, headers: {} });
+    refuseConnect(socket, notAProxyRequest);
     return;
   }
   const authorization = request.headers['proxy-authorization'];
@@ -41,8 +41,7 @@ export async function serveConnect(
     onward = await openTunnel(context, socket, { ...target, targeting: connection.targeting });
   } catch (error) {
     if (socket.destroyed) return;
-    const failed = outboundError(error, target.host, target.port);
-    refuseConnect(socket, { status: failed.status, message: failed.message, headers: {} });
+    refuseConnect(socket, outboundRefusal(outboundError(error, target.host, target.port)));
     return;
   }
   if (socket.destroyed) {

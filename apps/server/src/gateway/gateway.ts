@@ -13,7 +13,7 @@ import { Egress } from './egress.ts';
 import { serveRequest } from './http-proxy.ts';
 import { Meter } from './meter.ts';
 import { parseProxyHeader } from './proxy-protocol.ts';
-import { refuseRequest } from './refusals.ts';
+import { internalFailure, refuseRequest } from './refusals.ts';
 import { SOCKS_VERSION } from './socks5.ts';
 import { serveSocks } from './socks5-server.ts';
 import { type SqlClient, sqlClientOf } from './sql.ts';
@@ -60,11 +60,7 @@ function createHttpServer(context: GatewayContext): http.Server {
     (request, response) => {
       serveRequest(context, request, response).catch((error: unknown) => {
         context.log.warn({ err: error }, 'gateway request failed');
-        refuseRequest(request, response, {
-          status: 502,
-          message: 'The gateway could not carry this request.',
-          headers: {},
-        });
+        refuseRequest(request, response, internalFailure);
       });
     },
   );

@@ -4,8 +4,8 @@ import type { GatewayContext } from './context.ts';
 import { authenticate, bind } from './credentials.ts';
 import type { PinnedLookup } from './egress.ts';
 import { checkTarget } from './outbound.ts';
-import { gatewayMessages, httpRefusal, refuseRequest } from './refusals.ts';
-import { forwardRequest, type OutboundError, outboundError } from './upstream.ts';
+import { httpRefusal, notAProxyRequest, outboundRefusal, refuseRequest } from './refusals.ts';
+import { forwardRequest, outboundError } from './upstream.ts';
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -53,8 +53,6 @@ export function absoluteUrl(target: string | undefined): URL | undefined {
   }
 }
 
-const failure = (error: OutboundError) => ({ status: error.status, message: error.message, headers: {} });
-
 /** Carries one plain-HTTP request (absolute form) onwards and its answer back, metering as the answer is written. */
 export async function serveRequest(
   context: GatewayContext,
@@ -64,7 +62,7 @@ export async function serveRequest(
   const connection = connectionOf(request.socket);
   const url = absoluteUrl(request.url);
   if (!connection || !url) {
-    refuseRequest(request, response, { status: 400, message: gatewayMessages.notAProxyRequest, headers: {} });
+    refuseRequest(request, response, notAProxyRequest);
     return;
   }
   const authorization = request.headers['proxy-authorization'];
@@ -79,7 +77,7 @@ export async function serveRequest(
   try {
     lookup = await checkTarget(context, url.hostname);
   } catch (error) {
-    refuseRequest(request, response, failure(outboundError(error, url.hostname, port)));
+    refuseRequest(request, response, outboundRefusal(outboundError(error, url.hostname, port)));
     return;
   }
   const headers = endToEnd(request.rawHeaders, true);
@@ -106,7 +104,7 @@ export async function serveRequest(
     incoming.on('error', () => response.destroy());
   });
   onward.on('error', (error) => {
-    refuseRequest(request, response, failure(outboundError(error, url.hostname, port)));
+    refuseRequest(request, response, outboundRefusal(outboundError(error, url.hostname, port)));
   });
   // The client went away (or was cut) before the answer was whole: the onward request is dropped too.
   response.on('close', () => {

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import { counted } from '@storefront/contract';
 import type { Connection } from './connections.ts';
 import type { Refusal } from './credentials.ts';
+import type { OutboundError } from './upstream.ts';
 
 /** A refusal not flushed to the client by then (it does not read) is dropped anyway. */
 const REFUSAL_FLUSH_MS = 10_000;
@@ -21,11 +22,74 @@ export const gatewayMessages = {
     'This is a proxy: send the full URL (GET http://example.com/ HTTP/1.1) or CONNECT host:port, with your residential credentials.',
 };
 
-/** An HTTP answer the gateway gives instead of carrying a request. */
+/** The name the gateway gives itself in Proxy-Status (RFC 9209: a token or string naming the intermediary). */
+export const GATEWAY_NAME = 'residential-gateway';
+
+/** The error types of RFC 9209's registry the gateway answers with (section 2.3). */
+export type ProxyErrorType =
+  | 'http_request_denied'
+  | 'http_request_error'
+  | 'destination_ip_prohibited'
+  | 'dns_error'
+  | 'dns_timeout'
+  | 'connection_refused'
+  | 'connection_timeout'
+  | 'destination_ip_unroutable'
+  | 'destination_unavailable'
+  | 'proxy_internal_error';
+
+/** An HTTP answer the gateway gives instead of carrying a request: its status, words and Proxy-Status error type. */
 export interface HttpRefusal {
   status: number;
   message: string;
+  error: ProxyErrorType;
   headers: Record<string, string>;
+}
+
+/** A Structured Fields string (RFC 8941): printable ASCII, with quotes and backslashes escaped. */
+const sfString = (text: string) => `"${text.replace(/[^\x20-\x7e]/g, '?').replace(/["\\]/g, (c) => `\\${c}`)}"`;
+
+/** The Proxy-Status header of a refusal or failure (RFC 9209): who answered, the error type and the words. */
+export const proxyStatus = (error: ProxyErrorType, details: string) =>
+  `${GATEWAY_NAME}; error=${error}; details=${sfString(details)}`;
+
+/** The gateway's own failure to carry a request (a bug, or a resource gone): not the customer's doing. */
+export const internalFailure: HttpRefusal = {
+  status: 502,
+  message: 'The gateway could not carry this request.',
+  error: 'proxy_internal_error',
+  headers: {},
+};
+
+export const notAProxyRequest: HttpRefusal = {
+  status: 400,
+  message: gatewayMessages.notAProxyRequest,
+  error: 'http_request_error',
+  headers: {},
+};
+
+/** The RFC 9209 error type of a connection onwards that could not be made. */
+function outboundErrorType(error: OutboundError): ProxyErrorType {
+  if (error.status === 403) return 'destination_ip_prohibited';
+  switch (error.code) {
+    case 'ENOTFOUND':
+      return 'dns_error';
+    case 'EAI_AGAIN':
+      return 'dns_timeout';
+    case 'ECONNREFUSED':
+      return 'connection_refused';
+    case 'ETIMEDOUT':
+      return 'connection_timeout';
+    case 'ENETUNREACH':
+    case 'EHOSTUNREACH':
+      return 'destination_ip_unroutable';
+  }
+  return error.status === 504 ? 'connection_timeout' : 'destination_unavailable';
+}
+
+/** The answer to a connection onwards that could not be made (refused by the egress rules, or failed). */
+export function outboundRefusal(error: OutboundError): HttpRefusal {
+  return { status: error.status, message: error.message, error: outboundErrorType(error), headers: {} };
 }
 
 /** The HTTP answer of an authentication refusal: status, message and the headers it needs. */
@@ -36,6 +100,7 @@ export function httpRefusal(connection: Connection, outcome: Refusal, purchaseUr
       return {
         status: 407,
         message: gatewayMessages[outcome.refused],
+        error: 'http_request_denied',
         headers: { 'Proxy-Authenticate': `Basic realm="${REALM}"` },
       };
     case 'tooManyFailures': {
@@ -43,15 +108,21 @@ export function httpRefusal(connection: Connection, outcome: Refusal, purchaseUr
       return {
         status: 429,
         message: gatewayMessages.tooManyFailures(Math.ceil(seconds / 60)),
+        error: 'http_request_denied',
         headers: { 'Retry-After': String(seconds) },
       };
     }
     case 'notThisIp':
-      return { status: 403, message: gatewayMessages.notThisIp(connection.clientIp), headers: {} };
+      return {
+        status: 403,
+        message: gatewayMessages.notThisIp(connection.clientIp),
+        error: 'http_request_denied',
+        headers: {},
+      };
     case 'blocked':
-      return { status: 403, message: gatewayMessages.blocked, headers: {} };
+      return { status: 403, message: gatewayMessages.blocked, error: 'http_request_denied', headers: {} };
     case 'usedUp':
-      return { status: 402, message: gatewayMessages.usedUp(purchaseUrl), headers: {} };
+      return { status: 402, message: gatewayMessages.usedUp(purchaseUrl), error: 'http_request_denied', headers: {} };
   }
 }
 
@@ -81,6 +152,7 @@ function answer(response: http.ServerResponse, refusal: HttpRefusal): void {
   response
     .writeHead(refusal.status, {
       ...refusal.headers,
+      'Proxy-Status': proxyStatus(refusal.error, refusal.message),
       'Content-Type': 'text/plain; charset=utf-8',
       'Content-Length': body.length,
     })
@@ -100,7 +172,8 @@ export function refuseRequest(request: http.IncomingMessage, response: http.Serv
 /** Answers a CONNECT the gateway does not carry, on its raw socket, and closes. */
 export function refuseConnect(socket: Socket, refusal: HttpRefusal): void {
   const body = Buffer.from(refusal.message);
-  const lines = Object.entries(refusal.headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  const headers = { ...refusal.headers, 'Proxy-Status': proxyStatus(refusal.error, refusal.message) };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
   const head =
     `HTTP/1.1 ${refusal.status} ${http.STATUS_CODES[refusal.status] ?? ''}\r\n${lines.join('')}` +
     `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
