@@ -1,12 +1,13 @@
 import { Badge, Button, Group, Loader, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { AUDIT_ACTIONS, type AuditAction, type AuditLogQuery, formatDate } from '@storefront/contract';
-import { IconChevronLeft, IconChevronRight, IconFilter, IconX } from '@tabler/icons-react';
+import { IconFilter, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
 import { LIST_IN_MAIN } from '../../../components/list-in-main.ts';
 import { useTimeZone } from '../../../lib/time-zone.ts';
 import { useAuditLog } from '../api/audit-api.ts';
+import { PositionPager, usePositions } from './position-pager.tsx';
 
 const NO_FILTERS = { action: null as string | null, actor: '', from: '', to: '' };
 type Filters = typeof NO_FILTERS;
@@ -70,9 +71,8 @@ function AuditFilters({ onFilter }: { onFilter: (filters: Filters) => void }) {
 export function AuditLogView() {
   const timeZone = useTimeZone();
   const [filters, setFilters] = useState<AuditLogQuery>({});
-  // The positions of the pages opened after the first: Older adds one, Newer takes the last off.
-  const [positions, setPositions] = useState<string[]>([]);
-  const before = positions.at(-1);
+  const positions = usePositions();
+  const { before } = positions;
   const log = useAuditLog({ ...filters, ...(before && { before }) });
   const data = log.data;
   return (
@@ -84,7 +84,7 @@ export function AuditLogView() {
       <AuditFilters
         onFilter={(next) => {
           setFilters(queryOf(next, timeZone));
-          setPositions([]);
+          positions.reset();
         }}
       />
       {log.isPending && <Loader size="sm" aria-label="Loading the audit log" />}
@@ -130,32 +130,12 @@ export function AuditLogView() {
           </Table>
         </Table.ScrollContainer>
       )}
-      {(positions.length > 0 || data?.next) && (
-        <Group gap="xs" justify="space-between">
-          <Button
-            size="xs"
-            variant="default"
-            leftSection={<IconChevronLeft size={14} aria-hidden />}
-            disabled={positions.length === 0}
-            onClick={() => setPositions((list) => list.slice(0, -1))}
-          >
-            Newer
-          </Button>
-          <Text size="xs" c="dimmed">
-            Page {positions.length + 1}
-            {data?.next ? ', more after it' : ', the oldest'}
-          </Text>
-          <Button
-            size="xs"
-            variant="default"
-            rightSection={<IconChevronRight size={14} aria-hidden />}
-            disabled={!data?.next || log.isPlaceholderData}
-            onClick={() => data?.next && setPositions((list) => [...list, data.next as string])}
-          >
-            Older
-          </Button>
-        </Group>
-      )}
+      <PositionPager
+        positions={positions}
+        next={data?.next}
+        waiting={log.isPlaceholderData}
+        labels={{ back: 'Newer', forward: 'Older', last: 'the oldest' }}
+      />
     </Stack>
   );
 }

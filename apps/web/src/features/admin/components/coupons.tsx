@@ -13,14 +13,7 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type AdminCoupon, counted, couponMessages, formatDate, formatMoney, plural } from '@storefront/contract';
-import {
-  IconChevronDown,
-  IconChevronLeft,
-  IconChevronRight,
-  IconDownload,
-  IconPlus,
-  IconTrash,
-} from '@tabler/icons-react';
+import { IconChevronDown, IconChevronRight, IconDownload, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Fragment, lazy, Suspense, useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
 import { useTimeZone } from '../../../lib/time-zone.ts';
@@ -31,6 +24,7 @@ import {
   useRedemptionEmails,
   useToggleCoupon,
 } from '../api/coupons-api.ts';
+import { PositionPager, usePositions } from './position-pager.tsx';
 
 /**
  * The form checks with the contract's schema (createCouponRequestSchema), so it brings zod and the console's schemas:
@@ -285,9 +279,8 @@ function RedemptionEmailRows({ promoCodeId, code }: { promoCodeId: string; code:
  */
 export function CouponRedemptions() {
   const timeZone = useTimeZone();
-  // The positions of the pages opened after the first: Older adds one, Newer takes the last off.
-  const [positions, setPositions] = useState<string[]>([]);
-  const redemptions = useCouponRedemptions(positions.at(-1));
+  const positions = usePositions();
+  const redemptions = useCouponRedemptions(positions.before);
   const [open, setOpen] = useState<string[]>([]);
   const data = redemptions.data;
   return (
@@ -366,32 +359,12 @@ export function CouponRedemptions() {
           </Table>
         </Table.ScrollContainer>
       )}
-      {(positions.length > 0 || data?.next) && (
-        <Group gap="xs" justify="space-between">
-          <Button
-            size="xs"
-            variant="default"
-            leftSection={<IconChevronLeft size={14} aria-hidden />}
-            disabled={positions.length === 0}
-            onClick={() => setPositions((list) => list.slice(0, -1))}
-          >
-            More used
-          </Button>
-          <Text size="xs" c="dimmed">
-            Page {positions.length + 1}
-            {data?.next ? ', more after it' : ', the last'}
-          </Text>
-          <Button
-            size="xs"
-            variant="default"
-            rightSection={<IconChevronRight size={14} aria-hidden />}
-            disabled={!data?.next || redemptions.isPlaceholderData}
-            onClick={() => data?.next && setPositions((list) => [...list, data.next as string])}
-          >
-            Less used
-          </Button>
-        </Group>
-      )}
+      <PositionPager
+        positions={positions}
+        next={data?.next}
+        waiting={redemptions.isPlaceholderData}
+        labels={{ back: 'More used', forward: 'Less used', last: 'the last' }}
+      />
     </Stack>
   );
 }
