@@ -128,12 +128,20 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** An entry's position: its time at the database's precision (microseconds) and its id. */
-export const AUDIT_CURSOR = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z~[0-9a-f-]{36}$/;
+export const AUDIT_CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.\d{6}Z~[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/;
+/** A real time (not 2026-13-45) with an id of the right form: the database reads both as they are. */
+const isAuditPosition = (text: string) => {
+  const time = AUDIT_CURSOR.exec(text)?.[1];
+  return time !== undefined && new Date(`${time}Z`).toISOString().startsWith(time);
+};
 
 /** GET /api/admin/audit-log: the page before a position, by action, administrator and days in a time zone. */
 export const auditLogQuerySchema = z
   .object({
-    before: z.string().regex(AUDIT_CURSOR, 'before is the position a previous page gave as next.').optional(),
+    before: z
+      .string()
+      .refine((text) => isAuditPosition(text), 'before is the position a previous page gave as next.')
+      .optional(),
     action: z.enum(AUDIT_ACTIONS, { error: `action is one of ${AUDIT_ACTIONS.join(', ')}.` }).optional(),
     actor: z.string().trim().toLowerCase().max(254, 'An e-mail has at most 254 characters.').optional(),
     from: z.string().regex(DAY, 'from is a day: YYYY-MM-DD.').optional(),
@@ -279,7 +287,16 @@ const position = (name: string) =>
     .min(1, `${name} is the position a previous page gave as next.`)
     .max(300, `${name} is the position a previous page gave as next.`);
 
-export const couponRedemptionsQuerySchema = z.object({ before: position('before').optional() });
+/** A code's position: its uses (at most a PostgreSQL integer) and its id. */
+export const REDEMPTIONS_POSITION = /^(\d{1,10})~[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/;
+export const couponRedemptionsQuerySchema = z.object({
+  before: position('before')
+    .refine(
+      (text) => Number(REDEMPTIONS_POSITION.exec(text)?.[1] ?? Number.NaN) <= 2_147_483_647,
+      'before is the position a previous page gave as next.',
+    )
+    .optional(),
+});
 
 /** Codes used in paid checkouts, most used first, REDEMPTIONS_PAGE_SIZE a page; `next` null on the last. */
 export const couponRedemptionsSchema = z.object({

@@ -11,9 +11,6 @@ import type { Db } from '../../db/client.ts';
 import { couponRedemptions, coupons, promoCodes } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 
-/** A code's position in the list: its uses (kept on the code by every redemption) and its id. */
-const POSITION = /^(\d+)~([0-9a-f-]{36})$/;
-
 /**
  * GET /api/admin/coupons/redemptions: codes used in paid checkouts, most used first, a page at a time. The uses are the
  * count each redemption keeps on its code; the customers are counted for the page's codes only, by their index.
@@ -21,8 +18,8 @@ const POSITION = /^(\d+)~([0-9a-f-]{36})$/;
 export async function listRedemptions({ db, before }: { db: Db; before?: string }) {
   const conditions: SQL[] = [gt(promoCodes.timesRedeemed, 0)];
   if (before) {
-    const [, uses, id] = POSITION.exec(before) ?? [];
-    if (!uses || !id) throw new AppError('BAD_REQUEST', 'before is the position a previous page gave as next.');
+    // Checked by the query's schema (REDEMPTIONS_POSITION): the code's uses and its id.
+    const [uses, id] = before.split('~');
     conditions.push(sql`(${promoCodes.timesRedeemed}, ${promoCodes.id}) < (${Number(uses)}, ${id}::uuid)`);
   }
   const [rows, [total]] = await Promise.all([
