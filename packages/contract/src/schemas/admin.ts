@@ -127,12 +127,15 @@ export const auditEntrySchema = z.object({
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A day of the calendar (not 2026-02-30), which the database reads as it is. */
+const isDay = (text: string) =>
+  DAY.test(text) && text >= '0001' && !Number.isNaN(Date.parse(text)) && new Date(text).toISOString().startsWith(text);
 /** An entry's position: its time at the database's precision (microseconds) and its id. */
 export const AUDIT_CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.\d{6}Z~[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/;
 /** A real time (not 2026-13-45) with an id of the right form: the database reads both as they are. */
 const isAuditPosition = (text: string) => {
   const time = AUDIT_CURSOR.exec(text)?.[1];
-  return time !== undefined && new Date(`${time}Z`).toISOString().startsWith(time);
+  return time !== undefined && time >= '0001' && new Date(`${time}Z`).toISOString().startsWith(time);
 };
 
 /** GET /api/admin/audit-log: the page before a position, by action, administrator and days in a time zone. */
@@ -144,8 +147,14 @@ export const auditLogQuerySchema = z
       .optional(),
     action: z.enum(AUDIT_ACTIONS, { error: `action is one of ${AUDIT_ACTIONS.join(', ')}.` }).optional(),
     actor: z.string().trim().toLowerCase().max(254, 'An e-mail has at most 254 characters.').optional(),
-    from: z.string().regex(DAY, 'from is a day: YYYY-MM-DD.').optional(),
-    to: z.string().regex(DAY, 'to is a day: YYYY-MM-DD.').optional(),
+    from: z
+      .string()
+      .refine((text) => isDay(text), 'from is a day: YYYY-MM-DD.')
+      .optional(),
+    to: z
+      .string()
+      .refine((text) => isDay(text), 'to is a day: YYYY-MM-DD.')
+      .optional(),
     timeZone: z
       .string()
       .optional()
