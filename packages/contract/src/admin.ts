@@ -65,6 +65,21 @@ export function subnetEndpointsFileName(subnet: string): string {
 export const AUDIT_PAGE_SIZE = 25;
 export const REDEMPTIONS_PAGE_SIZE = 20;
 export const REDEMPTION_EMAILS_PAGE_SIZE = 50;
+export const SUBNETS_PAGE_SIZE = 50;
+export const BURNT_IPS_PAGE_SIZE = 100;
+
+/** What the IP inventory's State filter offers: free (neither assigned nor burnt), assigned, burnt. */
+export const SUBNET_STATES = ['free', 'assigned', 'burnt'] as const;
+export type SubnetState = (typeof SUBNET_STATES)[number];
+
+/** The IP inventory's filters, as its query string carries them. */
+export interface SubnetFilters {
+  /** The start of a subnet (203.0.113), or an IP whose subnet is wanted. */
+  search?: string;
+  state?: SubnetState;
+  /** A customer's e-mail, or an order id: subnets holding IPs assigned to them. */
+  customer?: string;
+}
 
 /** Every kind of entry the audit log keeps: what its Action filter offers. */
 export const AUDIT_ACTIONS = [

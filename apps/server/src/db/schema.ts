@@ -65,6 +65,10 @@ export const proxyIps = pgTable(
     index('proxy_ips_order_idx')
       .on(table.assignedOrderId, sql`(${table.ip}::inet)`, table.port)
       .where(sql`${table.assignedOrderId} is not null`),
+    // The stock card's burnt IPs, a page at a time in address order: burnt IPs are few beside the pool.
+    index('proxy_ips_burnt_idx')
+      .on(table.productId, sql`(${table.ip}::inet)`, table.port)
+      .where(sql`${table.needRotated}`),
     check('proxy_ips_port_range', sql`${table.port} between 1 and 65535`),
   ],
 );
@@ -84,6 +88,30 @@ export const proxyIpCounts = pgTable('proxy_ip_counts', {
   burnt: integer('burnt').notNull().default(0),
   available: integer('available').notNull().default(0),
 });
+
+/**
+ * The same counts per /24 subnet, kept by triggers on proxy_ips (migration 0024) like the pool's: the IP inventory pages,
+ * filters and totals its subnets from these rows instead of grouping a million IPs. A subnet emptied keeps a row of zeros.
+ */
+export const proxySubnetCounts = pgTable(
+  'proxy_subnet_counts',
+  {
+    productId: text('product_id')
+      .$type<ProductId>()
+      .notNull()
+      .references(() => products.id),
+    subnet: text('subnet').notNull(),
+    total: integer('total').notNull().default(0),
+    assigned: integer('assigned').notNull().default(0),
+    burnt: integer('burnt').notNull().default(0),
+    available: integer('available').notNull().default(0),
+  },
+  (table) => [
+    primaryKey({ columns: [table.productId, table.subnet] }),
+    // The inventory's order: subnets as networks (10.0.2.0/24 before 10.0.10.0/24), read a page at a time.
+    index('proxy_subnet_counts_network_idx').on(table.productId, sql`(${table.subnet}::cidr)`),
+  ],
+);
 
 /** The residential data pool (one row). Megabytes, as the admin view shows them (spec section 3 'Residential stock'). */
 export const residentialPool = pgTable(

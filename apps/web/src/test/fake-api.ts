@@ -1,6 +1,11 @@
 import { vi } from 'vitest';
 
-type Handler = (request: { method: string; url: URL; body: unknown }) => { status?: number; body: unknown };
+/** An answer's body: JSON, or a text file (`text`). */
+type Handler = (request: {
+  method: string;
+  url: URL;
+  body: unknown;
+}) => { status?: number; body: unknown } | { status?: number; text: string };
 
 /**
  * Replaces fetch with answers chosen by method and path (`'GET /api/admin/users'`), for component tests; calls nobody
@@ -17,6 +22,8 @@ export function fakeApi(routes: Record<string, Handler>) {
       calls.push({ method, path: url.pathname + url.search, body });
       const handler = routes[`${method} ${url.pathname}`];
       const answer = handler ? handler({ method, url, body }) : { status: 501, body: { message: 'no fake' } };
+      if ('text' in answer)
+        return new Response(answer.text, { status: answer.status ?? 200, headers: { 'content-type': 'text/plain' } });
       return new Response(JSON.stringify(answer.body), {
         status: answer.status ?? 200,
         headers: { 'content-type': 'application/json' },

@@ -19,6 +19,7 @@ import {
   fulfilRequestSchema,
   fulfilResponseSchema,
   ipPoolParamsSchema,
+  ipStockQuerySchema,
   ipStockSchema,
   promoCodeIdParamsSchema,
   redemptionEmailsParamsSchema,
@@ -98,10 +99,18 @@ export const adminEndpoints = {
   }),
   getIpStock: endpoint(routes.getIpStock, {
     tags: ['admin'],
-    summary: 'A static pool (pk1 or isp): counts, usage and the burnt IPs (recycles)',
+    summary: 'A static pool (pk1 or isp): counts, usage and a page of its burnt IPs (recycles; after=recyclesNext)',
     params: ipPoolParamsSchema,
+    query: ipStockQuerySchema,
     status: 200,
     response: ipStockSchema,
+  }),
+  downloadBurntIps: endpoint(routes.downloadBurntIps, {
+    tags: ['admin'],
+    summary: "Every burnt IP of a pool, one a line, as a text file (the stock card's Copy All and Download)",
+    params: ipPoolParamsSchema,
+    status: 200,
+    response: z.string(),
   }),
   uploadIps: endpoint(routes.uploadIps, {
     tags: ['admin'],
@@ -113,7 +122,7 @@ export const adminEndpoints = {
   }),
   listSubnets: endpoint(routes.listSubnets, {
     tags: ['admin'],
-    summary: "A pool's /24 subnets with their counts and IPs (ips=false: counts only; subnet=…: one subnet)",
+    summary: "A page of a pool's /24 subnets with their counts, filtered; subnet=…: one subnet with its IPs",
     params: ipPoolParamsSchema,
     query: subnetsQuerySchema,
     status: 200,

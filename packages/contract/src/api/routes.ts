@@ -52,6 +52,7 @@ export const routes = {
   getResidentialDailyUsage: { method: 'GET', path: '/admin/stocks/residential/daily', access: 'admin' },
   setResidentialLimit: { method: 'PUT', path: '/admin/stocks/residential', access: 'admin' },
   getIpStock: { method: 'GET', path: '/admin/stocks/:pool', access: 'admin' },
+  downloadBurntIps: { method: 'GET', path: '/admin/stocks/:pool/burnt.txt', access: 'admin' },
   uploadIps: { method: 'POST', path: '/admin/stocks/:pool/upload', access: 'admin' },
   listSubnets: { method: 'GET', path: '/admin/ips/:pool/subnets', access: 'admin' },
   swapSubnet: { method: 'POST', path: '/admin/ips/:pool/subnets/swap', access: 'admin' },

@@ -12,6 +12,7 @@ import {
   CUSTOM_ORDER_MAX,
   couponMessages,
   customOrderMessages,
+  SUBNET_STATES,
 } from '../admin.ts';
 import { knownTimeZone } from '../dates.ts';
 import { PRODUCT_IDS } from '../products.ts';
@@ -52,9 +53,17 @@ export const setResidentialLimitResponseSchema = residentialStockSchema.extend({
   delivered: z.number().int(),
 });
 
+const OCTET = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+/** A subnet as the pools write it (203.0.113.0/24), which the database reads as a network. */
+const SUBNET = new RegExp(`^${OCTET}(\\.${OCTET}){3}/(3[0-2]|[12]?\\d)$`);
+/** A burnt IP's position: its address and port. */
+export const BURNT_POSITION = new RegExp(`^${OCTET}(\\.${OCTET}){3}:\\d{1,5}$`);
+const ORDER_ID = /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/;
+
 /**
  * Spec section 3 'PK1 stock' (and the same for Elite ISP). `usagePercentage` is the part of the pool that cannot be sold
- * now (sold or burnt); `recycles` are the burnt IPs waiting for their subnet to be swapped.
+ * now (sold or burnt); `recycles` are the burnt IPs waiting for their subnet to be swapped, BURNT_IPS_PAGE_SIZE at a time
+ * in address order (`recyclesNext` gives the next page as `after`; the whole list is the burnt.txt download).
  */
 export const ipStockSchema = z.object({
   totalIps: z.number().int(),
@@ -63,8 +72,16 @@ export const ipStockSchema = z.object({
   burntIps: z.number().int(),
   usagePercentage: z.number(),
   recycles: z.array(z.object({ ip: z.string() })),
+  recyclesNext: z.string().nullable(),
 });
 export type IpStock = z.infer<typeof ipStockSchema>;
+
+export const ipStockQuerySchema = z.object({
+  after: z
+    .string()
+    .regex(BURNT_POSITION, 'after is the position a previous page gave as recyclesNext (IP:PORT).')
+    .optional(),
+});
 
 /** Spec section 3 'PK1 subnets data'. `needRotated` means burnt. */
 export const subnetIpSchema = z.object({
@@ -86,21 +103,54 @@ export const subnetSchema = z.object({
 });
 export type Subnet = z.infer<typeof subnetSchema>;
 
+/**
+ * Spec section 3 'PK1 subnets data', a page at a time: the totals are the whole pool's, whatever the filters; `subnets`
+ * are SUBNETS_PAGE_SIZE of those matching, in network order, and `next` the position of the page after (null on the last).
+ */
 export const subnetsDataSchema = z.object({
   totalSubnets: z.number().int(),
   totalIps: z.number().int(),
+  assignedIps: z.number().int(),
+  burntIps: z.number().int(),
+  availableIps: z.number().int(),
   subnets: z.array(subnetSchema),
+  next: z.string().nullable(),
 });
 export type SubnetsData = z.infer<typeof subnetsDataSchema>;
 
+const SEARCH_WORDS = 'Search by a subnet or an IP, such as 203.0.113 or 203.0.113.7.';
+const CUSTOMER_WORDS = "Search by the customer's e-mail or an order id.";
+
 /**
- * `?ips=false` leaves each subnet's `ips` empty (the admin page loads a subnet's IPs when its card opens);
- * `?subnet=…` answers that one subnet.
+ * GET /api/admin/ips/{pool}/subnets: a page of subnets with their counts, after the position `after`, narrowed by a
+ * subnet or IP (`search`), a `state` some of its IPs are in, and a `customer` (e-mail or order id) holding some of them.
+ * `subnet=…` answers that one subnet with its IPs (those matching state and customer), `ips=false` without them. IPs
+ * never come with a page: a page of full subnets is larger than an answer should be.
  */
-export const subnetsQuerySchema = z.object({
-  ips: z.enum(['true', 'false'], { error: 'ips is true or false.' }).default('true'),
-  subnet: z.string().trim().min(1).max(50).optional(),
-});
+export const subnetsQuerySchema = z
+  .object({
+    after: z.string().regex(SUBNET, 'after is the position a previous page gave as next.').optional(),
+    search: z
+      .string()
+      .trim()
+      .max(50, SEARCH_WORDS)
+      .regex(/^[\d./]*$/, SEARCH_WORDS)
+      .optional(),
+    state: z.enum(SUBNET_STATES, { error: `state is one of ${SUBNET_STATES.join(', ')}.` }).optional(),
+    customer: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .max(254, CUSTOMER_WORDS)
+      .refine((text) => text === '' || text.includes('@') || ORDER_ID.test(text), CUSTOMER_WORDS)
+      .optional(),
+    subnet: z.string().trim().regex(SUBNET, adminMessages.unknownSubnet).optional(),
+    ips: z.enum(['true', 'false'], { error: 'ips is true or false.' }).optional(),
+  })
+  .refine((query) => !(query.ips === 'true' && query.subnet === undefined), {
+    message: 'IPs come one subnet at a time: add subnet=… (a page of subnets has their counts).',
+    path: ['ips'],
+  });
 
 export const swapSubnetRequestSchema = z.object({
   subnet: z.string().trim().min(1, 'Choose the subnet to swap.').max(50, adminMessages.unknownSubnet),

@@ -140,16 +140,19 @@ describe('the admin console API', () => {
       burntIps: 0,
       usagePercentage: 33.33,
       recycles: [],
+      recyclesNext: null,
     });
     expect((await get('/api/admin/stocks/isp')).json()).toMatchObject({ totalIps: 3, availableIps: 3 });
 
     const subnets: SubnetsData = (await get('/api/admin/ips/pk1/subnets')).json();
-    expect(subnets).toMatchObject({ totalSubnets: 2, totalIps: 15 });
-    expect(subnets.subnets.map(({ ips, ...counts }) => counts)).toEqual([
-      { subnet: '198.51.1.0/24', totalIps: 10, assignedIps: 5, unassignedIps: 5, burntIps: 0 },
-      { subnet: '198.51.2.0/24', totalIps: 5, assignedIps: 0, unassignedIps: 5, burntIps: 0 },
+    expect(subnets).toMatchObject({ totalSubnets: 2, totalIps: 15, assignedIps: 5, burntIps: 0, availableIps: 10 });
+    expect(subnets.next).toBeNull();
+    expect(subnets.subnets).toEqual([
+      { subnet: '198.51.1.0/24', totalIps: 10, assignedIps: 5, unassignedIps: 5, burntIps: 0, ips: [] },
+      { subnet: '198.51.2.0/24', totalIps: 5, assignedIps: 0, unassignedIps: 5, burntIps: 0, ips: [] },
     ]);
-    const held = subnets.subnets[0]?.ips.filter((ip) => ip.isAssigned) ?? [];
+    const first: SubnetsData = (await get('/api/admin/ips/pk1/subnets?subnet=198.51.1.0/24')).json();
+    const held = first.subnets[0]?.ips.filter((ip) => ip.isAssigned) ?? [];
     expect(held.map((ip) => ip.endpoint).sort()).toEqual([...order.proxies].sort());
     expect(held[0]).toEqual({
       ip: expect.stringMatching(/^198\.51\.1\./),

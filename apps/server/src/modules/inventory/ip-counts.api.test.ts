@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, proxyIpCounts, proxyIps } from '../../db/schema.ts';
+import { orders, proxyIpCounts, proxyIps, proxySubnetCounts } from '../../db/schema.ts';
 import { paidEvent, testBrand } from '../../test/payments.ts';
 import { callApi, createTestApp, signUpCustomer, type TestApp } from '../../test/test-app.ts';
 import { expireOrder } from '../billing/expire-order.ts';
@@ -29,7 +29,30 @@ async function keptAndCounted(t: TestApp) {
   return { kept: nonEmpty, counted: counted.map((row) => ({ ...row, total: Number(row.total) })) };
 }
 
-describe('kept IP counts', () => {
+/** Every subnet's counts, as kept and as a count of the pool would find them. */
+async function subnetsKeptAndCounted(t: TestApp) {
+  const db = t.database.db;
+  const kept = await db
+    .select()
+    .from(proxySubnetCounts)
+    .where(sql`${proxySubnetCounts.total} > 0`)
+    .orderBy(proxySubnetCounts.productId, proxySubnetCounts.subnet);
+  const counted = await db
+    .select({
+      productId: proxyIps.productId,
+      subnet: proxyIps.subnet,
+      total: sql<number>`count(*)::int`,
+      assigned: sql<number>`count(${proxyIps.assignedOrderId})::int`,
+      burnt: sql<number>`(count(*) filter (where ${proxyIps.needRotated}))::int`,
+      available: sql<number>`(count(*) filter (where ${proxyIps.assignedOrderId} is null and not ${proxyIps.needRotated}))::int`,
+    })
+    .from(proxyIps)
+    .groupBy(proxyIps.productId, proxyIps.subnet)
+    .orderBy(proxyIps.productId, proxyIps.subnet);
+  return { kept, counted: counted.map((row) => ({ ...row, total: Number(row.total) })) };
+}
+
+describe('kept IP counts, per pool and per subnet', () => {
   let t: TestApp;
   let boss: { cookie: string; id: string };
   let ann: { cookie: string; id: string };
@@ -95,6 +118,9 @@ describe('kept IP counts', () => {
     const { kept, counted } = await keptAndCounted(t);
     expect(kept).toEqual(counted);
     expect(kept[0]?.total).toBeGreaterThanOrEqual(120);
+    const subnets = await subnetsKeptAndCounted(t);
+    expect(subnets.kept).toEqual(subnets.counted);
+    expect(subnets.kept.length).toBeGreaterThanOrEqual(40);
 
     const { plans } = (await callApi(t, 'GET', '/api/pricing')).json() as { plans: { id: string; stock: number }[] };
     expect(plans.find((plan) => plan.id === 'isp_proxies')?.stock).toBe(counted[0]?.available);
@@ -112,9 +138,14 @@ describe('kept IP counts', () => {
     await db.delete(proxyIps).where(eq(proxyIps.subnet, '10.3.0.0/24'));
     let { kept, counted } = await keptAndCounted(t);
     expect(kept).toEqual(counted);
+    let subnets = await subnetsKeptAndCounted(t);
+    expect(subnets.kept).toEqual(subnets.counted);
+    expect(subnets.kept.map((row) => row.subnet)).not.toContain('10.3.0.0/24');
     await db.execute(sql`truncate ${proxyIps}`);
     ({ kept, counted } = await keptAndCounted(t));
     expect(kept).toEqual([]);
     expect(counted).toEqual([]);
+    subnets = await subnetsKeptAndCounted(t);
+    expect(subnets).toEqual({ kept: [], counted: [] });
   });
 });

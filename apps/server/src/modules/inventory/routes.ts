@@ -7,8 +7,8 @@ import { routeOf } from '../../lib/route.ts';
 import { IP_LIST_BODY_LIMIT } from '../../plugins/json-body.ts';
 import { actorOf } from '../auth/guards.ts';
 import { listDailyUsage } from '../orders/daily-usage.ts';
-import { getIpStock } from './ip-stock.ts';
-import { listSubnets } from './list-subnets.ts';
+import { burntIpsText, getIpStock } from './ip-stock.ts';
+import { getSubnet, listSubnets } from './list-subnets.ts';
 import { getResidentialStock, setResidentialLimit } from './residential-stock.ts';
 import { swapSubnet } from './swap-subnet.ts';
 import { uploadIps } from './upload-ips.ts';
@@ -32,7 +32,18 @@ export const inventoryAdminRoutes: FastifyPluginAsync<{ db: Db; brand: Branding 
 
   api.route({
     ...routeOf(endpoints.getIpStock),
-    handler: async (request) => getIpStock({ db, productId: IP_POOLS[request.params.pool] }),
+    handler: async (request) =>
+      getIpStock({ db, productId: IP_POOLS[request.params.pool], after: request.query.after }),
+  });
+
+  api.route({
+    ...routeOf(endpoints.downloadBurntIps),
+    handler: async (request, reply) => {
+      reply.type('text/plain; charset=utf-8');
+      reply.header('content-disposition', `attachment; filename="burnt-ips-${request.params.pool}.txt"`);
+      // A stream is sent as it is read; the contract types the body as the text it becomes.
+      return reply.send(burntIpsText({ db, productId: IP_POOLS[request.params.pool] }) as unknown as string);
+    },
   });
 
   api.route({
@@ -50,13 +61,13 @@ export const inventoryAdminRoutes: FastifyPluginAsync<{ db: Db; brand: Branding 
 
   api.route({
     ...routeOf(endpoints.listSubnets),
-    handler: async (request) =>
-      listSubnets({
-        db,
-        productId: IP_POOLS[request.params.pool],
-        withIps: request.query.ips === 'true',
-        subnet: request.query.subnet,
-      }),
+    handler: async (request) => {
+      const { subnet, ips, after, ...filters } = request.query;
+      const productId = IP_POOLS[request.params.pool];
+      return subnet === undefined
+        ? listSubnets({ db, productId, filters, after })
+        : getSubnet({ db, productId, subnet, filters, withIps: ips !== 'false' });
+    },
   });
 
   api.route({

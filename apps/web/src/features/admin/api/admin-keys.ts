@@ -1,4 +1,4 @@
-import type { AuditLogQuery, IpPool } from '@storefront/contract';
+import type { AuditLogQuery, IpPool, SubnetFilters } from '@storefront/contract';
 
 /**
  * The query keys of the admin console (TanStack Query's key factory), one factory per part of it. A change
@@ -10,10 +10,15 @@ export const inventoryKeys = {
   all: [...admin, 'inventory'] as const,
   residential: () => [...inventoryKeys.all, 'residential'] as const,
   residentialDaily: () => [...inventoryKeys.all, 'residential-daily'] as const,
+  /** A pool's stock; each page of its burnt IPs is under it, so all reload together. */
   stock: (pool: IpPool) => [...inventoryKeys.all, 'stock', pool] as const,
-  /** A pool's subnets; a subnet's IPs (below) are under it, so both reload together. */
+  stockPage: (pool: IpPool, after: string | undefined) => [...inventoryKeys.stock(pool), after ?? null] as const,
+  /** A pool's subnets; its pages and a subnet's IPs (below) are under it, so all reload together. */
   subnets: (pool: IpPool) => [...inventoryKeys.all, 'subnets', pool] as const,
-  subnet: (pool: IpPool, subnet: string) => [...inventoryKeys.subnets(pool), subnet] as const,
+  subnetPage: (pool: IpPool, filters: SubnetFilters, after: string | undefined) =>
+    [...inventoryKeys.subnets(pool), 'page', filters, after ?? null] as const,
+  subnet: (pool: IpPool, subnet: string, filters: SubnetFilters) =>
+    [...inventoryKeys.subnets(pool), 'one', subnet, filters] as const,
 };
 
 export const auditKeys = {

@@ -28,7 +28,7 @@ const loaded: QueryKey[] = [
   inventoryKeys.residential(),
   inventoryKeys.stock('pk1'),
   inventoryKeys.subnets('pk1'),
-  inventoryKeys.subnet('pk1', '198.18.5.0/24'),
+  inventoryKeys.subnet('pk1', '198.18.5.0/24', {}),
   inventoryKeys.stock('isp'),
   inventoryKeys.subnets('isp'),
   customOrderKeys.user('ann@example.com'),
@@ -84,7 +84,7 @@ describe('a change reloads only what it changed', () => {
       alertsKeys.all,
       inventoryKeys.stock('pk1'),
       inventoryKeys.subnets('pk1'),
-      inventoryKeys.subnet('pk1', '198.18.5.0/24'),
+      inventoryKeys.subnet('pk1', '198.18.5.0/24', {}),
     ]);
   });
 

@@ -1,4 +1,4 @@
-import { adminMessages, type BodyOf, type Endpoints, type IpPool } from '@storefront/contract';
+import { adminMessages, type BodyOf, type Endpoints, type IpPool, type SubnetFilters } from '@storefront/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
 import { alertsKeys, auditKeys, inventoryKeys } from './admin-keys.ts';
@@ -45,17 +45,29 @@ export function useSetResidentialLimit() {
   });
 }
 
-export function useIpStock(pool: IpPool) {
+/** A pool's stock with a page of its burnt IPs (the first, or the one after `after`). */
+export function useIpStock(pool: IpPool, after?: string) {
   return useQuery({
-    queryKey: inventoryKeys.stock(pool),
+    queryKey: inventoryKeys.stockPage(pool, after),
     queryFn: ({ signal }) =>
       callApi('getIpStock', {
         params: { pool },
+        query: after ? { after } : {},
         fallbackMessage: pool === 'pk1' ? adminMessages.fetchPk1Failed : 'Failed to fetch Elite ISP stocks',
         signal,
       }),
+    placeholderData: keepPreviousData,
   });
 }
+
+/** Every burnt IP of a pool, a line each: what Copy All copies. */
+export async function fetchBurntIps(pool: IpPool): Promise<string> {
+  const response = await fetch(burntIpsAddress(pool), { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(pool === 'pk1' ? adminMessages.fetchPk1Failed : 'Failed to fetch Elite ISP stocks');
+  return response.text();
+}
+
+export const burntIpsAddress = (pool: IpPool) => `/api/admin/stocks/${pool}/burnt.txt`;
 
 /** Spec section 4: after an upload the stocks are reloaded. */
 export function useUploadIps(pool: IpPool) {
@@ -77,14 +89,14 @@ export function useUploadIps(pool: IpPool) {
   });
 }
 
-/** The subnets' counts only; a card loads its IPs when it opens (useSubnetIps). */
-export function useSubnets(pool: IpPool) {
+/** A page of the subnets matching the filters, with their counts; a card loads its IPs when it opens (useSubnetIps). */
+export function useSubnets(pool: IpPool, filters: SubnetFilters, after: string | undefined) {
   return useQuery({
-    queryKey: inventoryKeys.subnets(pool),
+    queryKey: inventoryKeys.subnetPage(pool, filters, after),
     queryFn: ({ signal }) =>
       callApi('listSubnets', {
         params: { pool },
-        query: { ips: 'false' },
+        query: { ...filters, ...(after && { after }) },
         fallbackMessage: pool === 'pk1' ? adminMessages.fetchSubnetsFailed : 'Failed to fetch Elite ISP subnets',
         signal,
       }),
@@ -92,18 +104,30 @@ export function useSubnets(pool: IpPool) {
   });
 }
 
-export function useSubnetIps(pool: IpPool, subnet: string, enabled: boolean) {
-  return useQuery({
-    queryKey: inventoryKeys.subnet(pool, subnet),
-    enabled,
-    queryFn: ({ signal }) =>
-      callApi('listSubnets', {
-        params: { pool },
-        query: { subnet },
-        fallbackMessage: `Failed to fetch the IPs of ${subnet}`,
-        signal,
-      }).then((data) => data.subnets[0]?.ips ?? []),
-  });
+const subnetIps = (pool: IpPool, subnet: string, filters: SubnetFilters) => ({
+  queryKey: inventoryKeys.subnet(pool, subnet, filters),
+  queryFn: ({ signal }: { signal: AbortSignal }) =>
+    callApi('listSubnets', {
+      params: { pool },
+      query: {
+        subnet,
+        ...(filters.state && { state: filters.state }),
+        ...(filters.customer && { customer: filters.customer }),
+      },
+      fallbackMessage: `Failed to fetch the IPs of ${subnet}`,
+      signal,
+    }).then((data) => data.subnets[0]?.ips ?? []),
+});
+
+/** One subnet's IPs, those matching the state and customer filters when they are on. */
+export function useSubnetIps(pool: IpPool, subnet: string, filters: SubnetFilters, enabled: boolean) {
+  return useQuery({ ...subnetIps(pool, subnet, filters), enabled });
+}
+
+/** Every IP of a subnet, whatever the filters: what Download Endpoints writes. */
+export function useAllSubnetIps(pool: IpPool) {
+  const queryClient = useQueryClient();
+  return (subnet: string) => queryClient.fetchQuery(subnetIps(pool, subnet, {}));
 }
 
 /** Spec section 4: after a swap the subnets are reloaded. */

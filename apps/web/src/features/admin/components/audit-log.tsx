@@ -72,7 +72,7 @@ export function AuditLogView() {
   const timeZone = useTimeZone();
   const [filters, setFilters] = useState<AuditLogQuery>({});
   const positions = usePositions();
-  const { before } = positions;
+  const before = positions.current;
   const log = useAuditLog({ ...filters, ...(before && { before }) });
   const data = log.data;
   return (

@@ -280,7 +280,7 @@ function RedemptionEmailRows({ promoCodeId, code }: { promoCodeId: string; code:
 export function CouponRedemptions() {
   const timeZone = useTimeZone();
   const positions = usePositions();
-  const redemptions = useCouponRedemptions(positions.before);
+  const redemptions = useCouponRedemptions(positions.current);
   const [open, setOpen] = useState<string[]>([]);
   const data = redemptions.data;
   return (

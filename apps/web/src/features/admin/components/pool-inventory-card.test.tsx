@@ -18,6 +18,7 @@ const stock = (totalIps: number): IpStock => ({
   burntIps: 0,
   usagePercentage: 0,
   recycles: [],
+  recyclesNext: null,
 });
 const uploadBox = () => screen.getByRole('textbox', { name: 'Upload IPs' }) as HTMLTextAreaElement;
 const typeLines = (value: string) => fireEvent.change(uploadBox(), { target: { value } });
@@ -79,5 +80,55 @@ describe('PK1 inventory: Upload IPs', () => {
     expect(await screen.findByText('These IPs belong to Elite ISP.')).toBeTruthy();
     expect(screen.getByText(adminMessages.uploadFailedToast)).toBeTruthy();
     expect(uploadBox().value).toBe('203.0.113.10:8000:user:pass');
+  });
+});
+
+describe('PK1 inventory: the burnt IPs', () => {
+  const burnt = (from: number, count: number) =>
+    Array.from({ length: count }, (_, index) => ({ ip: `203.0.113.${from + index}` }));
+
+  it('shows a page at a time, goes on to the next, and Copy All copies the whole list', async () => {
+    const calls = fakeApi({
+      'GET /api/admin/stocks/pk1': ({ url }) => ({
+        body: url.searchParams.get('after')
+          ? { ...stock(150), burntIps: 150, recycles: burnt(101, 50), recyclesNext: null }
+          : { ...stock(150), burntIps: 150, recycles: burnt(1, 100), recyclesNext: '203.0.113.100:8000' },
+      }),
+      'GET /api/admin/stocks/pk1/burnt.txt': () => ({ text: '203.0.113.1\n203.0.113.2\n' }),
+    });
+    const written: Blob[] = [];
+    vi.stubGlobal(
+      'ClipboardItem',
+      class {
+        items: Record<string, Promise<Blob>>;
+        constructor(items: Record<string, Promise<Blob>>) {
+          this.items = items;
+        }
+      },
+    );
+    Object.defineProperty(navigator, 'clipboard', {
+      configurable: true,
+      value: {
+        write: async (items: { items: Record<string, Promise<Blob>> }[]) => {
+          for (const item of items) written.push(await (item.items['text/plain'] as Promise<Blob>));
+        },
+      },
+    });
+    renderWithApp(<PoolInventoryCard pool="pk1" />);
+    const list = (await screen.findByRole('textbox', { name: /Burnt IPs \(150\)/ })) as HTMLTextAreaElement;
+    expect(list.value.split('\n')).toHaveLength(100);
+    expect(screen.getByText('Page 1, more after it')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Next IPs' }));
+    await waitFor(() => expect(list.value.split('\n')[0]).toBe('203.0.113.101'));
+    expect(screen.getByText('Page 2, the last')).toBeTruthy();
+    expect(calls.map((call) => call.path)).toContain('/api/admin/stocks/pk1?after=203.0.113.100%3A8000');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Copy All' }));
+    expect(await screen.findByRole('button', { name: 'Copied' })).toBeTruthy();
+    expect(await written[0]?.text()).toBe('203.0.113.1\n203.0.113.2\n');
+    const download = screen.getByRole('link', { name: 'Download' });
+    expect(download.getAttribute('href')).toBe('/api/admin/stocks/pk1/burnt.txt');
+    expect(download.getAttribute('download')).toMatch(/^burnt-ips-\d{4}-\d{2}-\d{2}\.txt$/);
   });
 });

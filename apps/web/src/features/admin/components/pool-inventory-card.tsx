@@ -1,12 +1,13 @@
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Textarea, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { adminMessages, type IpPool, isoDate, parseUploadLines } from '@storefront/contract';
+import { adminMessages, BURNT_IPS_PAGE_SIZE, type IpPool, isoDate, parseUploadLines } from '@storefront/contract';
 import { IconCopy, IconDownload, IconUpload } from '@tabler/icons-react';
-import { CopyButton } from '../../../components/copy-button.tsx';
+import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
-import { downloadText } from '../../../lib/download.ts';
-import { poolName, useIpStock, useUploadIps } from '../api/inventory-api.ts';
+import { announce } from '../../../lib/announce.tsx';
+import { burntIpsAddress, fetchBurntIps, poolName, useIpStock, useUploadIps } from '../api/inventory-api.ts';
+import { PositionPager, usePositions } from './position-pager.tsx';
 import { Reserved } from './reserved.tsx';
 import { Figure } from './residential-inventory-card.tsx';
 import { HealthBadge, UsageBar } from './usage-health.tsx';
@@ -17,6 +18,28 @@ const NBSP = '\u00a0';
  * not Mantine's autosize: each autosized box measures itself as it mounts, a layout of the whole console each.
  */
 const BURNT_ROWS = 4;
+
+/**
+ * Copy All: every burnt IP, fetched as the clipboard is written. The list goes to the clipboard as a promise, so the
+ * click's permission to write holds while a long list arrives (Safari refuses a write after an await).
+ */
+function useCopyAll(pool: IpPool) {
+  const [copied, setCopied] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const copy = () => {
+    setError(null);
+    const text = fetchBurntIps(pool).then((list) => new Blob([list], { type: 'text/plain' }));
+    navigator.clipboard.write([new ClipboardItem({ 'text/plain': text })]).then(
+      () => {
+        setCopied(true);
+        announce('Copied');
+        setTimeout(() => setCopied(false), 1000);
+      },
+      (reason: unknown) => setError(reason instanceof Error ? reason.message : 'The burnt IPs could not be copied.'),
+    );
+  };
+  return { copied, error, copy };
+}
 
 /** Where the usage bar, the figures, the burnt IP list and its buttons go, the same size, while the stock loads. */
 function StockPlaceholder() {
@@ -57,8 +80,10 @@ function StockPlaceholder() {
  * read-only burnt IP list with Copy All and a download, and the Upload IPs area.
  */
 export function PoolInventoryCard({ pool }: { pool: IpPool }) {
-  const stock = useIpStock(pool);
+  const positions = usePositions();
+  const stock = useIpStock(pool, positions.current);
   const upload = useUploadIps(pool);
+  const copyAll = useCopyAll(pool);
   const form = useForm({
     initialValues: { lines: '' },
     // A problem stays said until Upload IPs is pressed again.
@@ -116,36 +141,45 @@ export function PoolInventoryCard({ pool }: { pool: IpPool }) {
             </SimpleGrid>
             <Textarea
               label={`Burnt IPs (${data.burntIps})`}
-              description="IPs of ended orders, waiting for their subnet to be swapped."
+              description={
+                data.burntIps > data.recycles.length
+                  ? `IPs of ended orders, waiting for their subnet to be swapped: ${BURNT_IPS_PAGE_SIZE} a page; Copy All and Download take them all.`
+                  : 'IPs of ended orders, waiting for their subnet to be swapped.'
+              }
               value={burnt}
               readOnly
               rows={BURNT_ROWS}
               placeholder="No burnt IPs"
             />
+            <PositionPager
+              positions={positions}
+              next={data.recyclesNext}
+              waiting={stock.isPlaceholderData}
+              labels={{ back: 'Previous IPs', forward: 'Next IPs', last: 'the last' }}
+            />
             <Group gap="xs">
-              <CopyButton value={burnt}>
-                {({ copied, copy }) => (
-                  <Button
-                    variant="default"
-                    size="xs"
-                    leftSection={<IconCopy size={14} aria-hidden />}
-                    onClick={copy}
-                    disabled={burnt === ''}
-                  >
-                    {copied ? 'Copied' : 'Copy All'}
-                  </Button>
-                )}
-              </CopyButton>
               <Button
                 variant="default"
                 size="xs"
+                leftSection={<IconCopy size={14} aria-hidden />}
+                onClick={copyAll.copy}
+                disabled={burnt === ''}
+              >
+                {copyAll.copied ? 'Copied' : 'Copy All'}
+              </Button>
+              <Button
+                variant="default"
+                size="xs"
+                component="a"
+                href={burntIpsAddress(pool)}
+                download={`burnt-ips-${isoDate()}.txt`}
                 leftSection={<IconDownload size={14} aria-hidden />}
                 disabled={burnt === ''}
-                onClick={() => downloadText(`burnt-ips-${isoDate()}.txt`, burnt)}
               >
                 Download
               </Button>
             </Group>
+            <FormError message={copyAll.error} />
           </>
         )}
         <Textarea

@@ -9,7 +9,7 @@ import { useState } from 'react';
 export function usePositions() {
   const [positions, setPositions] = useState<string[]>([]);
   return {
-    before: positions.at(-1),
+    current: positions.at(-1),
     page: positions.length + 1,
     back: () => setPositions((list) => list.slice(0, -1)),
     forward: (next: string) => setPositions((list) => [...list, next]),

@@ -5,18 +5,31 @@ import {
   Group,
   Loader,
   SegmentedControl,
+  Select,
   SimpleGrid,
   Stack,
   Table,
   Text,
+  TextInput,
   Title,
 } from '@mantine/core';
-import { type IpPool, type Subnet, type SubnetIp, subnetEndpointsFileName } from '@storefront/contract';
-import { IconArrowsExchange, IconChevronDown, IconDownload, IconRefresh } from '@tabler/icons-react';
+import { useForm } from '@mantine/form';
+import {
+  type IpPool,
+  SUBNET_STATES,
+  type Subnet,
+  type SubnetFilters,
+  type SubnetIp,
+  type SubnetState,
+  subnetEndpointsFileName,
+} from '@storefront/contract';
+import { IconArrowsExchange, IconChevronDown, IconDownload, IconFilter, IconRefresh, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
+import { LIST_IN_MAIN } from '../../../components/list-in-main.ts';
 import { downloadText } from '../../../lib/download.ts';
-import { poolName, useSubnetIps, useSubnets } from '../api/inventory-api.ts';
+import { poolName, useAllSubnetIps, useSubnetIps, useSubnets } from '../api/inventory-api.ts';
+import { PositionPager, usePositions } from './position-pager.tsx';
 import { Figure } from './residential-inventory-card.tsx';
 import classes from './subnet-inventory.module.css';
 import { SwapDialog } from './swap-dialog.tsx';
@@ -45,20 +58,30 @@ function ipStatus(ip: SubnetIp) {
 function SubnetCard({
   pool,
   subnet,
+  filters,
   open,
   onToggle,
   onSwap,
 }: {
   pool: IpPool;
   subnet: Subnet;
+  filters: SubnetFilters;
   open: boolean;
   onToggle: () => void;
   onSwap: () => void;
 }) {
-  const ips = useSubnetIps(pool, subnet.subnet, open);
+  const ips = useSubnetIps(pool, subnet.subnet, filters, open);
+  const allIps = useAllSubnetIps(pool);
+  const [downloadError, setDownloadError] = useState<string | null>(null);
+  const filtered = filters.state !== undefined || filters.customer !== undefined;
   const download = async () => {
-    const list = ips.data ?? (await ips.refetch()).data ?? [];
-    downloadText(subnetEndpointsFileName(subnet.subnet), list.map((ip) => ip.endpoint).join('\n'));
+    setDownloadError(null);
+    try {
+      const list = await allIps(subnet.subnet);
+      downloadText(subnetEndpointsFileName(subnet.subnet), list.map((ip) => ip.endpoint).join('\n'));
+    } catch (error) {
+      setDownloadError(error instanceof Error ? error.message : String(error));
+    }
   };
   const bodyId = `subnet-${pool}-${subnet.subnet.replace(/[./]/g, '-')}`;
   return (
@@ -89,7 +112,12 @@ function SubnetCard({
               </Button>
             </Group>
             {ips.isPending && <Loader size="sm" aria-label={`Loading the IPs of ${subnet.subnet}`} />}
-            <FormError message={ips.error?.message ?? null} />
+            <FormError message={ips.error?.message ?? downloadError} />
+            {filtered && ips.data && (
+              <Text size="xs" c="dimmed">
+                {ips.data.length} of {subnet.totalIps} IPs match the filters; Download Endpoints writes them all.
+              </Text>
+            )}
             {ips.data && (
               // The list scrolls inside its card: the scroll area takes the focus, so arrow keys and Page Down scroll it.
               <Table.ScrollContainer
@@ -131,15 +159,89 @@ function SubnetCard({
   );
 }
 
-/** The PK1 IP Inventory tab (spec section 2), and the Elite ISP pool beside it: totals and one card per /24 subnet. */
+const NO_FILTERS = { search: '', state: null as string | null, customer: '' };
+type FilterForm = typeof NO_FILTERS;
+
+const STATE_LABELS: Record<SubnetState, string> = { free: 'Available', assigned: 'Assigned', burnt: 'Burnt' };
+
+/** What the filter form asks for: only what is set. */
+function filtersOf(form: FilterForm): SubnetFilters {
+  const search = form.search.trim();
+  const customer = form.customer.trim();
+  return {
+    ...(search && { search }),
+    ...(form.state && { state: form.state as SubnetState }),
+    ...(customer && { customer }),
+  };
+}
+
+function SubnetFilterForm({ onFilter }: { onFilter: (filters: SubnetFilters) => void }) {
+  const form = useForm({ initialValues: NO_FILTERS });
+  return (
+    <form onSubmit={form.onSubmit((values) => onFilter(filtersOf(values)))}>
+      <Group align="flex-end" gap="sm">
+        <TextInput
+          label="Subnet or IP"
+          placeholder="203.0.113 or 203.0.113.7"
+          {...form.getInputProps('search')}
+          w={{ base: '100%', xs: 200 }}
+        />
+        <Select
+          label="State"
+          placeholder="Any state"
+          data={SUBNET_STATES.map((state) => ({ value: state, label: STATE_LABELS[state] }))}
+          clearable
+          comboboxProps={LIST_IN_MAIN}
+          {...form.getInputProps('state')}
+          w={{ base: '100%', xs: 150 }}
+        />
+        <TextInput
+          label="Customer"
+          placeholder="E-mail or order id"
+          {...form.getInputProps('customer')}
+          w={{ base: '100%', xs: 240 }}
+        />
+        <Group gap="xs">
+          <Button type="submit" variant="default" leftSection={<IconFilter size={16} aria-hidden />}>
+            Filter
+          </Button>
+          <Button
+            variant="subtle"
+            leftSection={<IconX size={16} aria-hidden />}
+            onClick={() => {
+              form.reset();
+              onFilter({});
+            }}
+          >
+            Clear
+          </Button>
+        </Group>
+      </Group>
+    </form>
+  );
+}
+
+/**
+ * The PK1 IP Inventory tab (spec section 2), and the Elite ISP pool beside it: the pool's totals and one card per /24
+ * subnet, a page at a time, filtered on the server.
+ */
 export function SubnetInventory() {
   const [pool, setPool] = useState<IpPool>('pk1');
-  const subnets = useSubnets(pool);
+  const [filters, setFilters] = useState<SubnetFilters>({});
+  const positions = usePositions();
+  const subnets = useSubnets(pool, filters, positions.current);
   const [open, setOpen] = useState<string[]>([]);
   const [swapping, setSwapping] = useState<Subnet | null>(null);
   const data = subnets.data;
-  const assigned = data?.subnets.reduce((sum, subnet) => sum + subnet.assignedIps, 0) ?? 0;
-  const burnt = data?.subnets.reduce((sum, subnet) => sum + subnet.burntIps, 0) ?? 0;
+  const filtered = Object.keys(filters).length > 0;
+  const pager = (
+    <PositionPager
+      positions={positions}
+      next={data?.next}
+      waiting={subnets.isPlaceholderData}
+      labels={{ back: 'Previous subnets', forward: 'Next subnets', last: 'the last' }}
+    />
+  );
 
   return (
     <Stack gap="md">
@@ -149,6 +251,7 @@ export function SubnetInventory() {
           onChange={(value) => {
             setPool(value as IpPool);
             setOpen([]);
+            positions.reset();
           }}
           data={[
             { value: 'pk1', label: 'PK1 ISP' },
@@ -172,27 +275,38 @@ export function SubnetInventory() {
             {poolName(pool)} subnets
           </Title>
           <SimpleGrid cols={{ base: 2, xs: 4 }} spacing="xs">
-            <Figure label="Subnets" value={data?.totalSubnets ?? '—'} />
+            <Figure label="Subnets" value={data?.totalSubnets.toLocaleString('en-US') ?? '—'} />
             <Figure label="IPs" value={data?.totalIps.toLocaleString('en-US') ?? '—'} />
-            <Figure label="Assigned" value={data ? assigned.toLocaleString('en-US') : '—'} />
-            <Figure label="Burnt" value={data ? burnt.toLocaleString('en-US') : '—'} />
+            <Figure label="Assigned" value={data?.assignedIps.toLocaleString('en-US') ?? '—'} />
+            <Figure label="Burnt" value={data?.burntIps.toLocaleString('en-US') ?? '—'} />
           </SimpleGrid>
         </Stack>
       </Card>
+      <SubnetFilterForm
+        onFilter={(next) => {
+          setFilters(next);
+          setOpen([]);
+          positions.reset();
+        }}
+      />
       {subnets.isPending && <Loader size="sm" aria-label="Loading subnets" />}
       <FormError message={subnets.error?.message ?? null} />
       {data && data.subnets.length === 0 && (
         <Text c="dimmed" ta="center" py="lg">
-          No IPs in this pool yet. Upload some on the Inventory & Features tab.
+          {filtered
+            ? 'No subnets match these filters.'
+            : 'No IPs in this pool yet. Upload some on the Inventory & Features tab.'}
         </Text>
       )}
       {data && data.subnets.length > 0 && (
         <Stack gap="xs">
+          {pager}
           {data.subnets.map((subnet) => (
             <SubnetCard
               key={subnet.subnet}
               pool={pool}
               subnet={subnet}
+              filters={filters}
               open={open.includes(subnet.subnet)}
               onToggle={() =>
                 setOpen((list) =>
@@ -204,6 +318,7 @@ export function SubnetInventory() {
               onSwap={() => setSwapping(subnet)}
             />
           ))}
+          {pager}
         </Stack>
       )}
       <SwapDialog pool={pool} subnet={swapping} onClose={() => setSwapping(null)} />
