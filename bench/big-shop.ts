@@ -955,8 +955,42 @@ try {
     calls.push(
       { label: `admin: GET /api/admin/stocks/${pool}`, ...admin(`/api/admin/stocks/${pool}`) },
       {
-        label: `admin: GET /api/admin/ips/${pool}/subnets?ips=false (the console's list)`,
-        ...admin(`/api/admin/ips/${pool}/subnets?ips=false`),
+        label: `admin: GET /api/admin/stocks/${pool}/burnt.txt (every burnt IP)`,
+        ...admin(`/api/admin/stocks/${pool}/burnt.txt`),
+      },
+      {
+        label: `admin: GET /api/admin/ips/${pool}/subnets (a page, the console's list)`,
+        ...admin(`/api/admin/ips/${pool}/subnets`),
+      },
+      {
+        label: `admin: GET /api/admin/ips/${pool}/subnets?after=<a position>`,
+        big: {
+          path: `/api/admin/ips/${pool}/subnets?after=${encodeURIComponent(bigSubnet)}`,
+          headers: { cookie: bigAdmin.cookie },
+        },
+        small: {
+          path: `/api/admin/ips/${pool}/subnets?after=${encodeURIComponent(smallSubnet)}`,
+          headers: { cookie: smallAdmin.cookie },
+        },
+      },
+      {
+        label: `admin: GET /api/admin/ips/${pool}/subnets?state=burnt`,
+        ...admin(`/api/admin/ips/${pool}/subnets?state=burnt`),
+      },
+      {
+        label: `admin: GET /api/admin/ips/${pool}/subnets?search=<an IP>`,
+        big: {
+          path: `/api/admin/ips/${pool}/subnets?search=${bigSubnet.replace('.0/24', '.7')}`,
+          headers: { cookie: bigAdmin.cookie },
+        },
+        small: {
+          path: `/api/admin/ips/${pool}/subnets?search=${smallSubnet.replace('.0/24', '.7')}`,
+          headers: { cookie: smallAdmin.cookie },
+        },
+      },
+      {
+        label: `admin: GET /api/admin/ips/${pool}/subnets?customer=<e-mail>`,
+        ...admin(`/api/admin/ips/${pool}/subnets?customer=${encodeURIComponent(REGULAR_EMAIL)}`),
       },
       {
         label: `admin: GET /api/admin/ips/${pool}/subnets?subnet=<one> (a card opened)`,
@@ -968,10 +1002,6 @@ try {
           path: `/api/admin/ips/${pool}/subnets?subnet=${encodeURIComponent(smallSubnet)}`,
           headers: { cookie: smallAdmin.cookie },
         },
-      },
-      {
-        label: `admin: GET /api/admin/ips/${pool}/subnets (API default: every IP)`,
-        ...admin(`/api/admin/ips/${pool}/subnets`),
       },
     );
   }

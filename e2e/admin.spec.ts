@@ -330,3 +330,46 @@ test('the usage chart arrives drawn with the page, and pointing at a day shows i
   await page.mouse.move(0, 0);
   await expect(page.getByText(new RegExp(`^${today}: `))).toHaveCount(0);
 });
+
+test('pages through the IP inventory and finds a subnet by its start, an IP or a state', async ({ page }) => {
+  await asAdmin(page);
+  // Sixty more Elite ISP subnets, one IP each (198.18.100.0/24 to 198.18.159.0/24): more than a page.
+  const lines = Array.from({ length: 60 }, (_, n) => `198.18.${100 + n}.1:8002:page${n}:pw${n}`);
+  const uploaded = await page.request.post('/api/admin/stocks/isp/upload', {
+    data: { ips: lines },
+    headers: { origin: E2E.appUrl },
+  });
+  expect(uploaded.status()).toBe(200);
+  await page.goto('/dashboard/admin?tab=pk1_inventory_list');
+  await page.getByText('Elite ISP', { exact: true }).click();
+  const cards = page.locator('button[aria-controls^="subnet-isp-"]');
+  const filter = async (fields: { search?: string; state?: string }) => {
+    await page.getByLabel('Subnet or IP').fill(fields.search ?? '');
+    if (fields.state) {
+      await page.getByRole('combobox', { name: 'State' }).click();
+      await page.getByRole('option', { name: fields.state }).click();
+    }
+    await page.getByRole('button', { name: 'Filter' }).click();
+  };
+
+  await filter({ search: '198.18.1' });
+  await expect(page.getByText('Page 1, more after it').first()).toBeVisible();
+  await expect(cards).toHaveCount(50);
+  await expect(page.getByRole('button', { name: /^198\.18\.100\.0\/24/ })).toBeVisible();
+  await page.getByRole('button', { name: 'Next subnets' }).first().click();
+  await expect(page.getByText('Page 2', { exact: false }).first()).toBeVisible();
+  await expect(page.getByRole('button', { name: /^198\.18\.159\.0\/24/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^198\.18\.100\.0\/24/ })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Previous subnets' }).first().click();
+  await expect(page.getByRole('button', { name: /^198\.18\.100\.0\/24/ })).toBeVisible();
+
+  await filter({ search: '198.18.142.1' });
+  await expect(cards).toHaveCount(1);
+  await page.getByRole('button', { name: /^198\.18\.142\.0\/24/ }).click();
+  await expect(page.getByRole('cell', { name: lines[42] })).toBeVisible();
+
+  await filter({ search: '198.18.142', state: 'Burnt' });
+  await expect(page.getByText('No subnets match these filters.')).toBeVisible();
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await expect(cards.first()).toBeVisible();
+});
