@@ -182,13 +182,13 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
       'admin/alerts': '/api/admin/alerts',
       'admin/inventory/residential': '/api/admin/stocks/residential',
       'admin/inventory/residential-daily': '/api/admin/stocks/residential/daily',
-      'admin/inventory/stock/isp': '/api/admin/stocks/isp',
-      'admin/inventory/stock/pk1': '/api/admin/stocks/pk1',
+      'admin/inventory/stock/isp/null': '/api/admin/stocks/isp',
+      'admin/inventory/stock/pk1/null': '/api/admin/stocks/pk1',
       'features/admin': '/api/admin/features',
       'admin/audit/{}': '/api/admin/audit-log',
       'admin/coupons/list': '/api/admin/coupons',
       'admin/coupons/redemptions': '/api/admin/coupons/redemptions',
-      'admin/inventory/subnets/pk1': '/api/admin/ips/pk1/subnets?ips=false',
+      'admin/inventory/subnets/pk1/page/{}/null': '/api/admin/ips/pk1/subnets',
       'auth/me': '/api/user/auth',
     };
     const expectHooksAnswers = async (html: string, label: string) => {
@@ -226,8 +226,8 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
       'admin/alerts',
       'admin/inventory/residential',
       'admin/inventory/residential-daily',
-      'admin/inventory/stock/isp',
-      'admin/inventory/stock/pk1',
+      'admin/inventory/stock/isp/null',
+      'admin/inventory/stock/pk1/null',
       'auth/me',
       'features/admin',
     ]);
@@ -243,7 +243,7 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
     for (const [tab, keys] of [
       ['active_coupons', ['admin/alerts', 'admin/coupons/list', 'auth/me']],
       ['coupon_redemptions', ['admin/alerts', 'admin/coupons/redemptions', 'auth/me']],
-      ['pk1_inventory_list', ['admin/alerts', 'admin/inventory/subnets/pk1', 'auth/me']],
+      ['pk1_inventory_list', ['admin/alerts', 'admin/inventory/subnets/pk1/page/{}/null', 'auth/me']],
       ['custom_ordering', ['admin/alerts', 'auth/me']],
     ] as const) {
       const response = await page(`/dashboard/admin?tab=${tab}`, `${grace.cookie}; tz=UTC`);

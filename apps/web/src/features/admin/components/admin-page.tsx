@@ -35,7 +35,8 @@ function ConsoleSkeleton() {
   );
 }
 
-const stock = (pool: IpPool) => read('getIpStock', inventoryKeys.stock(pool), { params: { pool } });
+const stock = (pool: IpPool) =>
+  read('getIpStock', inventoryKeys.stockPage(pool, undefined), { params: { pool }, query: {} });
 
 /** Each tab's first reads (features/admin/api). */
 const tabReads: Record<AdminTab, FirstRead[]> = {
@@ -51,7 +52,7 @@ const tabReads: Record<AdminTab, FirstRead[]> = {
   active_coupons: [read('listCoupons', couponKeys.list())],
   coupon_redemptions: [read('listCouponRedemptions', couponKeys.redemptions())],
   pk1_inventory_list: [
-    read('listSubnets', inventoryKeys.subnets('pk1'), { params: { pool: 'pk1' }, query: { ips: 'false' } }),
+    read('listSubnets', inventoryKeys.subnetPage('pk1', {}, undefined), { params: { pool: 'pk1' }, query: {} }),
   ],
   audit_log: [read('listAuditLog', auditKeys.page({}), { query: {} })],
 };
