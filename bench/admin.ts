@@ -1,5 +1,5 @@
 // The admin console on PostgreSQL with a /16 in the PK1 pool: the upload of 65,536 lines, the subnets call over 256
-// subnets (whole, counts only, one subnet), the server's peak memory, and in Chromium the PK1 IP Inventory tab.
+// subnets (a page, the last page, one subnet), the server's peak memory, and in Chromium the PK1 IP Inventory tab.
 import { readFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { chromium } from 'playwright-core';
@@ -78,15 +78,15 @@ try {
     }
     return { p50: median(runs), bytes, subnets };
   };
-  const whole = await call('');
-  const summary = await call('?ips=false');
+  const first = await call('');
+  const last = await call(`?after=${encodeURIComponent('10.20.199.0/24')}`);
   const one = await call(`?subnet=${encodeURIComponent('10.20.7.0/24')}`);
   console.log(
-    `GET /api/admin/ips/pk1/subnets over ${whole.subnets} subnets, every IP: p50 ${whole.p50.toFixed(0)} ms ` +
-      `(target < 300 ms), ${(whole.bytes / 1_048_576).toFixed(1)} MB of JSON`,
+    `GET /api/admin/ips/pk1/subnets over ${first.subnets} subnets, the first page: p50 ${first.p50.toFixed(0)} ms ` +
+      `(target < 300 ms), ${(first.bytes / 1024).toFixed(1)} KB of JSON`,
   );
   console.log(
-    `  counts only (?ips=false): p50 ${summary.p50.toFixed(0)} ms, ${(summary.bytes / 1024).toFixed(1)} KB; ` +
+    `  the last page (?after=): p50 ${last.p50.toFixed(0)} ms, ${(last.bytes / 1024).toFixed(1)} KB; ` +
       `one subnet's IPs (?subnet=): p50 ${one.p50.toFixed(0)} ms, ${(one.bytes / 1024).toFixed(1)} KB`,
   );
   console.log(`server peak RSS over the run: ${memoryOf(pid).peakMb} MB`);
@@ -99,24 +99,29 @@ try {
     const page = await context.newPage();
     await page.goto(`${base}/dashboard/overview`);
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    // The tab shows the first page of subnets: 10.20.0.0/24 to 10.20.49.0/24.
     const tab = await timed(async () => {
       await page.goto(`${base}/dashboard/admin?tab=pk1_inventory_list`);
-      await page.getByRole('button', { name: /^10\.20\.255\.0\/24/ }).waitFor();
+      await page.getByRole('button', { name: /^10\.20\.49\.0\/24/ }).waitFor();
     });
     const switched = await timed(async () => {
       await page.getByRole('tab', { name: 'Inventory & Features' }).click();
       await page.getByRole('heading', { name: 'Purchase Toggle' }).waitFor();
       await page.getByRole('tab', { name: 'PK1 IP Inventory' }).click();
-      await page.getByRole('button', { name: /^10\.20\.255\.0\/24/ }).waitFor();
+      await page.getByRole('button', { name: /^10\.20\.49\.0\/24/ }).waitFor();
+    });
+    const next = await timed(async () => {
+      await page.getByRole('button', { name: 'Next subnets' }).first().click();
+      await page.getByRole('button', { name: /^10\.20\.99\.0\/24/ }).waitFor();
     });
     const open = await timed(async () => {
-      await page.getByRole('button', { name: /^10\.20\.128\.0\/24/ }).click();
-      await page.getByRole('cell', { name: '10.20.128.255:8000:user33023:secret33023' }).waitFor();
+      await page.getByRole('button', { name: /^10\.20\.64\.0\/24/ }).click();
+      await page.getByRole('cell', { name: '10.20.64.255:8000:user16639:secret16639' }).waitFor();
     });
     console.log(
-      `Chromium: the PK1 IP Inventory tab with 256 subnet cards is interactive in ${tab.ms.toFixed(0)} ms ` +
+      `Chromium: the PK1 IP Inventory tab (a page of 50 of 256 subnets) is interactive in ${tab.ms.toFixed(0)} ms ` +
         `(target < 1 s, a fresh page load included); from the Inventory tab and back ${switched.ms.toFixed(0)} ms; ` +
-        `opening a card shows its 256 IPs in ${open.ms.toFixed(0)} ms`,
+        `the next page ${next.ms.toFixed(0)} ms; opening a card shows its 256 IPs in ${open.ms.toFixed(0)} ms`,
     );
   } finally {
     await browser.close();

@@ -10,6 +10,7 @@ import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import pg, { type QueryResultRow } from 'pg';
+import { chromium, type Locator, type Page } from 'playwright-core';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { seedDatabase } from '../apps/server/src/db/seed.ts';
 import { type BenchDatabase, createBenchDatabase } from './bench-database.ts';
@@ -1047,6 +1048,64 @@ try {
     );
   }
 
+  // The screens in Chromium (no throttling): each admin tab and the 10,000-IP customer's Proxies page, from the
+  // navigation to the moment its list or figures show, the median of three fresh loads, and the elements the page holds.
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
+  const pageRows: string[] = [];
+  try {
+    const screens: { label: string; path: string; who: 'admin' | 'tenK'; ready: (page: Page) => Locator }[] = [
+      ...(
+        [
+          ['inventory', (page: Page) => page.getByText(/^Burnt IPs \(/).first()],
+          ['pk1_inventory_list', (page: Page) => page.locator('button[aria-controls^="subnet-pk1-"]').first()],
+          ['custom_ordering', (page: Page) => page.getByLabel('Customer e-mail')],
+          ['active_coupons', (page: Page) => page.getByRole('main').getByRole('row').nth(1)],
+          ['coupon_redemptions', (page: Page) => page.getByRole('main').getByRole('row').nth(1)],
+          ['audit_log', (page: Page) => page.getByRole('main').getByRole('row').nth(1)],
+        ] as const
+      ).map(([tab, ready]) => ({
+        label: `admin console: ${tab}`,
+        path: `/dashboard/admin?tab=${tab}`,
+        who: 'admin' as const,
+        ready,
+      })),
+      {
+        label: 'Proxies, the 10,000-IP customer',
+        path: '/dashboard/proxies',
+        who: 'tenK',
+        ready: (page: Page) => page.getByRole('main').getByRole('row').nth(1),
+      },
+    ];
+    for (const screen of screens) {
+      const figures: string[] = [];
+      for (const [shop, cookie] of [
+        [bigShop, screen.who === 'admin' ? bigAdmin.cookie : bigTenK.cookie],
+        [smallShop, screen.who === 'admin' ? smallAdmin.cookie : smallTenK.cookie],
+      ] as const) {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'UTC' });
+        const [name, ...value] = cookie.split('=');
+        await context.addCookies([{ name: name ?? '', value: value.join('='), url: shop.base }]);
+        const page = await context.newPage();
+        const times: number[] = [];
+        let elements = 0;
+        for (let run = 0; run < 3; run += 1) {
+          const start = performance.now();
+          await page.goto(`${shop.base}${screen.path}`);
+          await screen.ready(page).waitFor({ timeout: 30_000 });
+          times.push(performance.now() - start);
+          elements = await page.evaluate(() => document.querySelectorAll('*').length);
+        }
+        await context.close();
+        times.sort((a, b) => a - b);
+        figures.push(`${ms(times[1] ?? 0)}`, elements.toLocaleString('en-US'));
+      }
+      pageRows.push(`| ${screen.label} | ${figures.join(' | ')} |`);
+      console.log(`  ${screen.label}: ${figures.join(', ')}`);
+    }
+  } finally {
+    await browser.close();
+  }
+
   console.log('\n## Fill of the big shop\n');
   console.log('| step | seconds |\n|---|---:|');
   for (const { step, seconds } of timings) console.log(`| ${step} | ${seconds.toFixed(1)} |`);
@@ -1079,6 +1138,9 @@ try {
   console.log(
     `\nFlags: p95 > 50 ms, p95 > 2× the small shop's, or an answer over 1 MB (decoded). ${flagged.length} of ${calls.length} calls flagged.`,
   );
+  console.log('\n## Screens in Chromium (no throttling; median of three loads until the list or figures show)\n');
+  console.log('| screen | big shop | elements | small shop | elements |\n|---|---:|---:|---:|---:|');
+  for (const row of pageRows) console.log(row);
   for (const shop of shops) {
     const memory = memoryOf(shop.server.pid);
     console.log(
