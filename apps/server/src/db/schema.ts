@@ -321,7 +321,8 @@ export const couponRedemptions = pgTable(
     email: text('email').notNull(),
     redeemedAt: timestamp('redeemed_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('coupon_redemptions_code_idx').on(table.promoCodeId)],
+  // A code's customers, alphabetically and counted, read from the index alone.
+  (table) => [index('coupon_redemptions_code_email_idx').on(table.promoCodeId, table.email)],
 );
 
 /*
@@ -501,6 +502,15 @@ export const residentialUsageDaily = pgTable(
 );
 
 /**
+ * Every customer's residential data per UTC day together, kept by triggers on residential_usage_daily (migration 0024)
+ * in the transaction of each meter write, so the admin's chart reads a month of rows instead of summing every customer's.
+ */
+export const residentialUsageTotals = pgTable('residential_usage_totals', {
+  day: date('day', { mode: 'string' }).primaryKey(),
+  usedKb: bigint('used_kb', { mode: 'number' }).notNull().default(0),
+});
+
+/**
  * A change the shop asks the payment provider for, under way (never a network call inside a transaction).
  * Written and committed before the call, removed with the call's outcome in one transaction; one left behind (a crash,
  * a timeout) is finished or undone by the periodic job once its holder's lease has run out (payments/provider-steps.ts).
@@ -573,7 +583,12 @@ export const adminAuditLog = pgTable(
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('admin_audit_log_created_idx').on(table.createdAt)],
+  (table) => [
+    index('admin_audit_log_created_idx').on(table.createdAt),
+    // The log's filters read their own entries newest first, however few among a million.
+    index('admin_audit_log_action_idx').on(table.action, table.createdAt, table.id),
+    index('admin_audit_log_actor_idx').on(table.actorEmail, table.createdAt, table.id),
+  ],
 );
 
 /**

@@ -1,5 +1,5 @@
 import { adminMessages, type SubnetsData } from '@storefront/contract';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminAuditLog, orders, proxyIps, residentialAccounts, residentialUsageDaily } from '../../db/schema.ts';
 import { callApi, createTestApp, type Method, signUpCustomer, type TestApp } from '../../test/test-app.ts';
@@ -298,6 +298,23 @@ describe('the admin console API', () => {
     });
     expect((await get('/api/admin/stocks/residential/daily', ann.cookie)).statusCode).toBe(403);
     expect((await call(undefined, 'GET', '/api/orders/usage/daily')).statusCode).toBe(401);
+
+    // The days' totals are kept through the meter's upserts, ten at once, and a customer's rows deleted with them.
+    const meter = (kb: number) =>
+      db.execute(sql`insert into residential_usage_daily (user_id, day, used_kb)
+        values (${ann.id}, ${today}::date, ${kb}), (${other.id}, ${today}::date, ${kb}), (${other.id}, ${yesterday}::date, ${kb})
+        on conflict (user_id, day) do update set used_kb = residential_usage_daily.used_kb + excluded.used_kb`);
+    await Promise.all(Array.from({ length: 10 }, (_, n) => meter(n + 1)));
+    const days = async () => (await get('/api/admin/stocks/residential/daily')).json().days.slice(-2);
+    expect(await days()).toEqual([
+      { day: yesterday, usedInKb: 1024 + 55 },
+      { day: today, usedInKb: 3072 + 2 * 55 },
+    ]);
+    await db.delete(residentialAccounts).where(eq(residentialAccounts.userId, other.id));
+    expect(await days()).toEqual([
+      { day: yesterday, usedInKb: 1024 },
+      { day: today, usedInKb: 2048 + 55 },
+    ]);
   });
 
   it('keeps an audit log of every change, newest first, a page at a time', async () => {

@@ -1,5 +1,5 @@
 import { type AdminUserLookup, type CustomOrder, customOrderMessages } from '@storefront/contract';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { orders, users } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -40,7 +40,8 @@ export async function lookUpUser({ db, email }: { db: Db; email: string }): Prom
   const [user] = await db
     .select({ id: users.id, email: users.email, createdAt: users.createdAt })
     .from(users)
-    .where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`);
+    // E-mails are stored lower case (as better-auth writes them): the unique index finds the one asked for.
+    .where(eq(users.email, email.trim().toLowerCase()));
   if (!user) throw new AppError('NOT_FOUND', customOrderMessages.userNotFound);
   return {
     user: { id: user.id, email: user.email, createdAt: user.createdAt.toISOString() },

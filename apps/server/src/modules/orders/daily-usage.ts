@@ -1,7 +1,7 @@
 import { type DailyUsage, USAGE_CHART_DAYS } from '@storefront/contract';
-import { and, eq, gte, sql } from 'drizzle-orm';
+import { and, eq, gte } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { residentialUsageDaily } from '../../db/schema.ts';
+import { residentialUsageDaily, residentialUsageTotals } from '../../db/schema.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -22,16 +22,17 @@ export async function listDailyUsage({
   const days = Array.from({ length: USAGE_CHART_DAYS }, (_, index) =>
     new Date(today - (USAGE_CHART_DAYS - 1 - index) * DAY_MS).toISOString().slice(0, 10),
   );
-  const rows = await db
-    .select({ day: residentialUsageDaily.day, usedKb: sql<string>`sum(${residentialUsageDaily.usedKb})` })
-    .from(residentialUsageDaily)
-    .where(
-      and(
-        gte(residentialUsageDaily.day, days[0] ?? ''),
-        userId === undefined ? undefined : eq(residentialUsageDaily.userId, userId),
-      ),
-    )
-    .groupBy(residentialUsageDaily.day);
+  // Every customer's together are kept per day; one customer's are their own rows.
+  const rows =
+    userId === undefined
+      ? await db
+          .select({ day: residentialUsageTotals.day, usedKb: residentialUsageTotals.usedKb })
+          .from(residentialUsageTotals)
+          .where(gte(residentialUsageTotals.day, days[0] ?? ''))
+      : await db
+          .select({ day: residentialUsageDaily.day, usedKb: residentialUsageDaily.usedKb })
+          .from(residentialUsageDaily)
+          .where(and(eq(residentialUsageDaily.userId, userId), gte(residentialUsageDaily.day, days[0] ?? '')));
   const byDay = new Map(rows.map((row) => [row.day, Number(row.usedKb)]));
   return { days: days.map((day) => ({ day, usedInKb: byDay.get(day) ?? 0 })) };
 }
