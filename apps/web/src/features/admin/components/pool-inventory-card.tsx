@@ -140,7 +140,7 @@ export function PoolInventoryCard({ pool }: { pool: IpPool }) {
               <Figure label="Burnt" value={data.burntIps.toLocaleString('en-US')} />
             </SimpleGrid>
             <Textarea
-              label={`Burnt IPs (${data.burntIps})`}
+              label={`Burnt IPs (${data.burntIps.toLocaleString('en-US')})`}
               description={
                 data.burntIps > data.recycles.length
                   ? `IPs of ended orders, waiting for their subnet to be swapped: ${BURNT_IPS_PAGE_SIZE} a page; Copy All and Download take them all.`

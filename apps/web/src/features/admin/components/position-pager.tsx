@@ -32,7 +32,8 @@ export function PositionPager({
 }) {
   if (positions.page === 1 && !next) return null;
   return (
-    <Group gap="xs" justify="space-between">
+    // On a phone the words between the buttons wrap, not the buttons.
+    <Group gap="xs" justify="space-between" wrap="nowrap" preventGrowOverflow={false}>
       <Button
         size="xs"
         variant="default"
@@ -42,7 +43,7 @@ export function PositionPager({
       >
         {labels.back}
       </Button>
-      <Text size="xs" c="dimmed">
+      <Text size="xs" c="dimmed" ta="center" flex={1}>
         Page {positions.page}
         {next ? ', more after it' : `, ${labels.last}`}
       </Text>

@@ -184,7 +184,7 @@ function SubnetFilterForm({ onFilter }: { onFilter: (filters: SubnetFilters) => 
           label="Subnet or IP"
           placeholder="203.0.113 or 203.0.113.7"
           {...form.getInputProps('search')}
-          w={{ base: '100%', xs: 200 }}
+          w={{ base: '100%', xs: 240 }}
         />
         <Select
           label="State"
