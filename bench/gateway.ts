@@ -228,6 +228,8 @@ const sink = net.createServer((socket) => socket.on('error', () => {}));
 await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
 const sinkPort = (sink.address() as net.AddressInfo).port;
 
+/** The limit of open connections per source address the gateways run with in the bench, all of it from 127.0.0.1. */
+const OPEN_PER_IP = tunnelCount + 4 * clients;
 const gatewayEnv = async (port: number) => ({
   NODE_ENV: 'production',
   DATABASE_URL: bench.url,
@@ -235,6 +237,8 @@ const gatewayEnv = async (port: number) => ({
   GATEWAY_PORT: String(port),
   GATEWAY_ALLOW_PRIVATE: 'true',
   LOG_LEVEL: 'info',
+  // Every client here is one address: its open tunnels and the load's connections are past the default limit.
+  GATEWAY_MAX_CONNECTIONS_PER_IP: String(OPEN_PER_IP),
   // Its metrics listener on, as deployed, on a port of its own (the default 9464 may be taken on a shared machine).
   METRICS_PORT: String(await freePort()),
 });
@@ -265,6 +269,7 @@ const serverPort = await freePair();
 // As `npm start` and `npm run serve` run it: V8's defaults.
 const server = await startServer(serverPort, bench.url, {
   GATEWAY_ALLOW_PRIVATE: 'true',
+  GATEWAY_MAX_CONNECTIONS_PER_IP: String(OPEN_PER_IP),
   GATEWAY_HOST: '127.0.0.1',
   METRICS_PORT: String(await freePort()),
 });
