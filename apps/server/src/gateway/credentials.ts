@@ -64,6 +64,19 @@ async function identify(
   return { account, targeting, via: 'password' };
 }
 
+/** The cache key of what the client gave, when it gave credentials. */
+function verifiedKey(
+  context: GatewayContext,
+  given: { authorization: string | undefined } | Credentials | undefined,
+): string | undefined {
+  if (given === undefined) return undefined;
+  if ('authorization' in given) {
+    const { authorization } = given;
+    return authorization === undefined ? undefined : context.verified.keyOf({ authorization });
+  }
+  return context.verified.keyOf(given);
+}
+
 /**
  * Who the customer is: the failure limit of the source first (before any account is read), then the password (an
  * HTTP request's Proxy-Authorization header, or SOCKS credentials), or without credentials the authorised IPs; then
@@ -78,18 +91,28 @@ export async function authenticate(
   if (refusedMs > 0) return { refused: 'tooManyFailures', retryMs: refusedMs };
   const authorization = given !== undefined && 'authorization' in given ? given.authorization : undefined;
   let outcome: Outcome;
+  /** The cache key of credentials whose password is checked below, to remember them once granted. */
+  let checked: string | undefined;
   if (connection.account && sameAsBefore(connection, authorization)) {
     // The next request of a kept-alive connection with the same header: already checked, not decoded nor hashed again.
     outcome = { account: connection.account, targeting: connection.targeting, via: 'password' };
   } else {
-    const credentials = given !== undefined && 'authorization' in given ? credentialsOf(authorization) : given;
-    outcome = await identify(context, connection, credentials);
+    const key = verifiedKey(context, given);
+    const verified = key === undefined ? undefined : context.verified.get(key);
+    if (verified) outcome = { ...verified, via: 'password' };
+    else {
+      const credentials = given !== undefined && 'authorization' in given ? credentialsOf(authorization) : given;
+      outcome = await identify(context, connection, credentials);
+      checked = key;
+    }
   }
   if ('refused' in outcome) return outcome;
   const { account } = outcome;
   if (outcome.via === 'password' && !allowedFrom(account, connection.clientIp)) return { refused: 'notThisIp' };
   if (account.blocked) return { refused: 'blocked' };
   if (remainingBytes(account) <= 0) return { refused: 'usedUp' };
+  // Only a password just checked right, for an account that may carry, is remembered.
+  if (checked !== undefined && outcome.via === 'password') context.verified.set(checked, account, outcome.targeting);
   return outcome;
 }
 

@@ -18,6 +18,7 @@ import { SOCKS_VERSION } from './socks5.ts';
 import { serveSocks } from './socks5-server.ts';
 import { type SqlClient, sqlClientOf } from './sql.ts';
 import { createAgents } from './upstream.ts';
+import { VerifiedCredentials } from './verified-credentials.ts';
 
 export { gatewayMessages } from './refusals.ts';
 
@@ -179,6 +180,7 @@ export async function startGateway({
     config,
     log,
     accounts,
+    verified: new VerifiedCredentials(config.cacheMs),
     authFailures: await AuthFailureLimit.create(config.authFailures, config.cacheMs, log),
     egress: new Egress({ allowPrivate: config.allowPrivateTargets }),
     agents: createAgents(config.upstream),
