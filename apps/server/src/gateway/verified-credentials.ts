@@ -14,10 +14,9 @@ interface Verified {
 const MAX_VERIFIED = { maxSize: 100_000, sizeCalculation: () => 1 };
 
 /**
- * Credentials that proved an account, so that a new connection with them is not decoded, read nor hashed again. Kept
- * under an HMAC with a key of this process (the cache holds nothing that reveals a password), and trusted only while the
- * account's own read is younger than `cacheMs` and shows the same password: a read that finds the password changed or
- * the account gone drops them, and a block or used-up data is checked on the account at every request as before.
+ * Credentials that proved an account, so a new connection with them is not decoded, read nor hashed again. Keyed by an
+ * HMAC with a key of this process so that nothing kept reveals a password; trusted only while the account's own read is
+ * fresh and shows the same password, so no change to the account outlives what the account cache knows.
  */
 export class VerifiedCredentials {
   readonly #key = randomBytes(32);
@@ -36,7 +35,7 @@ export class VerifiedCredentials {
     const hmac = createHmac('sha256', this.#key);
     if ('authorization' in given) hmac.update(`h${given.authorization}`);
     else hmac.update(`s${given.username.length}:${given.username}:${given.password}`);
-    return hmac.digest('latin1');
+    return hmac.digest('base64');
   }
 
   /** The account the credentials proved, while its read is fresh and it still has that password; else forgotten. */
