@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import type { ResidentialTargeting } from '@storefront/contract';
 import { LRUCache } from 'lru-cache';
 import { type GatewayAccount, mustStop } from './accounts.ts';
@@ -19,7 +19,8 @@ const MAX_VERIFIED = { maxSize: 100_000, sizeCalculation: () => 1 };
  * fresh and shows the same password, so no change to the account outlives what the account cache knows.
  */
 export class VerifiedCredentials {
-  readonly #key = randomBytes(32);
+  /** Made once: given raw bytes, createHmac imports the key again on every call, at many times a hash's cost. */
+  readonly #key = createSecretKey(randomBytes(32));
   readonly #cacheMs: number;
   readonly #entries: LRUCache<string, Verified> | undefined;
 
