@@ -229,6 +229,11 @@ test.describe('the Proxies page', () => {
     await expect(
       page.getByRole('table', { name: 'Data used, per day over the last 30 days' }).getByRole('row'),
     ).toHaveCount(31);
+    // 'Test connection' sends one request with the generator's country and type through the gateway to the echo.
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toContainText(
+      'Exit address 127.0.0.1 in Netherlands (NL)',
+    );
   });
 
   test('a waiting PK1 order turns into proxies on the open page when an administrator adds stock', async ({

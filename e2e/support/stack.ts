@@ -57,6 +57,12 @@ const control = createServer((request, response) => {
     response.end(JSON.stringify(mails.filter((mail) => !to || mail.to.includes(to))));
     return;
   }
+  // The connection test's echo (GATEWAY_TEST_URL): the address a request came from, and always the same country.
+  if (request.method === 'GET' && url.pathname === '/echo') {
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify({ ip: request.socket.remoteAddress?.replace(/^::ffff:/, ''), country: 'NL' }));
+    return;
+  }
   if (request.method === 'POST' && url.pathname === '/oidc/identity') {
     let body = '';
     request.on('data', (chunk) => {
@@ -108,6 +114,7 @@ const app = spawn(process.execPath, ['apps/server/src/main.ts'], {
     // The tests send their traffic to this same machine, which the gateway otherwise refuses as a target.
     GATEWAY_ALLOW_PRIVATE: 'true',
     GATEWAY_FLUSH_MS: '300',
+    GATEWAY_TEST_URL: `http://127.0.0.1:${E2E.controlPort}/echo`,
   },
 });
 

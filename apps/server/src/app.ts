@@ -303,6 +303,7 @@ async function registerApi(
     db,
     guards,
     gatewayEndpoint: config.gatewayEndpoint,
+    gatewayTestUrl: config.gatewayTestUrl,
     provider,
     rateLimit,
     keyRateLimitPerMinute: config.apiKeyRateLimitPerMinute,

@@ -138,6 +138,7 @@ export const envSchema = z.object({
   GATEWAY_AUTH_FAILURES_PER_IP: wholeNumber(1, 1_000_000, ' failed proxy authentications').default(20),
   GATEWAY_MAX_CONNECTIONS_PER_IP: wholeNumber(1, 1_000_000, ' open connections').default(500),
   GATEWAY_PROXY_PROTOCOL: booleanString.default(false),
+  GATEWAY_TEST_URL: httpUrl('https://echo.example.com/ip').optional(),
   RESIDENTIAL_UPSTREAM_URL: z
     .string()
     .refine(

@@ -50,6 +50,8 @@ export interface Config {
   pricesCents: { isp_proxies: number; pk1_isp_proxies: number; residential_proxies: number };
   /** host:port customers put in their tools for residential proxies. */
   gatewayEndpoint: string;
+  /** Where the Residential tab's connection test sends its request through the gateway (GATEWAY_TEST_URL). */
+  gatewayTestUrl: string | undefined;
   gateway: GatewayConfig & {
     /** Whether the server process runs the gateway too (`npm run gateway` runs it alone). */
     enabled: boolean;
@@ -166,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ConfigRol
       residential_proxies: toCents(e.PRICE_RESIDENTIAL_PROXIES),
     },
     gatewayEndpoint: `${new URL(appUrl).hostname}:${e.GATEWAY_PORT}`,
+    gatewayTestUrl: e.GATEWAY_TEST_URL,
     gateway: { enabled: e.GATEWAY_ENABLED, ...gatewayConfigOf(e) },
     auth: authOf(e, database, { adminEmails, google, discord }),
     payments: paymentsOf(e),
@@ -240,6 +243,7 @@ function siteOf(e: Settings, socialSignIn: SiteConfig['socialSignIn']): SiteConf
     socialSignIn,
     sandboxPayments: !(e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET),
     mailsInLog: !e.SMTP_URL,
+    connectionTest: e.GATEWAY_TEST_URL !== undefined,
     origin: new URL(appUrlOf(e)).origin,
   };
 }

@@ -8,6 +8,7 @@ export const ordersMessages = {
   fetchUsageFailed: 'Failed to fetch order usage',
   fetchProcessingFailed: 'Failed to fetch processing orders',
   cancelFailed: 'Failed to cancel order',
+  connectionTestFailed: 'Failed to test the connection',
   unknownError: 'An unknown error occurred',
   unknownCancelError: 'An unknown error occurred while cancelling the order',
 } as const;

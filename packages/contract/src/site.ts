@@ -11,6 +11,8 @@ export interface SiteConfig {
   sandboxPayments: boolean;
   /** True when no mail server is set (no SMTP_URL): e-mails, and their links, are written to the server's output. */
   mailsInLog: boolean;
+  /** True when the shop has a test address (GATEWAY_TEST_URL): the Residential tab offers 'Test connection'. */
+  connectionTest: boolean;
   /**
    * The shop's public origin (APP_URL's scheme, host and port): the addresses the pages show for tools (list links,
    * the generator's, the API's) start with it, on the server and in the browser alike. Empty: the browser's own.
@@ -25,6 +27,7 @@ export const DEFAULT_SITE_CONFIG: SiteConfig = {
   socialSignIn: { google: false, discord: false },
   sandboxPayments: true,
   mailsInLog: false,
+  connectionTest: false,
   origin: '',
 };
 

@@ -20,6 +20,7 @@ describe('index.html rendering', () => {
       socialSignIn: { google: false, discord: true },
       sandboxPayments: true,
       mailsInLog: false,
+      connectionTest: false,
       origin: 'https://shop.example.com',
     });
     expect(html).toContain('<title>A &amp; B &lt;/script&gt;</title>');

@@ -87,6 +87,7 @@ const SAMPLES: { [N in EndpointName]: (f: MatrixFixture) => CallInput<Endpoints[
   listOrderHistory: () => ({}),
   listProcessingOrders: () => ({}),
   getProxyList: () => ({ query: { format: 'ip:port:user:pass' } }),
+  testResidentialConnection: () => ({ body: { country: 'US', type: 'dynamic' } }),
   cancelOrder: (f) => ({ body: { id: f.orderId } }),
   createCheckout: () => ({ body: { productId: 'isp_proxies', quantity: 5 } }),
   // The sandbox's hosted pages and its clock.

@@ -24,6 +24,7 @@ function readSiteConfig(): SiteConfig {
       },
       sandboxPayments: value.sandboxPayments !== false,
       mailsInLog: value.mailsInLog === true,
+      connectionTest: value.connectionTest === true,
       origin: isHttpUrl(value.origin) ? value.origin : DEFAULT_SITE_CONFIG.origin,
     };
   } catch {

@@ -30,6 +30,8 @@ import {
 import { authorizedIpsRequestSchema, authorizedIpsSchema, preferencesSchema } from '../schemas/customer-settings.ts';
 import {
   cancelOrderRequestSchema,
+  connectionTestRequestSchema,
+  connectionTestSchema,
   dailyUsageSchema,
   orderListSchema,
   orderUsageListSchema,
@@ -183,6 +185,19 @@ export const customerEndpoints = {
     status: 200,
     // Plain text (text/plain), not JSON: the handler sends the lines as they are.
     response: z.string(),
+  }),
+  testResidentialConnection: endpoint(routes.testResidentialConnection, {
+    tags: ['orders'],
+    summary: "Send one request through the residential gateway with the customer's own line, to the test address",
+    description: [
+      "The line is the list generator's: the customer's residential credentials, `country` and `type`, and a new session",
+      'id. The answer says where it came out (the address and country the test address saw) and how long it took, or',
+      "why it did not: the gateway's refusal in its own words. 404 without residential data, or when the shop has no",
+      'test address (GATEWAY_TEST_URL); counted per customer: 429 after 5 tests in a minute.',
+    ].join(' '),
+    body: connectionTestRequestSchema,
+    status: 200,
+    response: connectionTestSchema,
   }),
   cancelOrder: endpoint(routes.cancelOrder, {
     tags: ['orders'],

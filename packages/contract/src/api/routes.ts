@@ -32,6 +32,8 @@ export const routes = {
   listProcessingOrders: { method: 'GET', path: '/orders/processing', access: 'reader' },
   // Plain text, one proxy a line (no JSON response schema): a link a tool loads, not a call of the web app.
   getProxyList: { method: 'GET', path: '/proxy-list', access: 'reader', keyInQuery: true },
+  // One request through the gateway with the customer's own line: a button of the dashboard, a session only.
+  testResidentialConnection: { method: 'POST', path: '/orders/usage/test', access: 'customer' },
   cancelOrder: { method: 'POST', path: '/orders/cancel', access: 'owner' },
   // Buying.
   createCheckout: { method: 'POST', path: '/checkout', access: 'customer' },

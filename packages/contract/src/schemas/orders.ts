@@ -1,6 +1,7 @@
 // The zod schemas of orders.ts: what the server validates and serialises, and the API reference; the web app takes
 // their types only, so its pages load no zod (docs/decisions/2026-11-27-schemas-apart.md).
 import { z } from 'zod';
+import { COUNTRY_OPTIONS } from '../residential.ts';
 import { productIdSchema } from './catalogue.ts';
 
 /** One order of the customer (spec section 3 'Order'); times are ISO strings, proxies are `ip:port:user:pass`. */
@@ -33,6 +34,37 @@ export const orderUsageSchema = z.object({
 });
 export type OrderUsage = z.infer<typeof orderUsageSchema>;
 export const orderUsageListSchema = z.array(orderUsageSchema);
+
+const countryIds = new Set(COUNTRY_OPTIONS.map((country) => country.id));
+
+/** POST /api/orders/usage/test: the line to try, as the list generator writes it (a new session id is made for it). */
+export const connectionTestRequestSchema = z.strictObject(
+  {
+    country: z
+      .string({ error: 'country must be a two-letter country code, such as US.' })
+      .transform((value) => value.toUpperCase())
+      .refine((value) => countryIds.has(value), { error: 'country must be a two-letter country code, such as US.' }),
+    type: z.enum(['dynamic', 'static'], { error: 'type must be dynamic or static.' }),
+  },
+  { error: 'Send only country and type: the line is made with your own residential credentials.' },
+);
+export type ConnectionTestRequest = z.infer<typeof connectionTestRequestSchema>;
+
+/** What one request through the gateway came to: the exit the test address saw, or the gateway's refusal in words. */
+export const connectionTestSchema = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    exitAddress: z.string().describe('The address the test address saw the request come from'),
+    country: z.string().nullable().describe("The exit's country as the test address names it, when it does"),
+    ms: z.number().int().describe('Milliseconds from sending the request to the whole answer'),
+  }),
+  z.object({
+    ok: z.literal(false),
+    reason: z.string().describe("The gateway's refusal (its Proxy-Status details), or what went wrong on the way"),
+    ms: z.number().int(),
+  }),
+]);
+export type ConnectionTest = z.infer<typeof connectionTestSchema>;
 
 /** Residential data carried by the gateway per UTC day, oldest first, days without traffic as 0 (the usage chart). */
 export const dailyUsageSchema = z.object({

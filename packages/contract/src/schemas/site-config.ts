@@ -10,5 +10,6 @@ export const siteConfigSchema: z.ZodType<SiteConfig> = z.object({
   socialSignIn: z.object({ google: z.boolean(), discord: z.boolean() }),
   sandboxPayments: z.boolean(),
   mailsInLog: z.boolean(),
+  connectionTest: z.boolean(),
   origin: z.url(),
 });

@@ -20,16 +20,22 @@ import {
   ordersVersion,
 } from './list-orders.ts';
 import { proxyListLines } from './proxy-list.ts';
+import { testResidentialConnection } from './test-connection.ts';
 
 export interface OrderRoutesOptions {
   db: Db;
   guards: Guards;
   gatewayEndpoint: string;
+  /** Where 'Test connection' sends its request through the gateway; undefined: no test. */
+  gatewayTestUrl: string | undefined;
   provider: PaymentProvider;
   /** Where the counters live (../../lib/rate-limit-store.ts). */
   rateLimit: RateLimitPluginOptions;
   keyRateLimitPerMinute: number;
 }
+
+/** Connection tests one customer may run in a minute. */
+const CONNECTION_TESTS_PER_MINUTE = 5;
 
 /** Whether an If-None-Match header names `etag` (a list, weak or strong, or `*`). */
 const sentBack = (header: string | undefined, etag: string) =>
@@ -37,7 +43,7 @@ const sentBack = (header: string | undefined, etag: string) =>
 
 export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
   app,
-  { db, guards, gatewayEndpoint, provider, rateLimit: rateLimitOptions, keyRateLimitPerMinute },
+  { db, guards, gatewayEndpoint, gatewayTestUrl, provider, rateLimit: rateLimitOptions, keyRateLimitPerMinute },
 ) => {
   await app.register(rateLimit, rateLimitOptions);
   const perKey = app.createRateLimit({
@@ -66,6 +72,12 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
       },
     };
   };
+  // Each test is a request through the gateway and out to the test address: a few a minute are all a person clicks.
+  const perCustomerTest = app.createRateLimit({
+    max: CONNECTION_TESTS_PER_MINUTE,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `connection-test:${request.signedIn?.user.id ?? sourceKey(request.ip)}`,
+  });
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.addHook('onSend', privateNoStore);
 
@@ -110,6 +122,20 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
       reply.type('text/plain; charset=utf-8');
       return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
     },
+  });
+
+  api.route({
+    ...routeOf(endpoints.testResidentialConnection, guards),
+    preHandler: (request, reply) =>
+      enforceLimit(perCustomerTest, request, reply, { msg: 'connection test rate limit reached' }),
+    handler: async (request) =>
+      testResidentialConnection({
+        db,
+        userId: signedInOf(request).user.id,
+        line: request.body,
+        gatewayEndpoint,
+        testUrl: gatewayTestUrl,
+      }),
   });
 
   api.route({

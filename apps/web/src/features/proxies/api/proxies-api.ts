@@ -1,4 +1,4 @@
-import { ordersMessages } from '@storefront/contract';
+import { type ConnectionTestRequest, ordersMessages } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
 import { ordersKeys, PROCESSING_REFRESH_MS } from '../../../lib/queries/orders.ts';
@@ -27,5 +27,13 @@ export function useDailyUsage(enabled: boolean) {
     queryKey: ordersKeys.dailyUsage(),
     enabled,
     queryFn: ({ signal }) => callApi('getDailyUsage', { fallbackMessage: ordersMessages.fetchUsageFailed, signal }),
+  });
+}
+
+/** One request through the gateway with the customer's own line (the Residential tab's 'Test connection'). */
+export function useConnectionTest() {
+  return useMutation({
+    mutationFn: (line: ConnectionTestRequest) =>
+      callApi('testResidentialConnection', { body: line, fallbackMessage: ordersMessages.connectionTestFailed }),
   });
 }

@@ -27,20 +27,24 @@ import {
   proxyListUrl,
   type ResidentialProxyType,
 } from '@storefront/contract';
-import { IconCheck, IconCopy, IconDownload, IconWand } from '@tabler/icons-react';
+import { IconCheck, IconCopy, IconDownload, IconPlugConnected, IconWand } from '@tabler/icons-react';
 import { useState } from 'react';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { LIST_IN_MAIN } from '../../../components/list-in-main.ts';
+import { site } from '../../../config/site.ts';
 import { downloadText } from '../../../lib/download.ts';
 import { shopOrigin } from '../../../lib/page-origin.ts';
+import { useConnectionTest } from '../api/proxies-api.ts';
 import { viewerRows } from '../proxies-model.ts';
+import { ConnectionTestResult } from './connection-test-result.tsx';
 import { ListLink } from './list-link.tsx';
 
 const countries = COUNTRY_OPTIONS.map((country) => ({ value: country.id, label: `${country.name} (${country.id})` }));
 
 /**
  * The list generator (spec section 5): count, dynamic or static, country; a new session id on every line. The lines are
- * written in any of the four formats, socks5:// included: the gateway speaks HTTP and SOCKS5 on the same port.
+ * written in any of the four formats, socks5:// included: the gateway speaks HTTP and SOCKS5 on the same port. When the
+ * shop has a test address, 'Test connection' tries a line with these settings through the gateway.
  */
 export function ResidentialGenerator({ account }: { account: OrderUsage }) {
   const origin = shopOrigin();
@@ -50,6 +54,7 @@ export function ResidentialGenerator({ account }: { account: OrderUsage }) {
   const [format, setFormat] = useState<ProxyFormat>(DEFAULT_PROXY_FORMAT);
   const [lines, setLines] = useState<string[]>([]);
   const text = lines.map((line) => formatEndpoint(line, format)).join('\n');
+  const connectionTest = useConnectionTest();
 
   return (
     <Stack gap="sm">
@@ -128,7 +133,18 @@ export function ResidentialGenerator({ account }: { account: OrderUsage }) {
         >
           Download
         </Button>
+        {site.connectionTest && (
+          <Button
+            variant="default"
+            loading={connectionTest.isPending}
+            leftSection={<IconPlugConnected size={16} aria-hidden />}
+            onClick={() => connectionTest.mutate({ country, type })}
+          >
+            Test connection
+          </Button>
+        )}
       </Group>
+      <ConnectionTestResult result={connectionTest.data} error={connectionTest.error?.message} />
       <Stack gap={4}>
         <Text size="sm" fw={500}>
           The same list by link
