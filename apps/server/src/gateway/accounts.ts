@@ -71,13 +71,9 @@ const MISSING = Object.freeze({ missing: true as const });
 type Missing = typeof MISSING;
 
 /**
- * Credentials and remaining data, read once per `cacheMs` per username (a request costs no database round trip), so a
- * purchase, a block or another gateway's use takes effect within that time (0: read on every request). Unknown
- * usernames are remembered too, so a stream of bad credentials does not become a stream of queries. Concurrent requests
- * for one username share one read (lru-cache's fetch). The accounts of open connections are read again by `refresh` (in
- * batches), so that a ban, a block, a new password, a changed list of authorised IPs or data used up elsewhere reaches
- * connections that make no new request. The cache holds at most MAX_CACHED usernames; an account an
- * open connection holds stays valid when the cache lets it go, and `refresh` reads it again all the same.
+ * Accounts read once per `cacheMs` per username (unknown ones too, so bad credentials cost no query each), so a request
+ * costs no round trip and a change takes effect within that time; `refresh` reads open connections' accounts again so
+ * that a change reaches connections that make no new request.
  */
 export class AccountCache {
   readonly #sql: SqlClient;

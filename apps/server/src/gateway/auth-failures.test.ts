@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AuthFailureLimit, sourceKey } from './auth-failures.ts';
 
 const silent = { info() {}, warn() {}, error() {}, child: () => silent } as unknown as FastifyBaseLogger;
@@ -38,6 +38,8 @@ describe('failed proxy authentications per source', () => {
     const warnings: unknown[] = [];
     const log = { ...silent, warn: (fields: unknown) => warnings.push(fields) } as unknown as FastifyBaseLogger;
     const limit = await AuthFailureLimit.create({ perIp: 2, windowMs: 200, redis: undefined }, 0, log);
+    // The window is read from the clock: moved past its end rather than waited for.
+    vi.useFakeTimers({ toFake: ['Date'] });
     try {
       await limit.fail('198.51.100.4');
       expect(await limit.fail('198.51.100.4')).toBeGreaterThan(0);
@@ -45,10 +47,13 @@ describe('failed proxy authentications per source', () => {
       expect(warnings).toEqual([
         { source: '198.51.100.4', failures: 2, windowMinutes: 200 / 60_000, refusedSeconds: 1 },
       ]);
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      vi.setSystemTime(Date.now() + 199);
+      expect(await limit.refusedFor('198.51.100.4')).toBe(1);
+      vi.setSystemTime(Date.now() + 1);
       expect(await limit.refusedFor('198.51.100.4')).toBe(0);
       expect(await limit.fail('198.51.100.4')).toBe(0);
     } finally {
+      vi.useRealTimers();
       await limit.close();
     }
   });

@@ -17,15 +17,9 @@ export { sourceKey } from '../lib/ip-address.ts';
 type Counter = Pick<LocalStore, 'incr' | 'read'>;
 
 /**
- * Failed proxy authentications per source: a source may fail `perIp` times in a fixed window of
- * `windowMs` that starts at its first failure; from then on it is refused, good credentials too, until the window ends,
- * before any account is read. One warning line is written when a source reaches the limit, so once per window.
- *
- * Counted as the HTTP limits count: in this process's memory, or with Redis (REDIS_URL) in the shop's rate-limit store
- * (lib/rate-limit-store.ts), so that every gateway counts together; while Redis cannot be reached each gateway counts on
- * its own in memory, rather than not at all. What Redis says of a source that is not refused is reused for `checkMs` (as
- * accounts are), so a refusal reached on another gateway applies here within GATEWAY_CACHE_MS, and a request costs no
- * round trip.
+ * Failed proxy authentications per source, `perIp` in a window of `windowMs` from the first; past them the source is
+ * refused before any account is read, so guessing costs no query. Counted in Redis when set so every gateway counts
+ * together (in memory while it is away); Redis's answer is reused for `checkMs` so a request costs no round trip.
  */
 export class AuthFailureLimit {
   readonly #perIp: number;

@@ -16,10 +16,8 @@ export interface GatewayDatabase {
 }
 
 /**
- * The database of a gateway on its own (`npm run gateway`). On PostgreSQL it is a bare pg pool: the gateway's few
- * statements need no query builder, and leaving drizzle (and the shop's modules) unloaded keeps the process small (issue
- * 38 item 4). The migrations are applied through the shop's migrator only when some are pending. The embedded database
- * is opened as the server opens it (one owner per folder).
+ * The database of a gateway on its own (`npm run gateway`): on PostgreSQL a bare pg pool, since leaving drizzle and the
+ * shop's modules unloaded keeps the process small; the migrator is loaded only when a migration is pending.
  */
 export async function openGatewayDatabase(
   config: Pick<StandaloneGatewayConfig, 'database' | 'migrateOnStart'>,

@@ -154,13 +154,8 @@ async function listen(server: net.Server, config: GatewayConfig): Promise<number
 }
 
 /**
- * The residential gateway (ARCHITECTURE section 6; docs/decisions/2026-11-25-gateway-own-server.md): one port that
- * serves HTTP (absolute-form requests and CONNECT, http-proxy.ts and connect.ts) and SOCKS 5 (socks5-server.ts), told
- * apart by the first byte of a connection. It authenticates residential accounts (credentials.ts, accounts.ts), meters
- * both directions of every connection into the account and cuts connections their account no longer allows
- * (connections.ts, meter.ts), relays tunnels (tunnel.ts), never connects to the host's own or special-purpose addresses
- * (egress.ts), and goes out directly or through the configured upstream provider (upstream.ts). Behind a TCP load
- * balancer (GATEWAY_PROXY_PROTOCOL) the customer's address is read from the PROXY protocol header.
+ * The residential gateway (ARCHITECTURE section 6; docs/decisions/2026-11-25-gateway-own-server.md): HTTP, CONNECT and
+ * SOCKS 5 on one port, told apart by a connection's first byte, so customers need one address whatever their tool.
  */
 export async function startGateway({
   db,

@@ -157,16 +157,9 @@ async function providerConnected(socket: net.Socket, event: 'connect' | 'secureC
 const left = (deadline: number) => Math.max(1, deadline - Date.now());
 
 /**
- * A connection towards a target for a tunnel (CONNECT or SOCKS), and how its bytes are taken: one taker at a time, from
- * the moment it is given (what arrived before is kept for it).
- *
- * A TCP connection the gateway opens itself (directly, or to an http provider) reads into buffers of its own (`onread`)
- * instead of a new buffer for every read as Node's streams do: on a download, about 40 % of the CPU a gigabyte
- * (bench/gateway.ts, its bare Node tunnels; docs/decisions/2026-11-27-tunnel-reads-own-buffers.md). So a chunk is a view
- * of such a buffer, valid until the connection reads again: a taker that holds on to it after its call (a write the
- * client has not taken yet) pauses the connection until it is done with it, and a paused TCP connection reads nothing.
- * TLS connections (an https provider) and the `socks` library's are read through Node's streams: TLS hands on what it
- * decrypted in several calls even while paused.
+ * A connection towards a target for a tunnel, its bytes taken by one taker at a time. A TCP connection of the gateway's
+ * own reads into reused buffers (docs/decisions/2026-11-27-tunnel-reads-own-buffers.md), so a chunk is valid only until
+ * the next read: a taker that keeps one pauses the connection; TLS and `socks` connections read through Node's streams.
  */
 export interface Onward {
   socket: net.Socket;
