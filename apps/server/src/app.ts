@@ -210,6 +210,8 @@ async function createServices(app: FastifyInstance, config: Config, database: Da
     mailer: appMailer,
     log: app.log,
     provider,
+    settings: config.jobs,
+    onPruned: (what, rows) => app.metrics.prunedRows.inc({ what }, rows),
     afterRun: () => alertService.check(),
   });
   const auth = createAuth({ config, db, wakeMailer: flushEmails, logger: app.log, secret: authSecret });

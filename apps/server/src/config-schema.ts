@@ -181,6 +181,17 @@ export const envSchema = z.object({
   AUTH_RATE_LIMIT_PER_EMAIL: wholeNumber(1, 1_000_000).default(8),
   AUTH_RATE_LIMIT_PER_ACCOUNT: wholeNumber(1, 1_000_000).default(100),
   JOBS_INTERVAL_S: wholeNumber(0, 86_400, ' seconds', ', 0 for never').default(60),
+  JOBS_BATCH_SIZE: wholeNumber(1, 1_000_000, ' orders').default(5000),
+  JOBS_EMAIL_BATCH_SIZE: wholeNumber(1, 1_000_000, ' e-mails').default(5000),
+  SMTP_POOL_SIZE: wholeNumber(1, 100, ' connections').default(5),
+  RETENTION_SENT_EMAILS_DAYS: wholeNumber(1, 36_500, ' days').default(30),
+  // Longer than Stripe retries an event (3 days) and lets one be resent by hand (30 days): a replay stays a duplicate.
+  RETENTION_WEBHOOK_EVENTS_DAYS: wholeNumber(31, 36_500, ' days').default(45),
+  RETENTION_EXPIRED_SESSIONS_DAYS: wholeNumber(1, 36_500, ' days').default(7),
+  RETENTION_ABANDONED_CHECKOUTS_DAYS: wholeNumber(1, 36_500, ' days').default(7),
+  RETENTION_RESOLVED_ALERTS_DAYS: wholeNumber(1, 36_500, ' days').default(90),
+  PRUNE_BATCH_SIZE: wholeNumber(10, 100_000, ' rows').default(1000),
+  PRUNE_BATCHES_PER_RUN: wholeNumber(1, 100_000, ' batches of each table').default(50),
   CHECKOUT_RATE_LIMIT_PER_USER: wholeNumber(1, 1_000_000).default(20),
   API_KEY_RATE_LIMIT_PER_MINUTE: wholeNumber(1, 1_000_000).default(120),
   REDIS_URL: z

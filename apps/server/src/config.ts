@@ -57,7 +57,7 @@ export interface Config {
     enabled: boolean;
   };
   auth: AuthConfig;
-  mail: { smtpUrl: string | undefined; from: string };
+  mail: { smtpUrl: string | undefined; from: string; poolSize: number };
   payments: PaymentsConfig;
   /** Shared store of the rate-limit counters (sign-in, checkout) when several instances run; else each keeps its own. */
   redis: { url: string; keyPrefix: string } | undefined;
@@ -65,7 +65,29 @@ export interface Config {
   metrics: { host: string; port: number } | undefined;
   /** How often the periodic job runs in the server process (renewals, expiries, reminders, e-mails); 0 = never. */
   jobsIntervalSeconds: number;
+  /** How much one run of the periodic job does, and how long it keeps what it prunes. */
+  jobs: JobsConfig;
   alerts: AlertsConfig;
+}
+
+export interface JobsConfig {
+  /** Orders each step of a run handles at most (renewals, ends, reminders). */
+  batchSize: number;
+  /** E-mails one run sends at most. */
+  emailBatchSize: number;
+  retention: RetentionConfig;
+}
+
+/** Days kept before the periodic job deletes, and how it deletes: in batches of `batchSize` rows, a few per run. */
+export interface RetentionConfig {
+  sentEmailsDays: number;
+  webhookEventsDays: number;
+  /** Sessions and verification tokens, counted from their expiry. */
+  expiredSessionsDays: number;
+  abandonedCheckoutsDays: number;
+  resolvedAlertsDays: number;
+  batchSize: number;
+  batchesPerRun: number;
 }
 
 /** Who is e-mailed what needs a person (besides the confirmed administrators), and the stock levels that need one. */
@@ -173,10 +195,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ConfigRol
     auth: authOf(e, database, { adminEmails, google, discord }),
     payments: paymentsOf(e),
     jobsIntervalSeconds: e.JOBS_INTERVAL_S,
+    jobs: {
+      batchSize: e.JOBS_BATCH_SIZE,
+      emailBatchSize: e.JOBS_EMAIL_BATCH_SIZE,
+      retention: {
+        sentEmailsDays: e.RETENTION_SENT_EMAILS_DAYS,
+        webhookEventsDays: e.RETENTION_WEBHOOK_EVENTS_DAYS,
+        expiredSessionsDays: e.RETENTION_EXPIRED_SESSIONS_DAYS,
+        abandonedCheckoutsDays: e.RETENTION_ABANDONED_CHECKOUTS_DAYS,
+        resolvedAlertsDays: e.RETENTION_RESOLVED_ALERTS_DAYS,
+        batchSize: e.PRUNE_BATCH_SIZE,
+        batchesPerRun: e.PRUNE_BATCHES_PER_RUN,
+      },
+    },
     alerts: { emails: [...new Set(alertEmails)], lowStockIps: e.LOW_STOCK_ALERT_IPS, lowStockGb: e.LOW_STOCK_ALERT_GB },
     redis: redisOf(e),
     metrics: metricsOf(e),
-    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `"${e.BRAND_NAME}" <no-reply@${new URL(appUrl).hostname}>` },
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM ?? `"${e.BRAND_NAME}" <no-reply@${new URL(appUrl).hostname}>`,
+      poolSize: e.SMTP_POOL_SIZE,
+    },
   };
 }
 

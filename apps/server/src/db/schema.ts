@@ -170,7 +170,8 @@ export const sessions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('sessions_user_id_idx').on(table.userId)],
+  // The job prunes expired sessions by their expiry.
+  (table) => [index('sessions_user_id_idx').on(table.userId), index('sessions_expires_idx').on(table.expiresAt)],
 );
 
 /** Sign-in methods of a user: 'credential' (password hash) or a social provider's account. */
@@ -207,7 +208,10 @@ export const verifications = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('verifications_identifier_idx').on(table.identifier)],
+  (table) => [
+    index('verifications_identifier_idx').on(table.identifier),
+    index('verifications_expires_idx').on(table.expiresAt),
+  ],
 );
 
 /** TOTP secret and backup codes (both encrypted by better-auth) of a user with two-factor sign-in. */
@@ -384,6 +388,12 @@ export const orders = pgTable(
     index('orders_processing_idx').on(table.productId, table.purchasedAt).where(sql`${table.status} = 'processing'`),
     index('orders_subscription_idx').on(table.providerSubscriptionId),
     index('orders_due_idx').on(table.expiresAt).where(sql`${table.status} in ('delivered', 'processing')`),
+    // The orders the renewal reminder has still to tell of their period end: run-jobs.ts writes the same condition.
+    index('orders_remind_idx')
+      .on(table.expiresAt)
+      .where(
+        sql`${table.status} = 'delivered' and not ${table.cancelled} and not ${table.paymentFailed} and ${table.remindedFor} is distinct from ${table.expiresAt}`,
+      ),
     // The unpaid checkouts holding a use of a code (coupons.ts, usesTaken).
     index('orders_coupon_hold_idx')
       .on(table.promoCodeId, table.createdAt)
@@ -433,7 +443,11 @@ export const webhookEvents = pgTable(
     type: text('type').notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [primaryKey({ columns: [table.provider, table.eventId] })],
+  (table) => [
+    primaryKey({ columns: [table.provider, table.eventId] }),
+    // The job prunes handled events by their age.
+    index('webhook_events_received_idx').on(table.receivedAt),
+  ],
 );
 
 /** One residential account per customer, created at the first residential purchase (ARCHITECTURE section 4). */
@@ -555,7 +569,13 @@ export const emailOutbox = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
-  (table) => [index('email_outbox_unsent_idx').on(table.nextAttemptAt).where(sql`${table.sentAt} is null`)],
+  (table) => [
+    index('email_outbox_unsent_idx').on(table.nextAttemptAt).where(sql`${table.sentAt} is null`),
+    // The job prunes sent e-mails by their sending.
+    index('email_outbox_sent_idx')
+      .on(table.sentAt)
+      .where(sql`${table.sentAt} is not null`),
+  ],
 );
 
 /** The sandbox provider's test clock (one row): the time its periodic job runs at. It only moves forward. */

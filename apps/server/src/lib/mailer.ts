@@ -20,6 +20,10 @@ export interface Mailer {
   send(mail: Mail): Promise<void>;
   /** Asks the mail server whether it would take mail (readiness); absent when nothing leaves the machine. */
   verify?(): Promise<void>;
+  /** How many messages it sends at once (its SMTP connections); one when absent. */
+  readonly concurrency?: number;
+  /** Closes its connections to the mail server (at a stop). */
+  close?(): void;
 }
 
 /**
@@ -38,7 +42,7 @@ export function maskedAddress(address: string): string {
 }
 
 export function createMailer(
-  options: { smtpUrl: string | undefined; from: string },
+  options: { smtpUrl: string | undefined; from: string; poolSize?: number },
   logger: FastifyBaseLogger,
 ): Mailer {
   if (!options.smtpUrl) {
@@ -56,9 +60,13 @@ export function createMailer(
     };
   }
   // A mail server that hangs gives up within a minute (nodemailer waits up to 2 and 10 minutes by default), well inside
-  // the outbox's claim on a message, so that a slow send is never sent twice.
+  // the outbox's claim on a message, so that a slow send is never sent twice. A pool of SMTP_POOL_SIZE connections,
+  // each kept open for many messages: a peak of receipts is not one TCP and TLS handshake per message.
+  const poolSize = options.poolSize ?? 1;
   const transport = nodemailer.createTransport({
     url: options.smtpUrl,
+    pool: true,
+    maxConnections: poolSize,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 20_000,
@@ -66,6 +74,7 @@ export function createMailer(
   const smtpServer = serverOf(options.smtpUrl);
   return {
     delivers: true,
+    concurrency: poolSize,
     async send(mail) {
       const { id, ...message } = mail;
       const domain = /@([^>\s]+)/.exec(options.from)?.[1] ?? 'storefront.invalid';
@@ -77,6 +86,9 @@ export function createMailer(
     },
     async verify() {
       await transport.verify();
+    },
+    close() {
+      transport.close();
     },
   };
 }

@@ -18,6 +18,7 @@ export interface Metrics {
   checkouts: Counter<'product' | 'result'>;
   webhookEvents: Counter<'provider' | 'type' | 'result'>;
   customerPages: Counter<'page' | 'drawn'>;
+  prunedRows: Counter<'what'>;
 }
 
 export function createMetrics(): Metrics {
@@ -48,6 +49,12 @@ export function createMetrics(): Metrics {
       name: 'storefront_customer_pages_total',
       help: 'Signed-in pages sent (the customer pages and the admin console), by page and how they were drawn: whole (for their reader), or the frame because of no_session, no_time_zone, signed_out, read_failed, slow or render_failed',
       labelNames: ['page', 'drawn'],
+      registers: [registry],
+    }),
+    prunedRows: new Counter({
+      name: 'storefront_pruned_rows_total',
+      help: 'Rows the periodic job deleted past their retention, by what they were: sent_emails, failed_emails, webhook_events, sessions, verifications, abandoned_checkouts, resolved_alerts',
+      labelNames: ['what'],
       registers: [registry],
     }),
   };

@@ -92,6 +92,8 @@ export async function createTestApp(
       mails.push(mail);
     },
     ...(other?.verify && { verify: () => other.verify?.() ?? Promise.resolve() }),
+    ...(other?.concurrency && { concurrency: other.concurrency }),
+    ...(other?.close && { close: () => other.close?.() }),
   };
   // `npm run proof` collects the info log of the whole API suite in PROOF_LOG_FILE and scans it for secrets.
   const logStream = options.log ?? (process.env.PROOF_LOG_FILE ? proofLog(process.env.PROOF_LOG_FILE) : undefined);

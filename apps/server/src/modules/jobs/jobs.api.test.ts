@@ -1,4 +1,4 @@
-import { eq, like } from 'drizzle-orm';
+import { eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailOutbox, orders, payments } from '../../db/schema.ts';
 import { testBrand } from '../../test/payments.ts';
@@ -150,5 +150,67 @@ describe('the periodic job with several runners', () => {
         .from(orders)
         .where(eq(orders.id, recent?.id ?? '')),
     ).toHaveLength(1);
+  });
+
+  it('reminds an order whose expiry was edited by hand once, comparing at the database precision', async () => {
+    const db = t.database.db;
+    const customer = await signUpCustomer(t, 'edited@example.com');
+    const [order] = await db
+      .insert(orders)
+      .values({
+        userId: customer.id,
+        productId: 'isp_proxies',
+        quantity: 1,
+        unitPriceCents: 250,
+        totalCents: 250,
+        status: 'delivered',
+        provider: 'sandbox',
+        sandboxCard: 'ok',
+        purchasedAt: new Date(Date.now() - 28 * 86_400_000),
+        expiresAt: new Date(Date.now() + 2 * 86_400_000),
+      })
+      .returning({ id: orders.id });
+    const id = order?.id ?? '';
+    // An expiry set by hand in SQL carries microseconds, which a JavaScript date cannot hold.
+    await db.execute(
+      sql`update orders set expires_at = date_trunc('second', now()) + interval '2 days 0.123456 seconds' where id = ${id}`,
+    );
+    const first = await runJobs(quietRunner(), new Date());
+    expect(first.reminded).toBe(1);
+    const [check] = await db
+      .select({ same: sql<boolean>`${orders.remindedFor} = ${orders.expiresAt}` })
+      .from(orders)
+      .where(eq(orders.id, id));
+    expect(check?.same).toBe(true);
+    const again = await runJobs(quietRunner(), new Date());
+    expect(again.reminded).toBe(0);
+    const reminders = await db
+      .select()
+      .from(emailOutbox)
+      .where(like(emailOutbox.dedupeKey, `reminder:${id}:%`));
+    expect(reminders).toHaveLength(1);
+
+    // A new period end set by hand is a new period: reminded once more.
+    await db.execute(
+      sql`update orders set expires_at = expires_at + interval '1 hour 0.000007 seconds' where id = ${id}`,
+    );
+    expect((await runJobs(quietRunner(), new Date())).reminded).toBe(1);
+    expect((await runJobs(quietRunner(), new Date())).reminded).toBe(0);
+  });
+
+  it('claims the due reminders by the index of unreminded orders', async () => {
+    // The plan for the reminder's claim: the partial index, not a walk over every order due in the next three days.
+    // A test database is small enough for a scan of the table to win: scans are put out of the running.
+    const plan = await t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      return tx.execute(
+        sql`explain select * from orders where status = 'delivered' and not cancelled and not payment_failed
+              and reminded_for is distinct from expires_at and expires_at > now() and expires_at <= now() + interval '3 days'
+            order by expires_at, id limit 1 for update skip locked`,
+      );
+    });
+    const rows = ((plan as { rows?: unknown[] }).rows ?? (plan as unknown as unknown[])) as Record<string, string>[];
+    const text = rows.map((r) => Object.values(r).join(' ')).join('\n');
+    expect(text).toContain('orders_remind_idx');
   });
 });

@@ -1,6 +1,7 @@
 import type { SandboxClockReport } from '@storefront/contract';
-import { and, asc, eq, gt, inArray, isNotNull, lte, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, lte, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import type { JobsConfig } from '../../config.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { orders } from '../../db/schema.ts';
 import type { Branding } from '../../lib/branded-email.ts';
@@ -14,6 +15,7 @@ import { chargeSandboxRenewal, failSandboxRenewal } from '../billing/sandbox-ren
 import { queueUsageEmails } from '../customer-settings/usage-emails.ts';
 import { reminderEmail } from '../notifications/customer-emails.ts';
 import { dispatchOutbox, enqueueEmail } from '../notifications/outbox.ts';
+import { DEFAULT_RETENTION, PRUNED, type Pruned, pruneOldRows } from './prune.ts';
 
 export interface JobContext {
   db: Db;
@@ -23,14 +25,20 @@ export interface JobContext {
   provider: ProviderName;
   /** Aborted when the process stops: the run ends between two units of work (each unit is one transaction). */
   signal?: AbortSignal;
+  /** How much a run does and what it keeps (JOBS_BATCH_SIZE, RETENTION_*…); DEFAULT_JOBS when absent. */
+  settings?: JobsConfig;
+  /** Told the rows each prune deleted (the metrics). */
+  onPruned?: (what: Pruned, rows: number) => void;
 }
+
+/** The settings' defaults (config-schema.ts): for a context made without them. */
+export const DEFAULT_JOBS: JobsConfig = { batchSize: 5000, emailBatchSize: 5000, retention: DEFAULT_RETENTION };
 
 /** What one run did (the sandbox clock answers it as is). */
 export type JobReport = SandboxClockReport;
 
 const LIVE = ['delivered', 'processing'] as const;
 const REMINDER_DAYS = 3;
-const ABANDONED_AFTER_MS = 7 * 86_400_000;
 
 /**
  * Claims one due order at a time with FOR UPDATE SKIP LOCKED and handles it in the same transaction, so any number of
@@ -38,10 +46,10 @@ const ABANDONED_AFTER_MS = 7 * 86_400_000;
  */
 async function eachDue(
   ctx: JobContext,
-  where: ReturnType<typeof and>,
+  where: SQL | undefined,
   step: (tx: Tx, order: OrderRow) => Promise<boolean>,
-  limit = 500,
 ): Promise<number> {
+  const limit = (ctx.settings ?? DEFAULT_JOBS).batchSize;
   let done = 0;
   const skipped: string[] = [];
   for (let i = 0; i < limit && !ctx.signal?.aborted; i++) {
@@ -64,7 +72,10 @@ async function eachDue(
   return done;
 }
 
-/** Runs every due piece of work at `now`: sandbox renewals, the ends of grace periods and cancelled periods, reminders, e-mails. */
+/**
+ * Runs every due piece of work at `now`: sandbox renewals, the ends of grace periods and cancelled periods, reminders,
+ * e-mails, then the pruning of what is past its retention (abandoned checkouts among it).
+ */
 export async function runJobs(ctx: JobContext, now: Date): Promise<JobReport> {
   const report: JobReport = {
     now: now.toISOString(),
@@ -78,13 +89,17 @@ export async function runJobs(ctx: JobContext, now: Date): Promise<JobReport> {
   if (ctx.provider === 'sandbox') Object.assign(report, await renewSandboxSubscriptions(ctx, now));
   report.expired = await expireEndedOrders(ctx, now);
   report.reminded = await remindBeforeRenewals(ctx, now);
-  if (ctx.signal?.aborted) return report;
-  report.abandonedRemoved = await removeAbandonedCheckouts(ctx, now);
   // Residential data at 80 % and 100 %: an e-mail each, once per purchase level, sent with the rest just below.
   if (ctx.signal?.aborted) return report;
   await queueUsageEmails(ctx);
   if (ctx.signal?.aborted) return report;
-  report.emailsSent = await dispatchOutbox(ctx.db, ctx.mailer, ctx.log);
+  const settings = ctx.settings ?? DEFAULT_JOBS;
+  report.emailsSent = await dispatchOutbox(ctx.db, ctx.mailer, ctx.log, settings.emailBatchSize, ctx.signal);
+  if (ctx.signal?.aborted) return report;
+  const pruned = await pruneOldRows({ db: ctx.db, retention: settings.retention, signal: ctx.signal }, now);
+  report.abandonedRemoved = pruned.abandoned_checkouts;
+  for (const what of PRUNED) if (pruned[what] > 0) ctx.onPruned?.(what, pruned[what]);
+  if (PRUNED.some((what) => pruned[what] > 0)) ctx.log.info({ pruned }, 'rows past their retention deleted');
   return report;
 }
 
@@ -144,22 +159,27 @@ function expireEndedOrders(ctx: JobContext, now: Date): Promise<number> {
   );
 }
 
-/** A reminder 3 days before each renewal, once per period. */
+/**
+ * A reminder 3 days before each renewal, once per period. Claimed by orders_remind_idx, which holds only the orders not
+ * reminded of their period end (its condition is written here as in the index, so the planner picks it); the period end
+ * is copied in the database, at its own precision (a JavaScript date keeps milliseconds, PostgreSQL microseconds).
+ */
 function remindBeforeRenewals(ctx: JobContext, now: Date): Promise<number> {
   const soon = new Date(now.getTime() + REMINDER_DAYS * 86_400_000);
   return eachDue(
     ctx,
     and(
-      eq(orders.status, 'delivered'),
-      eq(orders.cancelled, false),
-      eq(orders.paymentFailed, false),
+      sql`${orders.status} = 'delivered' and not ${orders.cancelled} and not ${orders.paymentFailed}
+        and ${orders.remindedFor} is distinct from ${orders.expiresAt}`,
       gt(orders.expiresAt, now),
       lte(orders.expiresAt, soon),
-      or(sql`${orders.remindedFor} is null`, sql`${orders.remindedFor} <> ${orders.expiresAt}`),
     ),
     async (tx, order) => {
       if (!order.expiresAt) return false;
-      await tx.update(orders).set({ remindedFor: order.expiresAt }).where(eq(orders.id, order.id));
+      await tx
+        .update(orders)
+        .set({ remindedFor: sql`${orders.expiresAt}` })
+        .where(eq(orders.id, order.id));
       const { to, facts } = await emailFacts(tx, order);
       const { amountCents } = await renewalAmount(tx, order);
       await enqueueEmail(
@@ -170,17 +190,4 @@ function remindBeforeRenewals(ctx: JobContext, now: Date): Promise<number> {
       return true;
     },
   );
-}
-
-/**
- * Checkouts never paid: a payment page lives an hour (CHECKOUT_PAYABLE_MS), so after a week nothing can pay them. Real
- * time, not the sandbox's clock: a clock moved ahead must not remove the checkout a customer is paying now.
- */
-async function removeAbandonedCheckouts(ctx: JobContext, now: Date): Promise<number> {
-  const abandonedBefore = new Date(Math.min(now.getTime(), Date.now()) - ABANDONED_AFTER_MS);
-  const abandoned = await ctx.db
-    .delete(orders)
-    .where(and(eq(orders.status, 'awaiting_payment'), lte(orders.createdAt, abandonedBefore)))
-    .returning({ id: orders.id });
-  return abandoned.length;
 }

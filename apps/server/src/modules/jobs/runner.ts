@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { JobsConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import type { Mailer } from '../../lib/mailer.ts';
@@ -8,6 +9,7 @@ import type { PaymentProvider } from '../../payments/provider.ts';
 import { dispatchOutbox } from '../notifications/outbox.ts';
 import { jobTime } from './clock.ts';
 import { recordJobRun } from './job-state.ts';
+import type { Pruned } from './prune.ts';
 import { type JobContext, type JobReport, runJobs } from './run-jobs.ts';
 import { settleProviderSteps } from './settle-provider-steps.ts';
 
@@ -38,6 +40,10 @@ export interface JobRunnerOptions {
   mailer: Mailer;
   log: FastifyBaseLogger;
   provider: PaymentProvider;
+  /** Batch sizes and retention periods (defaults when absent). */
+  settings?: JobsConfig;
+  /** Told the rows each prune deleted (the metrics). */
+  onPruned?: (what: Pruned, rows: number) => void;
   /**
    * Runs after every run, whether it succeeded or failed, once its outcome is recorded (the alert check); its failure is
    * logged and does not change the run's.
@@ -54,6 +60,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     log: options.log,
     provider: options.provider.name,
     signal: stopping.signal,
+    settings: options.settings,
+    onPruned: options.onPruned,
   };
   const record = new RunRecord();
   const emails = outboxSender(options, stopping.signal);
@@ -98,6 +106,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       await running?.catch(() => {});
       // A message being handed to the mail server is finished, not cut (it would be sent again after its claim).
       await emails.sending();
+      options.mailer.close?.();
     },
   };
 }
@@ -139,7 +148,10 @@ async function recordInDatabase(
 }
 
 function logReport(log: FastifyBaseLogger, report: JobReport) {
-  if (report.renewed + report.failed + report.expired + report.reminded + report.emailsSent > 0) {
+  if (
+    report.renewed + report.failed + report.expired + report.reminded + report.emailsSent + report.abandonedRemoved >
+    0
+  ) {
     log.info({ report }, 'periodic job');
   }
 }
@@ -200,7 +212,7 @@ function outboxSender(options: Pick<JobRunnerOptions, 'db' | 'mailer' | 'log'>, 
     sending = (async () => {
       do {
         sendAgain = false;
-        await dispatchOutbox(options.db, options.mailer, options.log);
+        await dispatchOutbox(options.db, options.mailer, options.log, 50, stopped);
       } while (sendAgain && !stopped.aborted);
     })()
       .catch((error: unknown) => options.log.error({ err: error }, 'e-mail dispatch failed; the periodic job retries'))

@@ -41,61 +41,91 @@ export async function enqueueEmail(tx: Tx | Db, dedupeKey: string, mail: Mail): 
  * lock): each message is claimed in one statement (FOR UPDATE SKIP LOCKED, then its next try moved ahead as a lease),
  * sent, and marked sent or given its next try with a back-off. Several senders never send one message at once; a sender
  * that dies after sending leaves the message to be sent again when its lease ends (at least once, never lost).
+ * As many messages go at once as the mailer has connections (SMTP_POOL_SIZE), each claimed just before it is sent, so
+ * none waits for a connection while its lease runs. At most `limit` messages; a stop ends it between two messages.
  */
-export async function dispatchOutbox(db: Db, mailer: Mailer, log: FastifyBaseLogger, limit = 50): Promise<number> {
+export async function dispatchOutbox(
+  db: Db,
+  mailer: Mailer,
+  log: FastifyBaseLogger,
+  limit = 50,
+  signal?: AbortSignal,
+): Promise<number> {
   let sent = 0;
-  for (let i = 0; i < limit; i++) {
-    const due = db
-      .select({ id: emailOutbox.id })
-      .from(emailOutbox)
-      .where(
-        and(
-          isNull(emailOutbox.sentAt),
-          lt(emailOutbox.attempts, MAX_ATTEMPTS),
-          lte(emailOutbox.nextAttemptAt, sql`now()`),
-        ),
-      )
-      .orderBy(asc(emailOutbox.nextAttemptAt), asc(emailOutbox.createdAt))
-      .limit(1)
-      .for('update', { skipLocked: true });
-    const [message] = await db
-      .update(emailOutbox)
-      .set({
-        attempts: sql`${emailOutbox.attempts} + 1`,
-        nextAttemptAt: sql`now() + make_interval(secs => ${CLAIM_SECONDS})`,
-      })
-      .where(inArray(emailOutbox.id, due))
-      .returning();
-    if (!message) break;
-    try {
-      await mailer.send({
-        to: message.toAddress,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-        id: message.id,
-      });
-    } catch (error) {
-      log.warn(
-        { err: error, key: message.dedupeKey, attempts: message.attempts },
-        'e-mail not sent; it will be retried',
-      );
-      await db
-        .update(emailOutbox)
-        .set({
-          lastError: String(error).slice(0, 500),
-          nextAttemptAt: sql`now() + make_interval(secs => ${retryDelaySeconds(message.attempts)})`,
-        })
-        .where(eq(emailOutbox.id, message.id));
+  let claims = 0;
+  // Set when the outbox is empty or the mail server refuses: every sender stops after its message in hand.
+  let done = false;
+  const sender = async () => {
+    while (!done && claims < limit && !signal?.aborted) {
+      claims += 1;
+      const message = await claimNext(db);
+      if (!message) {
+        done = true;
+        return;
+      }
+      if (await sendClaimed(db, mailer, log, message)) sent += 1;
       // The mail server is down or refusing: this run ends; the message's next try comes with its back-off.
-      break;
+      else done = true;
     }
-    const wipe = message.dedupeKey.startsWith(ACCOUNT_EMAIL_KEY_PREFIX) ? { text: '', html: '' } : {};
+  };
+  const senders = Math.max(1, Math.min(mailer.concurrency ?? 1, limit));
+  await Promise.all(Array.from({ length: senders }, sender));
+  return sent;
+}
+
+type OutboxRow = typeof emailOutbox.$inferSelect;
+
+/** The next due message, claimed for CLAIM_SECONDS; undefined when none is due. */
+async function claimNext(db: Db): Promise<OutboxRow | undefined> {
+  const due = db
+    .select({ id: emailOutbox.id })
+    .from(emailOutbox)
+    .where(
+      and(
+        isNull(emailOutbox.sentAt),
+        lt(emailOutbox.attempts, MAX_ATTEMPTS),
+        lte(emailOutbox.nextAttemptAt, sql`now()`),
+      ),
+    )
+    .orderBy(asc(emailOutbox.nextAttemptAt), asc(emailOutbox.createdAt))
+    .limit(1)
+    .for('update', { skipLocked: true });
+  const [message] = await db
+    .update(emailOutbox)
+    .set({
+      attempts: sql`${emailOutbox.attempts} + 1`,
+      nextAttemptAt: sql`now() + make_interval(secs => ${CLAIM_SECONDS})`,
+    })
+    .where(inArray(emailOutbox.id, due))
+    .returning();
+  return message;
+}
+
+/** Sends a claimed message and records the outcome: true when the mail server took it. */
+async function sendClaimed(db: Db, mailer: Mailer, log: FastifyBaseLogger, message: OutboxRow): Promise<boolean> {
+  try {
+    await mailer.send({
+      to: message.toAddress,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+      id: message.id,
+    });
+  } catch (error) {
+    log.warn({ err: error, key: message.dedupeKey, attempts: message.attempts }, 'e-mail not sent; it will be retried');
     await db
       .update(emailOutbox)
-      .set({ sentAt: sql`now()`, lastError: null, ...wipe })
+      .set({
+        lastError: String(error).slice(0, 500),
+        nextAttemptAt: sql`now() + make_interval(secs => ${retryDelaySeconds(message.attempts)})`,
+      })
       .where(eq(emailOutbox.id, message.id));
-    sent += 1;
+    return false;
   }
-  return sent;
+  const wipe = message.dedupeKey.startsWith(ACCOUNT_EMAIL_KEY_PREFIX) ? { text: '', html: '' } : {};
+  await db
+    .update(emailOutbox)
+    .set({ sentAt: sql`now()`, lastError: null, ...wipe })
+    .where(eq(emailOutbox.id, message.id));
+  return true;
 }

@@ -1,0 +1,103 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { RetentionConfig } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import { MAX_ATTEMPTS } from '../notifications/outbox.ts';
+
+/** What the periodic job prunes: rows that serve nothing once old. Payments, orders, the audit log and usage stay. */
+export const PRUNED = [
+  'sent_emails',
+  'failed_emails',
+  'webhook_events',
+  'sessions',
+  'verifications',
+  'abandoned_checkouts',
+  'resolved_alerts',
+] as const;
+export type Pruned = (typeof PRUNED)[number];
+export type PrunedCounts = Record<Pruned, number>;
+
+export const DEFAULT_RETENTION: RetentionConfig = {
+  sentEmailsDays: 30,
+  webhookEventsDays: 45,
+  expiredSessionsDays: 7,
+  abandonedCheckoutsDays: 7,
+  resolvedAlertsDays: 90,
+  batchSize: 1000,
+  batchesPerRun: 50,
+};
+
+const DAY_MS = 86_400_000;
+const daysBefore = (at: Date, days: number) => new Date(at.getTime() - days * DAY_MS);
+
+/**
+ * One batch of each table: `limit` rows past their retention, by an index on the time that ages them. Rows another
+ * statement holds are skipped (SKIP LOCKED), so a prune never waits on the shop, nor two runners on each other.
+ */
+function batchOf(what: Pruned, cutoffs: Record<Pruned, Date>, limit: number): SQL {
+  const at = cutoffs[what];
+  switch (what) {
+    case 'sent_emails':
+      return sql`delete from email_outbox where id in (
+        select id from email_outbox where sent_at < ${at} limit ${limit} for update skip locked)`;
+    // Never sent and no try left (the alert told of them): by their last try, in the index of unsent ones.
+    case 'failed_emails':
+      return sql`delete from email_outbox where id in (
+        select id from email_outbox where sent_at is null and attempts >= ${MAX_ATTEMPTS} and next_attempt_at < ${at}
+        limit ${limit} for update skip locked)`;
+    case 'webhook_events':
+      return sql`delete from webhook_events where (provider, event_id) in (
+        select provider, event_id from webhook_events where received_at < ${at} limit ${limit} for update skip locked)`;
+    case 'sessions':
+      return sql`delete from sessions where id in (
+        select id from sessions where expires_at < ${at} limit ${limit} for update skip locked)`;
+    case 'verifications':
+      return sql`delete from verifications where id in (
+        select id from verifications where expires_at < ${at} limit ${limit} for update skip locked)`;
+    // Unpaid checkouts: by their partial index (orders_coupon_hold_idx holds only these, few at any time).
+    case 'abandoned_checkouts':
+      return sql`delete from orders where id in (
+        select id from orders where status = 'awaiting_payment' and created_at <= ${at}
+        limit ${limit} for update skip locked)`;
+    case 'resolved_alerts':
+      return sql`delete from alerts where id in (
+        select id from alerts where resolved_at < ${at} limit ${limit} for update skip locked)`;
+  }
+}
+
+/**
+ * Deletes what is past its retention: each table in batches of `batchSize` rows, each batch one short statement of its
+ * own (no transaction around them, so no lock lasts longer than one batch), at most `batchesPerRun` batches of each
+ * table a run; what is left goes in the next runs. A stop ends it between two batches.
+ */
+export async function pruneOldRows(
+  ctx: { db: Db; retention?: RetentionConfig; signal?: AbortSignal },
+  now: Date,
+): Promise<PrunedCounts> {
+  const retention = ctx.retention ?? DEFAULT_RETENTION;
+  // Checkouts by real time, not the sandbox's clock: a clock moved ahead must not remove one a customer is paying now.
+  const realNow = new Date(Math.min(now.getTime(), Date.now()));
+  const cutoffs: Record<Pruned, Date> = {
+    sent_emails: daysBefore(now, retention.sentEmailsDays),
+    failed_emails: daysBefore(now, retention.sentEmailsDays),
+    webhook_events: daysBefore(now, retention.webhookEventsDays),
+    sessions: daysBefore(now, retention.expiredSessionsDays),
+    verifications: daysBefore(now, retention.expiredSessionsDays),
+    abandoned_checkouts: daysBefore(realNow, retention.abandonedCheckoutsDays),
+    resolved_alerts: daysBefore(now, retention.resolvedAlertsDays),
+  };
+  const counts = Object.fromEntries(PRUNED.map((what) => [what, 0])) as PrunedCounts;
+  for (const what of PRUNED) {
+    for (let batch = 0; batch < retention.batchesPerRun && !ctx.signal?.aborted; batch++) {
+      const deleted = await affectedRows(ctx.db, batchOf(what, cutoffs, retention.batchSize));
+      counts[what] += deleted;
+      if (deleted < retention.batchSize) break;
+    }
+  }
+  return counts;
+}
+
+/** Rows a statement changed, as node-postgres (rowCount) or PGlite (affectedRows) says it. */
+async function affectedRows(db: Db, statement: SQL): Promise<number> {
+  const result = (await db.execute(statement)) as { rowCount?: number | null; affectedRows?: number };
+  return Number(result.rowCount ?? result.affectedRows ?? 0);
+}
