@@ -213,4 +213,35 @@ describe('the periodic job with several runners', () => {
     const text = rows.map((r) => Object.values(r).join(' ')).join('\n');
     expect(text).toContain('orders_remind_idx');
   });
+
+  // Last: it stops the app's job runner.
+  it('a run asked for once the job is stopping does nothing (its database is about to close)', async () => {
+    const db = t.database.db;
+    const customer = await signUpCustomer(t, 'after-stop@example.com');
+    const due = new Date(Date.now() - 3_600_000);
+    const [order] = await db
+      .insert(orders)
+      .values({
+        userId: customer.id,
+        productId: 'isp_proxies',
+        quantity: 1,
+        unitPriceCents: 250,
+        totalCents: 250,
+        status: 'delivered',
+        provider: 'sandbox',
+        sandboxCard: 'ok',
+        purchasedAt: new Date(due.getTime() - 30 * 86_400_000),
+        expiresAt: due,
+      })
+      .returning({ id: orders.id });
+    await t.app.jobs.stop();
+    const report = await t.app.jobs.runOnce();
+    expect(report.renewed).toBe(0);
+    expect(
+      await db
+        .select()
+        .from(payments)
+        .where(eq(payments.orderId, order?.id ?? '')),
+    ).toEqual([]);
+  });
 });

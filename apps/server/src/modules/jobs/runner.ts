@@ -70,6 +70,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
 
   async function runOnce(at?: Date): Promise<JobReport> {
     while (running) await running.catch(() => {});
+    // A run asked for while the last one was under way (a run longer than the interval) waits for it: once the job is
+    // stopping it does nothing, as the database is about to close.
+    if (stopping.signal.aborted) return nothingDone(at ?? new Date());
     // With traces on, each run is a span, the parent of its queries, provider calls and e-mails.
     running = traced('periodic job', {}, () => runAndRecord(options, ctx, record, at));
     try {
@@ -145,6 +148,10 @@ async function recordInDatabase(
   await recordJobRun(options.db, outcome, intervalSeconds).catch((error: unknown) =>
     options.log.error({ err: error }, 'the outcome of the periodic job could not be recorded'),
   );
+}
+
+function nothingDone(at: Date): JobReport {
+  return { now: at.toISOString(), renewed: 0, failed: 0, expired: 0, reminded: 0, emailsSent: 0, abandonedRemoved: 0 };
 }
 
 function logReport(log: FastifyBaseLogger, report: JobReport) {
