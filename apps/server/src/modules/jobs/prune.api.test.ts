@@ -201,4 +201,21 @@ describe('the periodic job prunes what is past its retention', () => {
     expect((a?.sessions ?? 0) + (b?.sessions ?? 0)).toBe(60);
     expect(await db.select().from(sessions).where(eq(sessions.userId, customer.id))).toHaveLength(1);
   });
+
+  it("prunes by real time: the sandbox's clock moved a year ahead removes no live session nor recent e-mail", async () => {
+    const db = t.database.db;
+    const customer = await signUpCustomer(t, 'clock-ahead@example.com');
+    await db.insert(emailOutbox).values({
+      dedupeKey: 'sent-today',
+      toAddress: 'a@example.com',
+      subject: 's',
+      text: 't',
+      html: 'h',
+      sentAt: new Date(),
+    });
+    const yearAhead = new Date(Date.now() + 365 * DAY);
+    await pruneOldRows({ db, retention: t.config.jobs.retention }, yearAhead);
+    expect(await db.select().from(sessions).where(eq(sessions.userId, customer.id))).toHaveLength(1);
+    expect(await db.select().from(emailOutbox).where(eq(emailOutbox.dedupeKey, 'sent-today'))).toHaveLength(1);
+  });
 });

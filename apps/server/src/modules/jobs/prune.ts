@@ -74,16 +74,17 @@ export async function pruneOldRows(
   now: Date,
 ): Promise<PrunedCounts> {
   const retention = ctx.retention ?? DEFAULT_RETENTION;
-  // Checkouts by real time, not the sandbox's clock: a clock moved ahead must not remove one a customer is paying now.
-  const realNow = new Date(Math.min(now.getTime(), Date.now()));
+  // By real time, never the sandbox's clock: a clock moved ahead must not remove the sessions signed in now, nor the
+  // checkout a customer is paying now.
+  const at = new Date(Math.min(now.getTime(), Date.now()));
   const cutoffs: Record<Pruned, Date> = {
-    sent_emails: daysBefore(now, retention.sentEmailsDays),
-    failed_emails: daysBefore(now, retention.sentEmailsDays),
-    webhook_events: daysBefore(now, retention.webhookEventsDays),
-    sessions: daysBefore(now, retention.expiredSessionsDays),
-    verifications: daysBefore(now, retention.expiredSessionsDays),
-    abandoned_checkouts: daysBefore(realNow, retention.abandonedCheckoutsDays),
-    resolved_alerts: daysBefore(now, retention.resolvedAlertsDays),
+    sent_emails: daysBefore(at, retention.sentEmailsDays),
+    failed_emails: daysBefore(at, retention.sentEmailsDays),
+    webhook_events: daysBefore(at, retention.webhookEventsDays),
+    sessions: daysBefore(at, retention.expiredSessionsDays),
+    verifications: daysBefore(at, retention.expiredSessionsDays),
+    abandoned_checkouts: daysBefore(at, retention.abandonedCheckoutsDays),
+    resolved_alerts: daysBefore(at, retention.resolvedAlertsDays),
   };
   const counts = Object.fromEntries(PRUNED.map((what) => [what, 0])) as PrunedCounts;
   for (const what of PRUNED) {
