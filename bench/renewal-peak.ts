@@ -1,6 +1,6 @@
 // The periodic job at a peak, on the big shop (big-shop-fill.ts): PEAK_RENEWALS (20,000) sandbox renewals due within
 // the same hour, charged and their receipts e-mailed to a local SMTP catcher by one job runner (`node apps/server/src/
-// jobs.ts`, its default settings), then as many others by two runners at once. Before them: migration 0023's indexes
+// jobs.ts`, its default settings), then as many others by two runners at once. Before them: migration 0025's indexes
 // built on the big shop and timed, pruning batches timed, the first run after the upgrade (the pruning backlog) timed,
 // and the reminder's claim planned. Prints the figures; a receipt sent twice or a renewal charged twice is an error.
 //   node bench/renewal-peak.ts    (BENCH_DATABASE_URL: the PostgreSQL server, as the other benches)
@@ -198,11 +198,11 @@ async function peak(
   };
 }
 
-/** Builds migration 0023's indexes again on the filled shop, each timed (the migration's own statements, in order). */
+/** Builds migration 0025's indexes again on the filled shop, each timed (the migration's own statements, in order). */
 async function timeMigration(client: pg.Client): Promise<{ index: string; table: string; rows: number; ms: number }[]> {
   const folder = path.join(root, 'apps/server/drizzle');
-  const file = readdirSync(folder).find((name) => name.startsWith('0023_'));
-  if (!file) throw new Error('migration 0023 is missing');
+  const file = readdirSync(folder).find((name) => name.startsWith('0025_'));
+  if (!file) throw new Error('migration 0025 is missing');
   const statements = readFileSync(path.join(folder, file), 'utf8')
     .split('--> statement-breakpoint')
     .map((text) => text.replace(/^--.*$/gm, '').trim())
@@ -286,7 +286,7 @@ try {
   client = db;
   await db.connect();
 
-  console.log('\n## Migration 0023 on the big shop (each index dropped and built again by its statement)\n');
+  console.log('\n## Migration 0025 on the big shop (each index dropped and built again by its statement)\n');
   console.log('| index | table rows | build (writes to the table wait) |\n|---|---:|---:|');
   for (const row of await timeMigration(db))
     console.log(`| \`${row.index}\` | ${row.rows.toLocaleString('en-US')} (${row.table}) | ${seconds(row.ms)} |`);
