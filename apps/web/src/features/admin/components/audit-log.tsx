@@ -1,12 +1,12 @@
-import { Badge, Button, Group, Loader, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Group, Loader, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { AUDIT_ACTIONS, type AuditAction, type AuditLogQuery, formatDate } from '@storefront/contract';
-import { IconFilter, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
 import { LIST_IN_MAIN } from '../../../components/list-in-main.ts';
 import { useTimeZone } from '../../../lib/time-zone.ts';
 import { useAuditLog } from '../api/audit-api.ts';
+import { FilterButtons } from './filter-buttons.tsx';
 import { PositionPager, usePositions } from './position-pager.tsx';
 
 const NO_FILTERS = { action: null as string | null, actor: '', from: '', to: '' };
@@ -47,21 +47,12 @@ function AuditFilters({ onFilter }: { onFilter: (filters: Filters) => void }) {
         />
         <TextInput label="From" type="date" {...form.getInputProps('from')} w={{ base: '47%', xs: 160 }} />
         <TextInput label="To" type="date" {...form.getInputProps('to')} w={{ base: '47%', xs: 160 }} />
-        <Group gap="xs">
-          <Button type="submit" variant="default" leftSection={<IconFilter size={16} aria-hidden />}>
-            Filter
-          </Button>
-          <Button
-            variant="subtle"
-            leftSection={<IconX size={16} aria-hidden />}
-            onClick={() => {
-              form.reset();
-              onFilter(NO_FILTERS);
-            }}
-          >
-            Clear
-          </Button>
-        </Group>
+        <FilterButtons
+          onClear={() => {
+            form.reset();
+            onFilter(NO_FILTERS);
+          }}
+        />
       </Group>
     </form>
   );

@@ -23,12 +23,13 @@ import {
   type SubnetState,
   subnetEndpointsFileName,
 } from '@storefront/contract';
-import { IconArrowsExchange, IconChevronDown, IconDownload, IconFilter, IconRefresh, IconX } from '@tabler/icons-react';
+import { IconArrowsExchange, IconChevronDown, IconDownload, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
 import { LIST_IN_MAIN } from '../../../components/list-in-main.ts';
 import { downloadText } from '../../../lib/download.ts';
 import { poolName, useAllSubnetIps, useSubnetIps, useSubnets } from '../api/inventory-api.ts';
+import { FilterButtons } from './filter-buttons.tsx';
 import { PositionPager, usePositions } from './position-pager.tsx';
 import { Figure } from './residential-inventory-card.tsx';
 import classes from './subnet-inventory.module.css';
@@ -201,21 +202,12 @@ function SubnetFilterForm({ onFilter }: { onFilter: (filters: SubnetFilters) => 
           {...form.getInputProps('customer')}
           w={{ base: '100%', xs: 240 }}
         />
-        <Group gap="xs">
-          <Button type="submit" variant="default" leftSection={<IconFilter size={16} aria-hidden />}>
-            Filter
-          </Button>
-          <Button
-            variant="subtle"
-            leftSection={<IconX size={16} aria-hidden />}
-            onClick={() => {
-              form.reset();
-              onFilter({});
-            }}
-          >
-            Clear
-          </Button>
-        </Group>
+        <FilterButtons
+          onClear={() => {
+            form.reset();
+            onFilter({});
+          }}
+        />
       </Group>
     </form>
   );
