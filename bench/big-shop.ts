@@ -740,8 +740,12 @@ try {
         [smallShop, screen.who === 'admin' ? smallAdmin.cookie : smallTenK.cookie],
       ] as const) {
         const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'UTC' });
-        const [name, ...value] = cookie.split('=');
-        await context.addCookies([{ name: name ?? '', value: value.join('='), url: shop.base }]);
+        await context.addCookies(
+          cookie.split('; ').map((pair) => {
+            const [name, ...value] = pair.split('=');
+            return { name: name ?? '', value: value.join('='), url: shop.base };
+          }),
+        );
         const page = await context.newPage();
         const times: number[] = [];
         let elements = 0;

@@ -120,6 +120,8 @@ export const residentialPool = pgTable(
     id: integer('id').primaryKey().default(1),
     bandwidthLimitMb: bigint('bandwidth_limit_mb', { mode: 'number' }).notNull().default(0),
     bandwidthUsedMb: bigint('bandwidth_used_mb', { mode: 'number' }).notNull().default(0),
+    /** Every account's data carried, in KB: kept by triggers on residential_accounts (migration 0026). */
+    carriedKb: bigint('carried_kb', { mode: 'number' }).notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -296,6 +298,8 @@ export const promoCodes = pgTable(
     active: boolean('active').notNull().default(true),
     maxRedemptions: integer('max_redemptions'),
     timesRedeemed: integer('times_redeemed').notNull().default(0),
+    /** The customers (e-mails) who used the code, counted as each redemption is recorded (recordRedemption). */
+    customers: integer('customers').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     providerPromoCodeId: text('provider_promo_code_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

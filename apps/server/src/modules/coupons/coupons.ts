@@ -191,15 +191,27 @@ export async function recordRedemption({
   orderId: string;
   email: string;
 }) {
+  const email = input.email.toLowerCase();
+  // The code's row first: redemptions of one code are recorded one at a time, so whether this e-mail is new to the code
+  // is read (a statement of its own, after the lock) with every earlier redemption in sight.
+  await tx.select({ id: promoCodes.id }).from(promoCodes).where(eq(promoCodes.id, input.promoCodeId)).for('update');
+  const [known] = await tx
+    .select({ id: couponRedemptions.id })
+    .from(couponRedemptions)
+    .where(and(eq(couponRedemptions.promoCodeId, input.promoCodeId), eq(couponRedemptions.email, email)))
+    .limit(1);
   const inserted = await tx
     .insert(couponRedemptions)
-    .values({ ...input, email: input.email.toLowerCase() })
+    .values({ ...input, email })
     .onConflictDoNothing({ target: couponRedemptions.orderId })
     .returning({ id: couponRedemptions.id });
   if (inserted.length > 0) {
     await tx
       .update(promoCodes)
-      .set({ timesRedeemed: sql`${promoCodes.timesRedeemed} + 1` })
+      .set({
+        timesRedeemed: sql`${promoCodes.timesRedeemed} + 1`,
+        ...(known === undefined && { customers: sql`${promoCodes.customers} + 1` }),
+      })
       .where(eq(promoCodes.id, input.promoCodeId));
   }
 }

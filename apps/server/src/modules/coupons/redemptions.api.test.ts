@@ -1,7 +1,9 @@
 import { REDEMPTION_EMAILS_PAGE_SIZE, REDEMPTIONS_PAGE_SIZE } from '@storefront/contract';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { couponRedemptions, coupons, orders, promoCodes } from '../../db/schema.ts';
 import { callApi, createTestApp, signUpCustomer, type TestApp } from '../../test/test-app.ts';
+import { recordRedemption } from './coupons.ts';
 
 describe('coupon redemptions, a page at a time', () => {
   let t: TestApp;
@@ -21,12 +23,17 @@ describe('coupon redemptions, a page at a time', () => {
     const codes = await db
       .insert(promoCodes)
       .values(
-        Array.from({ length: 25 }, (_, i) => ({ couponId: coupon.id, code: `BULK${i + 1}`, timesRedeemed: i + 1 })),
+        Array.from({ length: 25 }, (_, i) => ({
+          couponId: coupon.id,
+          code: `BULK${i + 1}`,
+          timesRedeemed: i + 1,
+          customers: 1,
+        })),
       )
       .returning();
     const busy = await db
       .insert(promoCodes)
-      .values({ couponId: coupon.id, code: 'BUSY', timesRedeemed: 131 })
+      .values({ couponId: coupon.id, code: 'BUSY', timesRedeemed: 131, customers: 130 })
       .returning();
     busyCode = busy[0]?.id ?? '';
     const uses = [
@@ -56,6 +63,33 @@ describe('coupon redemptions, a page at a time', () => {
     expect(codes).toHaveLength(26);
     expect(new Set(codes).size).toBe(26);
     expect(codes.at(-1)).toBe('BULK1');
+  });
+
+  it("counts a code's uses and customers as redemptions are recorded, exactly when they come at once", async () => {
+    const { db } = t.database;
+    const [coupon] = await db.insert(coupons).values({ name: 'Rush', duration: 'once', percentOff: 5 }).returning();
+    const [code] = await db
+      .insert(promoCodes)
+      .values({ couponId: coupon?.id ?? '', code: 'RUSH' })
+      .returning();
+    const paid = await db
+      .insert(orders)
+      .values(
+        Array.from({ length: 12 }, () => ({ userId: carl.id, productId: 'pk1_isp_proxies' as const, quantity: 1 })),
+      )
+      .returning({ id: orders.id });
+    // Twelve paid orders of five customers (Ann three times, in two spellings), recorded at once, one of them twice.
+    const emails = ['ann@x.test', 'ANN@x.test', 'bob@x.test', 'cy@x.test', 'di@x.test', 'ed@x.test'];
+    const record = (orderId: string, i: number) =>
+      db.transaction((tx) =>
+        recordRedemption({ tx, promoCodeId: code?.id ?? '', orderId, email: emails[i % emails.length] ?? '' }),
+      );
+    await Promise.all([...paid.map((order, i) => record(order.id, i)), record(paid[0]?.id ?? '', 0)]);
+    const [kept] = await db
+      .select()
+      .from(promoCodes)
+      .where(eq(promoCodes.id, code?.id ?? ''));
+    expect(kept).toMatchObject({ timesRedeemed: 12, customers: 5 });
   });
 
   it("pages a code's customers alphabetically, and downloads them all as CSV", async () => {

@@ -6,14 +6,14 @@ import {
   REDEMPTIONS_PAGE_SIZE,
   type RedemptionEmails,
 } from '@storefront/contract';
-import { and, asc, count, countDistinct, desc, eq, gt, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { couponRedemptions, coupons, promoCodes } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 
 /**
- * GET /api/admin/coupons/redemptions: codes used in paid checkouts, most used first, a page at a time. The uses are the
- * count each redemption keeps on its code; the customers are counted for the page's codes only, by their index.
+ * GET /api/admin/coupons/redemptions: codes used in paid checkouts, most used first, a page at a time. The uses and the
+ * customers are the counts each redemption keeps on its code (recordRedemption).
  */
 export async function listRedemptions({ db, before }: { db: Db; before?: string }) {
   const conditions: SQL[] = [gt(promoCodes.timesRedeemed, 0)];
@@ -28,6 +28,7 @@ export async function listRedemptions({ db, before }: { db: Db; before?: string 
         promoCodeId: promoCodes.id,
         couponCode: promoCodes.code,
         totalRedemptions: promoCodes.timesRedeemed,
+        uniqueUsers: promoCodes.customers,
         percentOff: coupons.percentOff,
         amountOff: coupons.amountOffCents,
         currency: coupons.currency,
@@ -45,32 +46,18 @@ export async function listRedemptions({ db, before }: { db: Db; before?: string 
       .where(isNull(coupons.deletedAt)),
   ]);
   const page = rows.slice(0, REDEMPTIONS_PAGE_SIZE);
-  const customers = await customersOf(
-    db,
-    page.map((row) => row.promoCodeId),
-  );
   const last = page.at(-1);
   return {
     coupons: page.map(
       (row): CouponRedemption => ({
         ...row,
-        uniqueUsers: customers.get(row.promoCodeId) ?? 0,
+        uniqueUsers: row.uniqueUsers,
         deletedAt: row.deletedAt?.toISOString() ?? null,
       }),
     ),
     totalCoupons: Number(total?.value ?? 0),
     next: rows.length > REDEMPTIONS_PAGE_SIZE && last ? `${last.totalRedemptions}~${last.promoCodeId}` : null,
   };
-}
-
-async function customersOf(db: Db, promoCodeIds: string[]): Promise<Map<string, number>> {
-  if (promoCodeIds.length === 0) return new Map();
-  const rows = await db
-    .select({ promoCodeId: couponRedemptions.promoCodeId, customers: countDistinct(couponRedemptions.email) })
-    .from(couponRedemptions)
-    .where(inArray(couponRedemptions.promoCodeId, promoCodeIds))
-    .groupBy(couponRedemptions.promoCodeId);
-  return new Map(rows.map((row) => [row.promoCodeId, Number(row.customers)]));
 }
 
 async function emailsPage(db: Db, promoCodeId: string, after: string | undefined, size: number) {

@@ -1,27 +1,23 @@
 import { adminMessages, counted, KB_PER_GB, POOL_MB_PER_GB, type ResidentialStock } from '@storefront/contract';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { residentialAccounts, residentialPool } from '../../db/schema.ts';
+import { residentialPool } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import { type Actor, recordAudit } from '../audit/record-audit.ts';
 import { deliverWaitingOrders } from '../delivery/deliver-order.ts';
 
-async function stockOf(
-  db: Db | Tx,
-  pool: { bandwidthLimitMb: number; bandwidthUsedMb: number } | undefined,
-): Promise<ResidentialStock> {
+function stockOf(
+  pool: { bandwidthLimitMb: number; bandwidthUsedMb: number; carriedKb: number } | undefined,
+): ResidentialStock {
   const limit = pool?.bandwidthLimitMb ?? 0;
   const used = pool?.bandwidthUsedMb ?? 0;
-  const [carried] = await db
-    .select({ kb: sql<string | null>`sum(${residentialAccounts.usedKb})` })
-    .from(residentialAccounts);
   return {
     bandwidthUsed: used,
     bandwidthLimit: limit,
     bandwidthAvailable: Math.max(0, limit - used),
     usagePercentage: limit === 0 ? 0 : Math.round((used / limit) * 10_000) / 100,
-    bandwidthCarried: Math.round(Number(carried?.kb ?? 0) / KB_PER_MB),
+    bandwidthCarried: Math.round((pool?.carriedKb ?? 0) / KB_PER_MB),
   };
 }
 
@@ -36,7 +32,7 @@ async function poolRow(db: Db | Tx, lock: boolean) {
 
 /** GET /api/admin/stocks/residential: the pool in MB (spec section 3 'Residential stock'). */
 export async function getResidentialStock({ db }: { db: Db }): Promise<ResidentialStock> {
-  return stockOf(db, await poolRow(db, false));
+  return stockOf(await poolRow(db, false));
 }
 
 /**
@@ -75,7 +71,7 @@ export async function setResidentialLimit({
       summary: `Residential pool ${previous.toLocaleString('en-US')} MB → ${bandwidthLimit.toLocaleString('en-US')} MB${delivered > 0 ? `; ${counted(delivered, 'waiting order', 'waiting orders')} delivered` : ''}`,
       details: { previousMb: previous, limitMb: bandwidthLimit, delivered },
     });
-    const stock = await stockOf(tx, await poolRow(tx, false));
+    const stock = stockOf(await poolRow(tx, false));
     return {
       ...stock,
       delivered,
