@@ -241,8 +241,9 @@ function fillSteps(appUrl: string): [string, string][] {
         select o.promo_code_id, o.id, u.email, o.purchased_at
         from orders o join users u on u.id = o.user_id
         where o.promo_code_id is not null;
-      update promo_codes p set times_redeemed = c.n
-        from (select promo_code_id, count(*) as n from coupon_redemptions group by promo_code_id) c
+      update promo_codes p set times_redeemed = c.n, customers = c.customers
+        from (select promo_code_id, count(*) as n, count(distinct email) as customers
+          from coupon_redemptions group by promo_code_id) c
         where c.promo_code_id = p.id;`,
     ],
     [
