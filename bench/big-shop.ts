@@ -735,7 +735,8 @@ try {
         label: 'Proxies, the 10,000-IP customer',
         path: '/dashboard/proxies',
         who: 'tenK',
-        ready: (page: Page) => page.getByRole('main').getByRole('row').nth(1),
+        // The orders show as cards, each with its proxies a page at a time once opened.
+        ready: (page: Page) => page.getByRole('button', { name: 'Show proxies' }).first(),
       },
     ];
     for (const screen of screens) {
@@ -754,16 +755,22 @@ try {
         const page = await context.newPage();
         const times: number[] = [];
         let elements = 0;
-        for (let run = 0; run < 3; run += 1) {
-          const start = performance.now();
-          await page.goto(`${shop.base}${screen.path}`);
-          await screen.ready(page).waitFor({ timeout: 30_000 });
-          times.push(performance.now() - start);
-          elements = await page.evaluate(() => document.querySelectorAll('*').length);
+        try {
+          for (let run = 0; run < 3; run += 1) {
+            const start = performance.now();
+            await page.goto(`${shop.base}${screen.path}`);
+            await screen.ready(page).waitFor({ timeout: 30_000 });
+            times.push(performance.now() - start);
+            elements = await page.evaluate(() => document.querySelectorAll('*').length);
+          }
+          times.sort((a, b) => a - b);
+          figures.push(`${ms(times[1] ?? 0)}`, elements.toLocaleString('en-US'));
+        } catch (error) {
+          // Said in the table, so that one screen that never shows does not lose the calls' figures.
+          figures.push(`**not shown: ${String(error).split('\n')[0]?.slice(0, 60)}**`, '–');
+        } finally {
+          await context.close();
         }
-        await context.close();
-        times.sort((a, b) => a - b);
-        figures.push(`${ms(times[1] ?? 0)}`, elements.toLocaleString('en-US'));
       }
       pageRows.push(`| ${screen.label} | ${figures.join(' | ')} |`);
       console.log(`  ${screen.label}: ${figures.join(', ')}`);
