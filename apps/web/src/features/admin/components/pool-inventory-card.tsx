@@ -167,17 +167,23 @@ export function PoolInventoryCard({ pool }: { pool: IpPool }) {
               >
                 {copyAll.copied ? 'Copied' : 'Copy All'}
               </Button>
-              <Button
-                variant="default"
-                size="xs"
-                component="a"
-                href={burntIpsAddress(pool)}
-                download={`burnt-ips-${isoDate()}.txt`}
-                leftSection={<IconDownload size={14} aria-hidden />}
-                disabled={burnt === ''}
-              >
-                Download
-              </Button>
+              {/* A link only when there is a list to download: a disabled link is not disabled to assistive technology. */}
+              {burnt === '' ? (
+                <Button variant="default" size="xs" leftSection={<IconDownload size={14} aria-hidden />} disabled>
+                  Download
+                </Button>
+              ) : (
+                <Button
+                  variant="default"
+                  size="xs"
+                  component="a"
+                  href={burntIpsAddress(pool)}
+                  download={`burnt-ips-${isoDate()}.txt`}
+                  leftSection={<IconDownload size={14} aria-hidden />}
+                >
+                  Download
+                </Button>
+              )}
             </Group>
             <FormError message={copyAll.error} />
           </>
