@@ -501,6 +501,29 @@ export const customerPreferences = pgTable('customer_preferences', {
 });
 
 /**
+ * Data a gateway holds for an account and has not yet written to used_kb: a slice taken, by reserve_residential_data()
+ * (migration 0027), only out of what neither used_kb nor another gateway's live lease holds, so that several gateways
+ * metering one account never carry more than it has between them. Each flush takes what it wrote off its lease and
+ * renews it; a gateway that stops deletes its leases, and one that dies leaves them to expire.
+ */
+export const residentialGatewayLeases = pgTable(
+  'residential_gateway_leases',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => residentialAccounts.userId, { onDelete: 'cascade' }),
+    /** The gateway process's own id, new at every start. */
+    gatewayId: text('gateway_id').notNull(),
+    kb: bigint('kb', { mode: 'number' }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.gatewayId] }),
+    index('residential_gateway_leases_gateway_idx').on(table.gatewayId),
+  ],
+);
+
+/**
  * Residential data carried by the gateway, per account and UTC day, in KB (1024 bytes): the usage-over-time chart. Written
  * in the same transaction as the increment of residential_accounts.used_kb, by increments, so several gateways add up.
  */

@@ -26,6 +26,8 @@ export interface GatewayConfig {
   flushMs: number;
   /** How long credentials and remaining data are reused before the database is asked again. */
   cacheMs: number;
+  /** KB of an account's data a gateway reserves at a time, beyond what it has carried and not yet written. */
+  sliceKb: number;
   /**
    * Failed proxy authentications one source address (an IPv6 /64) may make in `windowMs`; past them it is refused, good
    * credentials too, until the window ends. Counted in Redis when set, so that every gateway counts together.
@@ -64,6 +66,7 @@ export function gatewayConfigOf(e: GatewaySettings): GatewayConfig {
     allowPrivateTargets: e.GATEWAY_ALLOW_PRIVATE,
     flushMs: e.GATEWAY_FLUSH_MS,
     cacheMs: e.GATEWAY_CACHE_MS,
+    sliceKb: e.GATEWAY_SLICE_MB * 1024,
     authFailures: { perIp: e.GATEWAY_AUTH_FAILURES_PER_IP, windowMs: 10 * 60_000, redis: redisOf(e) },
     maxConnectionsPerIp: e.GATEWAY_MAX_CONNECTIONS_PER_IP,
     proxyProtocol: e.GATEWAY_PROXY_PROTOCOL,

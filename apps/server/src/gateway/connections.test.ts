@@ -4,7 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { AccountCache, GatewayAccount } from './accounts.ts';
 import { type Connection, newConnection, OpenConnections, revoked } from './connections.ts';
-import type { Meter } from './meter.ts';
+import { Meter } from './meter.ts';
+import type { SqlClient } from './sql.ts';
 
 /** A socket as the connection registry sees it: counters, destroy and close. */
 function fakeSocket(remoteAddress = '203.0.113.7') {
@@ -41,11 +42,13 @@ function account(overrides: Partial<GatewayAccount> = {}): GatewayAccount {
 
 function registry(maxPerSource = 2) {
   const added: { upload: number; download: number }[] = [];
+  // Every account's data is this gateway's to carry here: the slices are tested below and in meter.test.ts.
   const meter = {
     add(target: GatewayAccount, upload: number, download: number) {
       added.push({ upload, download });
       target.localBytes += upload + download;
     },
+    wantsSlice: () => false,
   } as unknown as Meter;
   const open = new OpenConnections({
     maxPerSource,
@@ -94,6 +97,63 @@ describe('open connections', () => {
     open.meter(second);
     expect(sockets.every((socket) => socket.destroyed)).toBe(true);
     expect(open.size).toBe(0);
+  });
+
+  it('holds a connection whose slice is spent until the next comes, and cuts every one when none does', async () => {
+    // The account has 4 KB beside the other gateways' leases; nothing is written meanwhile, so a lease is what is asked
+    // for, up to that.
+    const available = 4;
+    let answerNow: () => void = () => {};
+    // The reservation reaches the database a few ticks after it is asked for.
+    const answer = () => new Promise((resolve) => setTimeout(resolve, 5)).then(() => answerNow());
+    const sql: SqlClient = {
+      async query(text, params = []) {
+        if (!text.includes('reserve_residential_data')) return { rows: [] };
+        await new Promise<void>((resolve) => {
+          answerNow = resolve;
+        });
+        return { rows: [{ kb: Math.min(Number(params[2]), available) }] };
+      },
+    };
+    const meter = new Meter({ sql, gatewayId: 'g', sliceKb: 2, leaseMs: 30_000, shortForMs: 0, onError() {} });
+    const open = new OpenConnections({
+      maxPerSource: 10,
+      meter,
+      accounts: { refresh: async () => {} } as unknown as AccountCache,
+      log: { error() {} } as unknown as FastifyBaseLogger,
+    });
+    const alice = account({ totalKb: 1000 });
+    const sockets = [fakeSocket(), fakeSocket()] as const;
+    const [first] = sockets.map((socket) => {
+      const connection = newConnection(socket as unknown as Socket);
+      connection.account = alice;
+      open.add(connection);
+      return connection;
+    }) as [Connection, Connection];
+    // No slice yet: the first bytes wait for one.
+    sockets[0].bytesWritten = 1000;
+    const slice = open.meter(first);
+    expect(slice).toBeInstanceOf(Promise);
+    expect(open.waiting(first)).toBe(true);
+    await answer();
+    await slice;
+    expect(open.waiting(first)).toBe(false);
+    // 3 KB given (what was carried, rounded up, and a slice of 2); within it nothing waits.
+    expect(meter.leaseLeft(alice.userId)).toBe(3 * 1024 - 1000);
+    sockets[0].bytesWritten = 2000;
+    expect(open.meter(first)).toBeUndefined();
+    // Past it: the next slice is short (4 KB in all), then spent, and every connection is cut.
+    sockets[0].bytesWritten = 3100;
+    const next = open.meter(first);
+    expect(next).toBeInstanceOf(Promise);
+    await answer();
+    await next;
+    expect(sockets.every((socket) => !socket.destroyed)).toBe(true);
+    sockets[0].bytesWritten = 4200;
+    const last = open.meter(first);
+    await answer();
+    await last;
+    expect(sockets.every((socket) => socket.destroyed)).toBe(true);
   });
 
   it('takes a connection as revoked once its account is blocked, re-passworded or no longer allows its address', () => {

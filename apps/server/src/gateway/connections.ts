@@ -132,18 +132,66 @@ export class OpenConnections {
     for (const connection of this.#all) if (connection.account === account) connection.socket.destroy();
   }
 
-  /** Hands the connection's new bytes (both directions, as the client sees them) to the meter; cuts at the limit. */
-  meter(connection: Connection): void {
+  /**
+   * Hands the connection's new bytes (both directions, as the client sees them) to the meter; cuts at the limit. When
+   * this gateway's slice of the account is spent while the next is being asked for, answers the reservation: the caller
+   * holds its reading until then, so that nothing is carried past what the account gave.
+   */
+  meter(connection: Connection): Promise<unknown> | undefined {
     const { account, socket } = connection;
-    if (!account) return;
+    if (!account) return undefined;
     const { bytesRead, bytesWritten } = socket;
     const upload = bytesRead - connection.meteredRead;
     const download = bytesWritten - connection.meteredWritten;
-    if (upload <= 0 && download <= 0) return;
+    if (upload <= 0 && download <= 0) return undefined;
     connection.meteredRead = bytesRead;
     connection.meteredWritten = bytesWritten;
     this.#meter.add(account, upload, download);
-    if (remainingBytes(account) <= 0) this.cut(account);
+    if (remainingBytes(account) <= 0) {
+      this.cut(account);
+      return undefined;
+    }
+    return this.#keepLease(account);
+  }
+
+  /** Whether the connection must not carry more until its account's next slice comes. */
+  waiting({ account }: Connection): boolean {
+    return account !== undefined && this.#meter.reserving(account.userId) && this.#meter.leaseLeft(account.userId) <= 0;
+  }
+
+  /**
+   * Asks for the account's next slice when its lease runs low (answering the reservation when the lease is already
+   * spent), and cuts its connections when the lease is spent and the account has nothing more for this gateway. While
+   * the database cannot answer they carry on, as far as the account's last read allows.
+   */
+  #keepLease(account: GatewayAccount): Promise<unknown> | undefined {
+    const { userId } = account;
+    if (!this.#meter.wantsSlice(userId)) return undefined;
+    const spent = this.#meter.leaseLeft(userId) <= 0;
+    if (this.#meter.reserving(userId)) return spent ? this.#meter.reserve(userId) : undefined;
+    if (this.#meter.spokenFor(userId)) {
+      if (spent) this.cut(account);
+      return undefined;
+    }
+    const reservation = this.#meter.reserve(userId).then((room) => {
+      if (room === false) this.cut(account);
+    });
+    return spent ? reservation : undefined;
+  }
+
+  /**
+   * Whether a new request of the account may start: its lease has room, or a reservation gives it some. Asks ahead when
+   * the lease runs low; goes by the account's last read alone while the database cannot answer.
+   */
+  async mayCarry(account: GatewayAccount): Promise<boolean> {
+    const { userId } = account;
+    if (remainingBytes(account) <= 0) return false;
+    if (this.#meter.leaseLeft(userId) > 0) {
+      this.#keepLease(account);
+      return true;
+    }
+    if (this.#meter.spokenFor(userId)) return false;
+    return (await this.#meter.reserve(userId)) !== false;
   }
 
   /** Meters every connection and cuts those their account no longer allows; starts a re-read of accounts when due. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import type { AccountCache, GatewayAccount } from './accounts.ts';
+import { type AccountCache, type GatewayAccount, remainingBytes } from './accounts.ts';
 import type { AuthFailureLimit } from './auth-failures.ts';
 import { newConnection, type OpenConnections } from './connections.ts';
 import type { GatewayContext } from './context.ts';
@@ -47,7 +47,11 @@ function context(alice: GatewayAccount, cacheMs = CACHE_MS) {
       refusedFor: async () => 0,
       fail: async (source: string) => void failures.push(source),
     } as unknown as AuthFailureLimit,
-    open: { meter() {} } as unknown as OpenConnections,
+    // Every account's data is this gateway's to carry (the slices are the meter's, tested there).
+    open: {
+      meter() {},
+      mayCarry: async (account: GatewayAccount) => remainingBytes(account) > 0,
+    } as unknown as OpenConnections,
   } as GatewayContext;
   return { value, reads, failures };
 }

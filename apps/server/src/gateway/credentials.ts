@@ -1,5 +1,5 @@
 import { parseTargetedUsername, type ResidentialTargeting } from '@storefront/contract';
-import { allowedFrom, type GatewayAccount, passwordMatches, remainingBytes } from './accounts.ts';
+import { allowedFrom, type GatewayAccount, passwordMatches } from './accounts.ts';
 import type { Connection } from './connections.ts';
 import type { GatewayContext } from './context.ts';
 
@@ -110,7 +110,7 @@ export async function authenticate(
   const { account } = outcome;
   if (outcome.via === 'password' && !allowedFrom(account, connection.clientIp)) return { refused: 'notThisIp' };
   if (account.blocked) return { refused: 'blocked' };
-  if (remainingBytes(account) <= 0) return { refused: 'usedUp' };
+  if (!(await context.open.mayCarry(account))) return { refused: 'usedUp' };
   // Only a password just checked right, for an account that may carry, is remembered.
   if (checked !== undefined && outcome.via === 'password') context.verified.set(checked, account, outcome.targeting);
   return outcome;

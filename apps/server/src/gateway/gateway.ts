@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
@@ -43,6 +44,14 @@ export interface Gateway {
  * accounts of open connections are checked and, once their read is about to be `cacheMs` old, read again.
  */
 const METER_TICK_MS = 100;
+/**
+ * A lease outlives several flushes that renew it, so that a slow write does not let it lapse; a gateway that dies keeps
+ * its leases' data from the other gateways this long.
+ */
+const LEASE_FLUSHES = 5;
+const LEASE_MIN_MS = 30_000;
+/** A failing reservation (database down) is logged at most this often. */
+const RESERVE_ERROR_LOG_MS = 30_000;
 /** A connection that says nothing (or no whole PROXY header, or no whole SOCKS handshake) for this long is closed. */
 const HANDSHAKE_TIMEOUT_MS = 30_000;
 /** What a connection has sent before its first chunk. */
@@ -168,7 +177,22 @@ export async function startGateway({
   log: FastifyBaseLogger;
 }): Promise<Gateway> {
   const sql = sqlClientOf(db);
-  const meter = new Meter(sql);
+  let reserveErrorLoggedAt = Number.NEGATIVE_INFINITY;
+  const meter = new Meter({
+    sql,
+    gatewayId: randomUUID(),
+    sliceKb: config.sliceKb,
+    leaseMs: Math.max(LEASE_MIN_MS, LEASE_FLUSHES * config.flushMs),
+    shortForMs: config.cacheMs,
+    onError: (error) => {
+      if (Date.now() - reserveErrorLoggedAt < RESERVE_ERROR_LOG_MS) return;
+      reserveErrorLoggedAt = Date.now();
+      log.error(
+        { err: error },
+        'gateway could not reserve residential data; carrying on as far as accounts were last read',
+      );
+    },
+  });
   const accounts = new AccountCache({ sql, cacheMs: config.cacheMs, unwritten: (userId) => meter.unwritten(userId) });
   const open = new OpenConnections({ maxPerSource: config.maxConnectionsPerIp, meter, accounts, log });
   const context: GatewayContext = {

@@ -95,11 +95,19 @@ export async function serveRequest(
   });
   onward.on('response', (incoming) => {
     response.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, endToEnd(incoming.rawHeaders, false));
+    // Also held while the account's next slice is asked for (OpenConnections.meter).
+    const resume = () => {
+      if (!response.writableNeedDrain && !context.open.waiting(connection)) incoming.resume();
+    };
     incoming.on('data', (chunk: Buffer) => {
       if (!response.write(chunk)) incoming.pause();
-      context.open.meter(connection);
+      const slice = context.open.meter(connection);
+      if (slice) {
+        incoming.pause();
+        void slice.then(resume);
+      }
     });
-    response.on('drain', () => incoming.resume());
+    response.on('drain', resume);
     incoming.on('end', () => response.end());
     incoming.on('error', () => response.destroy());
   });

@@ -29,7 +29,13 @@ describe('tunnel relay', () => {
     const client = await socketPair();
     const target = await socketPair();
     let metered = 0;
-    const open = { meter: () => metered++ } as unknown as OpenConnections;
+    const open = {
+      meter: () => {
+        metered++;
+        return undefined;
+      },
+      waiting: () => false,
+    } as unknown as OpenConnections;
     const onward: Onward = { socket: target.near, take: (taker) => target.near.on('data', taker) };
     relay(open, { socket: client.near } as Connection, onward);
     const upload = randomBytes(3 * 1024 * 1024);
@@ -50,7 +56,11 @@ describe('tunnel relay', () => {
     const client = await socketPair();
     const target = await socketPair();
     const onward: Onward = { socket: target.near, take: (taker) => target.near.on('data', taker) };
-    relay({ meter() {} } as unknown as OpenConnections, { socket: client.near } as Connection, onward);
+    relay(
+      { meter() {}, waiting: () => false } as unknown as OpenConnections,
+      { socket: client.near } as Connection,
+      onward,
+    );
     const closed = once(target.near, 'close');
     // Cut by the gateway (or reset by the client): the target is dropped at once, not ended.
     client.near.destroy();

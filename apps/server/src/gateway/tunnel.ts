@@ -11,21 +11,33 @@ export function relay(open: OpenConnections, connection: Connection, onward: Onw
   const target = onward.socket;
   // Towards the client. A chunk may be a view of a buffer the target reads into again (upstream.ts, Onward): while
   // the client has not taken it whole, the target is paused (again, should anything else have resumed it).
+  // Either side is also held while the account's next slice is asked for (OpenConnections.meter).
   const taken = () => {
-    if (client.writableLength === 0) target.resume();
+    if (client.writableLength === 0 && !open.waiting(connection)) target.resume();
+  };
+  const given = () => {
+    if (!target.writableNeedDrain && !open.waiting(connection)) client.resume();
   };
   onward.take((chunk) => {
     client.write(chunk, taken);
     if (client.writableLength > 0) target.pause();
-    open.meter(connection);
+    const slice = open.meter(connection);
+    if (slice) {
+      target.pause();
+      void slice.then(taken);
+    }
   });
   target.on('end', () => client.end());
   // Towards the target: the client's chunks are buffers of their own (Node's streams).
   client.on('data', (chunk: Buffer) => {
     if (!target.write(chunk)) client.pause();
-    open.meter(connection);
+    const slice = open.meter(connection);
+    if (slice) {
+      client.pause();
+      void slice.then(given);
+    }
   });
-  target.on('drain', () => client.resume());
+  target.on('drain', given);
   client.on('end', () => target.end());
   target.on('error', () => {});
   // A target that ended has ended the client already ('end' above): a second end() would only build an error.

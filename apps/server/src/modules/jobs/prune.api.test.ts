@@ -8,6 +8,7 @@ import {
   orders,
   payments,
   residentialAccounts,
+  residentialGatewayLeases,
   residentialUsageDaily,
   sessions,
   verifications,
@@ -101,6 +102,11 @@ describe('the periodic job prunes what is past its retention', () => {
     });
     await db.insert(residentialAccounts).values({ userId, username: 'prune', password: 'p' });
     await db.insert(residentialUsageDaily).values({ userId, day: '2025-01-01', usedKb: 10 });
+    // A slice left by a gateway that died two days ago, and one a running gateway renews.
+    await db.insert(residentialGatewayLeases).values([
+      { userId, gatewayId: 'died', kb: 1024, expiresAt: ago(2) },
+      { userId, gatewayId: 'running', kb: 1024, expiresAt: new Date(Date.now() + 30_000) },
+    ]);
     const alert = { kind: 'low_stock' as const, details: {} };
     await db.insert(alerts).values([
       { ...alert, subject: 'old-resolved', openedAt: ago(70), resolvedAt: ago(61) },
@@ -134,6 +140,8 @@ describe('the periodic job prunes what is past its retention', () => {
     expect(await db.select().from(residentialUsageDaily).where(eq(residentialUsageDaily.userId, userId))).toHaveLength(
       1,
     );
+    const leases = await db.select({ gatewayId: residentialGatewayLeases.gatewayId }).from(residentialGatewayLeases);
+    expect(leases.map((row) => row.gatewayId)).toEqual(['running']);
     expect((await db.select({ subject: alerts.subject }).from(alerts)).map((row) => row.subject).sort()).toEqual([
       'new-resolved',
       'open',
@@ -149,6 +157,7 @@ describe('the periodic job prunes what is past its retention', () => {
       'verifications',
       'abandoned_checkouts',
       'resolved_alerts',
+      'expired_leases',
     ]) {
       expect(metrics).toContain(`storefront_pruned_rows_total{what="${what}"} 1`);
     }

@@ -12,6 +12,7 @@ export const PRUNED = [
   'verifications',
   'abandoned_checkouts',
   'resolved_alerts',
+  'expired_leases',
 ] as const;
 export type Pruned = (typeof PRUNED)[number];
 export type PrunedCounts = Record<Pruned, number>;
@@ -61,6 +62,11 @@ function batchOf(what: Pruned, cutoffs: Record<Pruned, Date>, limit: number): SQ
     case 'resolved_alerts':
       return sql`delete from alerts where id in (
         select id from alerts where resolved_at < ${at} limit ${limit} for update skip locked)`;
+    // Slices of residential data left by a gateway that died, of an account no gateway has reserved for since.
+    case 'expired_leases':
+      return sql`delete from residential_gateway_leases where (user_id, gateway_id) in (
+        select user_id, gateway_id from residential_gateway_leases where expires_at < ${at}
+        limit ${limit} for update skip locked)`;
   }
 }
 
@@ -85,6 +91,7 @@ export async function pruneOldRows(
     verifications: daysBefore(at, retention.expiredSessionsDays),
     abandoned_checkouts: daysBefore(at, retention.abandonedCheckoutsDays),
     resolved_alerts: daysBefore(at, retention.resolvedAlertsDays),
+    expired_leases: daysBefore(at, 1),
   };
   const counts = Object.fromEntries(PRUNED.map((what) => [what, 0])) as PrunedCounts;
   for (const what of PRUNED) {
