@@ -2,7 +2,8 @@
 // the target web server, the gateway alone (`npm run gateway`, on PostgreSQL), the server with its gateway inside, squid
 // (Debian's package, basic auth; installed when missing, as CI installs Chromium), and the load generator; and, for
 // where Node.js itself stands, a bare proxy in plain Node (bench/node-proxy.ts: Node's HTTP server and client, as the
-// gateway uses them), its tunnels reading through Node's streams and, in a second one, into one reused read buffer.
+// gateway uses them, its tunnels reading through Node's streams): one table, each gateway figure's CPU and rate set
+// against bare Node's.
 //   Download: one 100 MB answer (BENCH_MB) through each way, MB/s and CPU seconds per GB in the proxy's process.
 //   Small requests: 50 clients (BENCH_CLIENTS) fetching 10 KB for 10 s (BENCH_SECONDS) on kept-alive plain HTTP, and
 //   with a new connection for each through CONNECT and SOCKS 5: requests/s, p50/p99 ms, CPU µs per request.
@@ -274,19 +275,17 @@ const server = await startServer(serverPort, bench.url, {
   METRICS_PORT: String(await freePort()),
 });
 const squid = await startSquid(username, password);
-/** The bare Node proxy (bench/node-proxy.ts), its tunnels reading through Node's streams or into one reused buffer. */
-const startNodeProxy = async (read: 'stream' | 'reuse') => {
+/** The bare Node proxy (bench/node-proxy.ts), its tunnels reading through Node's streams: Node's own floor. */
+const nodeStreams = await (async () => {
   const port = await freePort();
   const { child } = await startProcess(
     process.execPath,
     ['bench/node-proxy.ts'],
-    { PROXY_PORT: String(port), PROXY_AUTH: auth, PROXY_READ: read },
+    { PROXY_PORT: String(port), PROXY_AUTH: auth },
     /node proxy listening/,
   );
   return { port, child };
-};
-const nodeStreams = await startNodeProxy('stream');
-const nodeReused = await startNodeProxy('reuse');
+})();
 
 interface Way {
   name: string;
@@ -300,11 +299,7 @@ const ways: Way[] = [
   { name: 'gateway in server', port: serverPort + 1, pid: server.pid ?? 0, modes: ['plain', 'connect', 'socks'] },
   { name: 'squid', port: squid.port, pid: squid.pid, modes: ['plain', 'connect'] },
   { name: 'bare Node', port: nodeStreams.port, pid: nodeStreams.child.pid ?? 0, modes: ['plain', 'connect'] },
-  // Its plain HTTP is the same code as the other's: only its tunnels are measured.
-  { name: 'bare Node, one buffer', port: nodeReused.port, pid: nodeReused.child.pid ?? 0, modes: ['connect'] },
 ];
-/** The gateway's two ways and squid: the main table's columns (the bare Node proxies have a table of their own). */
-const tableWays = ways.slice(0, 3);
 /** Measured for memory only (its carrying is the same code as the gateway alone's). */
 const memoryWays: Way[] = [
   ways[0] as Way,
@@ -341,7 +336,6 @@ try {
     child.exitCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
   const stopped = [exited(alone.child), exited(released.child), exited(server)];
   nodeStreams.child.kill('SIGTERM');
-  nodeReused.child.kill('SIGTERM');
   alone.child.kill('SIGTERM');
   released.child.kill('SIGTERM');
   server.kill('SIGTERM');
@@ -501,42 +495,39 @@ async function loadRounds(tunnels: Map<string, { idle: number; loaded: number }>
   }
   console.log(`target server CPU ${cpuSeconds(targetPid).toFixed(1)} s`);
 
-  // The table: medians, and each gateway's figure over squid's (throughput: higher is better; CPU: lower is better).
+  // One table: medians; each gateway figure with its CPU over bare Node's (Node's own floor: lower is better) and its
+  // rate over bare Node's. Bare Node and squid speak no SOCKS 5: the gateway's SOCKS 5 rows are set beside their CONNECT.
   const ratio = (ours: number, theirs: number) => (theirs > 0 ? (ours / theirs).toFixed(2) : '–');
-  const lines = [
-    '| | gateway alone | gateway in server | squid | alone ÷ squid | in server ÷ squid |',
-    '|---|---|---|---|---|---|',
-  ];
-  const directRate = median(row('download|direct').rate);
-  lines.push(`| one ${megabytes} MB download, direct | ${directRate.toFixed(0)} MB/s | | | | |`);
+  const columns = ['bare Node', 'gateway alone', 'gateway in server', 'squid'];
+  const gateways = new Set(['gateway alone', 'gateway in server']);
+  const lines = [`| | direct | ${columns.join(' | ')} |`, `|---|---|${columns.map(() => '---').join('|')}|`];
+  type Row = { rate: number[]; cpu: number[]; p50: number[]; p99: number[] };
+  const cells = (kind: 'download' | 'small', mode: string, figure: (r: Row) => string) => {
+    const theirs = (name: string) => (mode === 'socks' && !gateways.has(name) ? 'connect' : mode);
+    const floorRow = row(`${kind}|bare Node|${theirs('bare Node')}`);
+    return columns.map((name) => {
+      const r = results.get(`${kind}|${name}|${theirs(name)}`);
+      if (!r) return '';
+      if (!gateways.has(name)) return figure(r);
+      return (
+        `${figure(r)} (CPU ${ratio(median(r.cpu), median(floorRow.cpu))}×, ` +
+        `rate ${ratio(median(r.rate), median(floorRow.rate))}× bare Node)`
+      );
+    });
+  };
+  const downloadFigure = (r: Row) => `${median(r.rate).toFixed(0)} MB/s, ${median(r.cpu).toFixed(2)} CPU s/GB`;
+  const smallFigure = (r: Row) =>
+    `${median(r.rate).toFixed(0)}/s, ${median(r.cpu).toFixed(0)} µs CPU each, p99 ${median(r.p99).toFixed(1)} ms`;
+  const directRate = median(row('download|direct').rate).toFixed(0);
   for (const mode of ['plain', 'connect', 'socks'] as const) {
-    // squid has no SOCKS 5: the gateway's SOCKS 5 is set beside squid's CONNECT.
-    const theirs = row(`download|squid|${mode === 'socks' ? 'connect' : mode}`);
-    const cells = ways.slice(0, 2).map((way) => row(`download|${way.name}|${mode}`));
-    const figure = (r: { rate: number[]; cpu: number[] }) =>
-      `${median(r.rate).toFixed(0)} MB/s, ${median(r.cpu).toFixed(2)} CPU s/GB`;
-    const ratios = cells.map(
-      (r) =>
-        `${ratio(median(r.rate), median(theirs.rate))} (CPU ${ratio(median(r.cpu), median(theirs.cpu))}; ` +
-        `${ratio(median(r.rate), directRate)} of direct)`,
-    );
-    lines.push(
-      `| one ${megabytes} MB download, ${modeNames[mode]}${mode === 'socks' ? ' (squid: CONNECT)' : ''} | ` +
-        `${cells.map(figure).join(' | ')} | ${mode === 'socks' ? '' : figure(theirs)} | ${ratios.join(' | ')} |`,
-    );
+    const label = `one ${megabytes} MB download, ${modeNames[mode]}${mode === 'socks' ? ' (bare Node, squid: CONNECT)' : ''}`;
+    lines.push(`| ${label} | ${directRate} MB/s | ${cells('download', mode, downloadFigure).join(' | ')} |`);
   }
+  const directSmall = `${median(row('small|direct|keepalive').rate).toFixed(0)}/s`;
   for (const mode of ['keepalive', 'connect', 'socks'] as const) {
-    const theirs = row(`small|squid|${mode === 'socks' ? 'connect' : mode}`);
-    const cells = ways.slice(0, 2).map((way) => row(`small|${way.name}|${mode}`));
-    const figure = (r: { rate: number[]; cpu: number[]; p50: number[]; p99: number[] }) =>
-      `${median(r.rate).toFixed(0)}/s, p50 ${median(r.p50).toFixed(1)} ms, p99 ${median(r.p99).toFixed(1)} ms, ` +
-      `${median(r.cpu).toFixed(0)} µs CPU each`;
-    const ratios = cells.map(
-      (r) => `${ratio(median(r.rate), median(theirs.rate))} (CPU ${ratio(median(r.cpu), median(theirs.cpu))})`,
-    );
+    const label = `${clients} clients × 10 KB, ${smallNames[mode]}${mode === 'socks' ? ' (bare Node, squid: CONNECT)' : ''}`;
     lines.push(
-      `| ${clients} clients × 10 KB, ${smallNames[mode]}${mode === 'socks' ? ' (squid: CONNECT)' : ''} | ` +
-        `${cells.map(figure).join(' | ')} | ${mode === 'socks' ? '' : figure(theirs)} | ${ratios.join(' | ')} |`,
+      `| ${label} | ${mode === 'keepalive' ? directSmall : ''} | ${cells('small', mode, smallFigure).join(' | ')} |`,
     );
   }
   const memory = (name: string) => {
@@ -544,11 +535,11 @@ async function loadRounds(tunnels: Map<string, { idle: number; loaded: number }>
     return `${mb(t?.idle ?? 0)} / ${mb(t?.loaded ?? 0)}`;
   };
   lines.push(
-    `| RSS idle / ${tunnelCount.toLocaleString('en-US')} idle tunnels | ${memory(ways[0]?.name ?? '')} ` +
-      `(release: ${memory('gateway alone, release')}) | ${tableWays
-        .slice(1)
-        .map((way) => memory(way.name))
-        .join(' | ')} | | |`,
+    `| RSS idle / ${tunnelCount.toLocaleString('en-US')} idle tunnels | | ${columns
+      .map((name) =>
+        name === 'gateway alone' ? `${memory(name)} (release: ${memory('gateway alone, release')})` : memory(name),
+      )
+      .join(' | ')} |`,
   );
   const afterLoad = (name: string) => {
     const list = phases.get(name) ?? [];
@@ -557,35 +548,7 @@ async function loadRounds(tunnels: Map<string, { idle: number; loaded: number }>
     const peak = Math.max(...list.map((phase) => phase.peak));
     return `${mb(first?.before ?? 0)} / ${mb(peak)} / ${mb(last?.after ?? 0)}`;
   };
-  lines.push(
-    `| RSS before the first load / peak / 30 s after the last | ${tableWays.map((way) => afterLoad(way.name)).join(' | ')} | | |`,
-  );
-  // Where Node itself stands: the bare proxies' figures beside the gateway alone's and squid's.
-  const floor = ['gateway alone', 'bare Node', 'bare Node, one buffer', 'squid'];
-  const floorDownload = (mode: 'plain' | 'connect') =>
-    floor
-      .map((name) => {
-        const r = results.get(`download|${name}|${mode}`);
-        return r ? `${median(r.rate).toFixed(0)} MB/s, ${median(r.cpu).toFixed(2)} CPU s/GB` : '';
-      })
-      .join(' | ');
-  const floorSmall = (mode: 'keepalive' | 'connect') =>
-    floor
-      .map((name) => {
-        const r = results.get(`small|${name}|${mode}`);
-        return r ? `${median(r.rate).toFixed(0)}/s, ${median(r.cpu).toFixed(0)} µs CPU each` : '';
-      })
-      .join(' | ');
-  lines.push(
-    '',
-    `| | ${floor.join(' | ')} |`,
-    `|---|${floor.map(() => '---').join('|')}|`,
-    `| one ${megabytes} MB download, plain HTTP | ${floorDownload('plain')} |`,
-    `| one ${megabytes} MB download, CONNECT | ${floorDownload('connect')} |`,
-    `| ${clients} clients × 10 KB, keep-alive plain HTTP | ${floorSmall('keepalive')} |`,
-    `| ${clients} clients × 10 KB, a new CONNECT each | ${floorSmall('connect')} |`,
-    `| RSS idle / ${tunnelCount.toLocaleString('en-US')} idle tunnels | ${floor.map(memory).join(' | ')} |`,
-  );
+  lines.push(`| RSS before the first load / peak / 30 s after the last | | ${columns.map(afterLoad).join(' | ')} |`);
   console.log(
     `\nmedians of ${rounds} interleaved rounds; load average ${loads[0]} at the start, ${endLoad} at the end:\n`,
   );
