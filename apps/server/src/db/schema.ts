@@ -471,6 +471,78 @@ export const residentialAccounts = pgTable('residential_accounts', {
 });
 
 /**
+ * A customer's proxy users: their team or resellers' clients, each with gateway credentials of its own (the account's
+ * username, an underscore and the proxy user's name), drawing on the account's residential data within an optional
+ * allowance. A deleted proxy user keeps its row (deleted_at) so that its usage stays under its name; its name is free
+ * again at once.
+ */
+export const proxyUsers = pgTable(
+  'proxy_users',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => residentialAccounts.userId, { onDelete: 'cascade' }),
+    /** Lower-case letters and digits: part of the gateway username, unique in the account among those not deleted. */
+    name: text('name').notNull(),
+    password: text('password').notNull(),
+    note: text('note'),
+    paused: boolean('paused').notNull().default(false),
+    /** 'none' (draws on the account's balance), 'total' or 'monthly' (starting again on reset_day). */
+    allowance: text('allowance', { enum: ['none', 'total', 'monthly'] })
+      .notNull()
+      .default('none'),
+    allowanceKb: bigint('allowance_kb', { mode: 'number' }),
+    /** The day of the month (1-28, UTC) a monthly allowance starts again. */
+    resetDay: integer('reset_day'),
+    /** Everything it carried, in KB (1024 bytes). */
+    usedKb: bigint('used_kb', { mode: 'number' }).notNull().default(0),
+    /** What it carried since period_start: what a monthly allowance counts (a total one counts used_kb). */
+    periodUsedKb: bigint('period_used_kb', { mode: 'number' }).notNull().default(0),
+    periodStart: date('period_start', { mode: 'string' }),
+    /** Countries its lines may target (ISO codes); empty: every country. */
+    countries: text('countries').array().notNull().default(sql`'{}'::text[]`),
+    /** Simultaneous connections it may hold through a gateway; null: no limit of its own. */
+    maxConnections: integer('max_connections'),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('proxy_users_live_name_idx').on(table.userId, table.name).where(sql`${table.deletedAt} is null`),
+    index('proxy_users_user_idx').on(table.userId, table.createdAt),
+    check(
+      'proxy_users_allowance_shape',
+      sql`(${table.allowance} = 'none' and ${table.allowanceKb} is null and ${table.resetDay} is null)
+        or (${table.allowance} = 'total' and ${table.allowanceKb} >= 0 and ${table.resetDay} is null)
+        or (${table.allowance} = 'monthly' and ${table.allowanceKb} >= 0 and ${table.resetDay} between 1 and 28)`,
+    ),
+    check('proxy_users_max_connections', sql`${table.maxConnections} is null or ${table.maxConnections} >= 1`),
+  ],
+);
+
+/** Every change of a proxy user's allowance, as the customer sees it in its history: when, who, from, to. */
+export const proxyUserAllowanceChanges = pgTable(
+  'proxy_user_allowance_changes',
+  {
+    id: text('id').primaryKey(),
+    proxyUserId: text('proxy_user_id')
+      .notNull()
+      .references(() => proxyUsers.id, { onDelete: 'cascade' }),
+    changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Who made it, in words: the customer's e-mail, or an administrator's. */
+    changedBy: text('changed_by').notNull(),
+    fromAllowance: text('from_allowance', { enum: ['none', 'total', 'monthly'] }).notNull(),
+    fromKb: bigint('from_kb', { mode: 'number' }),
+    fromResetDay: integer('from_reset_day'),
+    toAllowance: text('to_allowance', { enum: ['none', 'total', 'monthly'] }).notNull(),
+    toKb: bigint('to_kb', { mode: 'number' }),
+    toResetDay: integer('to_reset_day'),
+  },
+  (table) => [index('proxy_user_allowance_changes_idx').on(table.proxyUserId, table.changedAt, table.id)],
+);
+
+/**
  * Authorised IPs: a customer's single addresses (at most 10, canonical spelling) whose connections
  * the residential gateway takes without credentials. An address belongs to one customer at most (the primary key).
  */
@@ -481,9 +553,14 @@ export const authorizedIps = pgTable(
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** The proxy user it lets in, or null: the account's main user. */
+    proxyUserId: text('proxy_user_id').references(() => proxyUsers.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('authorized_ips_user_id_idx').on(table.userId)],
+  (table) => [
+    index('authorized_ips_user_id_idx').on(table.userId),
+    index('authorized_ips_proxy_user_idx').on(table.proxyUserId),
+  ],
 );
 
 /**
@@ -502,7 +579,7 @@ export const customerPreferences = pgTable('customer_preferences', {
 
 /**
  * Data a gateway holds for an account and has not yet written to used_kb: a slice taken, by reserve_residential_data()
- * (migration 0027), only out of what neither used_kb nor another gateway's live lease holds, so that several gateways
+ * (migration 0027), only out of what neither used_kb nor another lease holds (and, for a proxy user, its allowance), so that several gateways
  * metering one account never carry more than it has between them. Each flush takes what it wrote off its lease and
  * renews it; a gateway that stops deletes its leases, and one that dies leaves them to expire.
  */
@@ -512,13 +589,15 @@ export const residentialGatewayLeases = pgTable(
     userId: text('user_id')
       .notNull()
       .references(() => residentialAccounts.userId, { onDelete: 'cascade' }),
+    /** The proxy user whose traffic it is for (its allowance is held to the same way), or '' for the main user. */
+    proxyUserId: text('proxy_user_id').notNull().default(''),
     /** The gateway process's own id, new at every start. */
     gatewayId: text('gateway_id').notNull(),
     kb: bigint('kb', { mode: 'number' }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (table) => [
-    primaryKey({ columns: [table.userId, table.gatewayId] }),
+    primaryKey({ columns: [table.userId, table.proxyUserId, table.gatewayId] }),
     index('residential_gateway_leases_gateway_idx').on(table.gatewayId),
   ],
 );

@@ -110,7 +110,7 @@ export class Meter {
     if (Date.now() - lease.failedAt < RESERVE_RETRY_MS) return Promise.resolve(undefined);
     lease.reserving ??= this.#serial(async () => {
       const wantKb = Math.ceil(this.unwritten(userId) / BYTES_PER_KB) + this.#options.sliceKb;
-      const { rows } = await this.#sql.query('select reserve_residential_data($1, $2, $3, $4) as kb', [
+      const { rows } = await this.#sql.query("select reserve_residential_data($1, '', $2, $3, $4) as kb", [
         userId,
         this.#options.gatewayId,
         wantKb,
