@@ -25,6 +25,8 @@ function fakeSocket(remoteAddress = '203.0.113.7') {
 function account(overrides: Partial<GatewayAccount> = {}): GatewayAccount {
   return {
     userId: 'user-1',
+    proxyUserId: '',
+    meterKey: 'user-1',
     username: 'alice',
     passwordDigest: Buffer.alloc(32),
     passwordVersion: 0,
@@ -34,6 +36,9 @@ function account(overrides: Partial<GatewayAccount> = {}): GatewayAccount {
     blocked: false,
     authorizedIps: [],
     authorizedIpsOnly: false,
+    paused: false,
+    countries: [],
+    maxConnections: undefined,
     gone: false,
     fetchedAt: Date.now(),
     ...overrides,
@@ -112,7 +117,7 @@ describe('open connections', () => {
         await new Promise<void>((resolve) => {
           answerNow = resolve;
         });
-        return { rows: [{ kb: Math.min(Number(params[2]), available) }] };
+        return { rows: [{ kb: Math.min(Number(params[3]), available) }] };
       },
     };
     const meter = new Meter({ sql, gatewayId: 'g', sliceKb: 2, leaseMs: 30_000, shortForMs: 0, onError() {} });

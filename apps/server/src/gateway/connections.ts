@@ -70,6 +70,8 @@ export class OpenConnections {
   readonly #all = new Set<Connection>();
   /** Open connections by source address (an IPv6 /64). */
   readonly #perSource = new Map<string, number>();
+  /** Open connections by the user they are billed to (a meter key), for proxy users' limits. */
+  readonly #perUser = new Map<string, number>();
   readonly #maxPerSource: number;
   readonly #meter: Meter;
   readonly #accounts: AccountCache;
@@ -102,7 +104,29 @@ export class OpenConnections {
       this.meter(connection);
       this.#all.delete(connection);
       this.#release(connection);
+      this.#unbill(connection);
     });
+  }
+
+  /** Bills the connection to the account's user from here on, counted among that user's open connections. */
+  billTo(connection: Connection, account: GatewayAccount): void {
+    if (connection.account === account) return;
+    this.#unbill(connection);
+    connection.account = account;
+    this.#perUser.set(account.meterKey, (this.#perUser.get(account.meterKey) ?? 0) + 1);
+  }
+
+  #unbill(connection: Connection): void {
+    const key = connection.account?.meterKey;
+    if (key === undefined) return;
+    const open = (this.#perUser.get(key) ?? 1) - 1;
+    if (open > 0) this.#perUser.set(key, open);
+    else this.#perUser.delete(key);
+  }
+
+  /** Open connections billed to the account's user (main or proxy user) on this gateway. */
+  connectionsOf(account: GatewayAccount): number {
+    return this.#perUser.get(account.meterKey) ?? 0;
   }
 
   /** Counts the connection under its source; false, the connection destroyed, when the source has its fill. */
@@ -156,7 +180,9 @@ export class OpenConnections {
 
   /** Whether the connection must not carry more until its account's next slice comes. */
   waiting({ account }: Connection): boolean {
-    return account !== undefined && this.#meter.reserving(account.userId) && this.#meter.leaseLeft(account.userId) <= 0;
+    return (
+      account !== undefined && this.#meter.reserving(account.meterKey) && this.#meter.leaseLeft(account.meterKey) <= 0
+    );
   }
 
   /**
@@ -165,18 +191,23 @@ export class OpenConnections {
    * the database cannot answer they carry on, as far as the account's last read allows.
    */
   #keepLease(account: GatewayAccount): Promise<unknown> | undefined {
-    const { userId } = account;
-    if (!this.#meter.wantsSlice(userId)) return undefined;
-    const spent = this.#meter.leaseLeft(userId) <= 0;
-    if (this.#meter.reserving(userId)) return spent ? this.#meter.reserve(userId) : undefined;
-    if (this.#meter.spokenFor(userId)) {
+    const key = account.meterKey;
+    if (!this.#meter.wantsSlice(key)) return undefined;
+    const spent = this.#meter.leaseLeft(key) <= 0;
+    if (this.#meter.reserving(key)) return spent ? this.#meter.reserve(key) : undefined;
+    if (this.#meter.spokenFor(key)) {
       if (spent) this.cut(account);
       return undefined;
     }
-    const reservation = this.#meter.reserve(userId).then((room) => {
+    const reservation = this.#meter.reserve(key).then((room) => {
       if (room === false) this.cut(account);
     });
     return spent ? reservation : undefined;
+  }
+
+  /** Whether what the account's user may not carry is a proxy user's allowance used up, not the account's data. */
+  allowanceUsedUp(account: GatewayAccount): boolean {
+    return account.proxyUserId !== '' && this.#meter.capped(account.meterKey);
   }
 
   /**
@@ -184,14 +215,14 @@ export class OpenConnections {
    * the lease runs low; goes by the account's last read alone while the database cannot answer.
    */
   async mayCarry(account: GatewayAccount): Promise<boolean> {
-    const { userId } = account;
+    const key = account.meterKey;
     if (remainingBytes(account) <= 0) return false;
-    if (this.#meter.leaseLeft(userId) > 0) {
+    if (this.#meter.leaseLeft(key) > 0) {
       this.#keepLease(account);
       return true;
     }
-    if (this.#meter.spokenFor(userId)) return false;
-    return (await this.#meter.reserve(userId)) !== false;
+    if (this.#meter.spokenFor(key)) return false;
+    return (await this.#meter.reserve(key)) !== false;
   }
 
   /** Meters every connection and cuts those their account no longer allows; starts a re-read of accounts when due. */

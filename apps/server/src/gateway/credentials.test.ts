@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { type AccountCache, type GatewayAccount, remainingBytes } from './accounts.ts';
 import type { AuthFailureLimit } from './auth-failures.ts';
-import { newConnection, type OpenConnections } from './connections.ts';
+import { type Connection, newConnection, type OpenConnections } from './connections.ts';
 import type { GatewayContext } from './context.ts';
 import { authenticate, bind, credentialsOf } from './credentials.ts';
 import { VerifiedCredentials } from './verified-credentials.ts';
@@ -13,6 +13,8 @@ const basic = (value: string) => `Basic ${Buffer.from(value).toString('base64')}
 function account(password: string, overrides: Partial<GatewayAccount> = {}): GatewayAccount {
   return {
     userId: 'user-1',
+    proxyUserId: '',
+    meterKey: 'user-1',
     username: 'alice',
     passwordDigest: createHash('sha256').update(password).digest(),
     passwordVersion: 0,
@@ -22,6 +24,9 @@ function account(password: string, overrides: Partial<GatewayAccount> = {}): Gat
     blocked: false,
     authorizedIps: [],
     authorizedIpsOnly: false,
+    paused: false,
+    countries: [],
+    maxConnections: undefined,
     gone: false,
     fetchedAt: Date.now(),
     ...overrides,
@@ -51,6 +56,11 @@ function context(alice: GatewayAccount, cacheMs = CACHE_MS) {
     open: {
       meter() {},
       mayCarry: async (account: GatewayAccount) => remainingBytes(account) > 0,
+      allowanceUsedUp: () => false,
+      connectionsOf: () => 0,
+      billTo(connection: Connection, account: GatewayAccount) {
+        connection.account = account;
+      },
     } as unknown as OpenConnections,
   } as GatewayContext;
   return { value, reads, failures };

@@ -9,9 +9,20 @@ export type Refused =
   | 'tooManyFailures'
   | 'notThisIp'
   | 'blocked'
-  | 'usedUp';
+  | 'usedUp'
+  | 'allowanceUsedUp'
+  | 'paused'
+  | 'countryNotAllowed'
+  | 'tooManyConnections';
 export type Granted = { account: GatewayAccount; targeting: ResidentialTargeting | undefined; via: 'password' | 'ip' };
-export type Refusal = { refused: Refused; retryMs?: number };
+export type Refusal = {
+  refused: Refused;
+  retryMs?: number;
+  /** The country a proxy user's line asked for and may not target (none asked: undefined). */
+  country?: string;
+  /** A proxy user's limit of simultaneous connections, reached. */
+  maxConnections?: number;
+};
 export type Outcome = Granted | Refusal;
 
 export interface Credentials {
@@ -110,7 +121,22 @@ export async function authenticate(
   const { account } = outcome;
   if (outcome.via === 'password' && !allowedFrom(account, connection.clientIp)) return { refused: 'notThisIp' };
   if (account.blocked) return { refused: 'blocked' };
-  if (!(await context.open.mayCarry(account))) return { refused: 'usedUp' };
+  if (account.paused) return { refused: 'paused' };
+  const country = outcome.targeting?.country;
+  if (account.countries.length > 0 && (country === undefined || !account.countries.includes(country))) {
+    return { refused: 'countryNotAllowed', country };
+  }
+  const { maxConnections } = account;
+  if (
+    maxConnections !== undefined &&
+    connection.account !== account &&
+    context.open.connectionsOf(account) >= maxConnections
+  ) {
+    return { refused: 'tooManyConnections', maxConnections };
+  }
+  if (!(await context.open.mayCarry(account))) {
+    return { refused: context.open.allowanceUsedUp(account) ? 'allowanceUsedUp' : 'usedUp' };
+  }
   // Only a password just checked right, for an account that may carry, is remembered.
   if (checked !== undefined && outcome.via === 'password') context.verified.set(checked, account, outcome.targeting);
   return outcome;
@@ -119,7 +145,7 @@ export async function authenticate(
 /** Bills the connection to the account from here on (what came before to the account it had). */
 export function bind(context: GatewayContext, connection: Connection, granted: Granted, authorization?: string): void {
   context.open.meter(connection);
-  connection.account = granted.account;
+  context.open.billTo(connection, granted.account);
   connection.via = granted.via;
   connection.passwordVersion = granted.account.passwordVersion;
   connection.targeting = granted.targeting;

@@ -22,7 +22,7 @@ function database(available = Number.POSITIVE_INFINITY) {
         });
       if (state.failing) throw new Error('the database is away');
       if (text.includes('reserve_residential_data'))
-        return { rows: [{ kb: Math.min(Number(params[2]), state.available) }] };
+        return { rows: [{ kb: Math.min(Number(params[3]), state.available) }] };
       return { rows: [] };
     },
   };
@@ -31,7 +31,7 @@ function database(available = Number.POSITIVE_INFINITY) {
   return { sql, calls, reservations, state, release };
 }
 
-const account = { userId: 'u1', localBytes: 0 } as GatewayAccount;
+const account = { userId: 'u1', proxyUserId: '', meterKey: 'u1', localBytes: 0 } as GatewayAccount;
 const meterOf = (sql: SqlClient, errors: unknown[] = []) =>
   new Meter({ sql, gatewayId: 'g1', sliceKb: 100, leaseMs: 30_000, shortForMs: 5000, onError: (e) => errors.push(e) });
 
@@ -43,7 +43,7 @@ describe('the meter’s slices of an account’s data', () => {
     expect(meter.wantsSlice('u1')).toBe(true);
     meter.add(account, 10 * KB, 0);
     expect(await meter.reserve('u1')).toBe(true);
-    expect(db.reservations()[0]?.params).toEqual(['u1', 'g1', 110, 30_000]);
+    expect(db.reservations()[0]?.params).toEqual(['u1', '', 'g1', 110, 30_000]);
     expect(meter.leaseLeft('u1')).toBe(100 * KB);
     meter.add(account, 0, 49 * KB);
     expect(meter.wantsSlice('u1')).toBe(false);
@@ -84,15 +84,15 @@ describe('the meter’s slices of an account’s data', () => {
     await meter.flush();
     const write = db.calls.at(-1);
     // Whole KB are written; the 10 bytes wait. The lease is renewed, none given back.
-    expect(write?.params).toEqual([['u1'], [40], 'g1', [], false, 30_000]);
+    expect(write?.params).toEqual([['u1'], [''], [40], 'g1', [], [], false, 30_000]);
     expect(meter.unwritten('u1')).toBe(10);
     expect(meter.leaseLeft('u1')).toBe(60 * KB - 10);
     await meter.flush();
-    expect(db.calls.at(-1)?.params).toEqual([[], [], 'g1', ['u1'], false, 30_000]);
+    expect(db.calls.at(-1)?.params).toEqual([[], [], [], 'g1', ['u1'], [''], false, 30_000]);
     expect(meter.leaseLeft('u1')).toBe(-10);
     // The last flush rounds the last bytes up and gives every lease back.
     await meter.flush({ final: true });
-    expect(db.calls.at(-1)?.params).toEqual([['u1'], [1], 'g1', [], true, 30_000]);
+    expect(db.calls.at(-1)?.params).toEqual([['u1'], [''], [1], 'g1', [], [], true, 30_000]);
     expect(meter.unwritten('u1')).toBe(0);
   });
 
@@ -112,6 +112,6 @@ describe('the meter’s slices of an account’s data', () => {
     await flushed;
     await reserved;
     // Asked after the write: nothing unwritten, one slice.
-    expect(db.reservations()[1]?.params).toEqual(['u1', 'g1', 100, 30_000]);
+    expect(db.reservations()[1]?.params).toEqual(['u1', '', 'g1', 100, 30_000]);
   });
 });

@@ -8,6 +8,8 @@ interface Lease {
   kb: number;
   /** The last reservation was given less than it asked for: the account's data is all spoken for. */
   short: boolean;
+  /** What held it back was a proxy user's allowance (or its pause), not the account's data. */
+  capped: boolean;
   reservedAt: number;
   /** Bytes were metered against it since the last flush; a lease without is given back at the flush. */
   active: boolean;
@@ -63,41 +65,47 @@ export class Meter {
     this.#options = options;
   }
 
-  /** Bills new bytes of a connection to its account: `upload` read from the client, `download` written to it. */
+  /** Bills new bytes of a connection to its account's user: `upload` read from the client, `download` written to it. */
   add(account: GatewayAccount, upload: number, download: number) {
     const bytes = upload + download;
+    const key = account.meterKey;
     this.carried.upload += upload;
     this.carried.download += download;
-    this.#pending.set(account.userId, (this.#pending.get(account.userId) ?? 0) + bytes);
+    this.#pending.set(key, (this.#pending.get(key) ?? 0) + bytes);
     account.localBytes += bytes;
-    const lease = this.#leases.get(account.userId);
+    const lease = this.#leases.get(key);
     if (lease) lease.active = true;
   }
 
-  /** Bytes of this user metered here and not yet in the database. */
-  unwritten(userId: string): number {
-    return (this.#pending.get(userId) ?? 0) + (this.#writing.get(userId) ?? 0);
+  /** Bytes of this user (a meter key: an account's main user or proxy user) metered here and not yet written. */
+  unwritten(key: string): number {
+    return (this.#pending.get(key) ?? 0) + (this.#writing.get(key) ?? 0);
   }
 
   /** Bytes this gateway may still carry for the user out of its lease (negative once past it). */
-  leaseLeft(userId: string): number {
-    return (this.#leases.get(userId)?.kb ?? 0) * BYTES_PER_KB - this.unwritten(userId);
+  leaseLeft(key: string): number {
+    return (this.#leases.get(key)?.kb ?? 0) * BYTES_PER_KB - this.unwritten(key);
   }
 
   /** Whether the lease is low enough to ask for the next slice (half a slice left, so it comes before it is needed). */
-  wantsSlice(userId: string): boolean {
-    return this.leaseLeft(userId) <= (this.#options.sliceKb * BYTES_PER_KB) / 2;
+  wantsSlice(key: string): boolean {
+    return this.leaseLeft(key) <= (this.#options.sliceKb * BYTES_PER_KB) / 2;
   }
 
-  /** Whether the last reservation, recently, found nothing more: the account's data is spoken for, no need to ask. */
-  spokenFor(userId: string): boolean {
-    const lease = this.#leases.get(userId);
+  /** Whether the last reservation, recently, found nothing more: the user's data is spoken for, no need to ask. */
+  spokenFor(key: string): boolean {
+    const lease = this.#leases.get(key);
     return lease?.short === true && Date.now() - lease.reservedAt < this.#options.shortForMs;
   }
 
+  /** Whether the user's last reservation was held back by a proxy user's allowance rather than the account's data. */
+  capped(key: string): boolean {
+    return this.#leases.get(key)?.capped === true;
+  }
+
   /** Whether a reservation for the user is under way. */
-  reserving(userId: string): boolean {
-    return this.#leases.get(userId)?.reserving !== undefined;
+  reserving(key: string): boolean {
+    return this.#leases.get(key)?.reserving !== undefined;
   }
 
   /**
@@ -105,22 +113,22 @@ export class Meter {
    * the lease has room now, or undefined when the database could not be asked (it is not asked again for a second).
    * Calls at once share one reservation.
    */
-  reserve(userId: string): Promise<boolean | undefined> {
-    const lease = this.#leases.get(userId) ?? this.#newLease(userId);
+  reserve(key: string): Promise<boolean | undefined> {
+    const lease = this.#leases.get(key) ?? this.#newLease(key);
     if (Date.now() - lease.failedAt < RESERVE_RETRY_MS) return Promise.resolve(undefined);
     lease.reserving ??= this.#serial(async () => {
-      const wantKb = Math.ceil(this.unwritten(userId) / BYTES_PER_KB) + this.#options.sliceKb;
-      const { rows } = await this.#sql.query("select reserve_residential_data($1, '', $2, $3, $4) as kb", [
-        userId,
-        this.#options.gatewayId,
-        wantKb,
-        this.#options.leaseMs,
-      ]);
+      const wantKb = Math.ceil(this.unwritten(key) / BYTES_PER_KB) + this.#options.sliceKb;
+      const { userId, proxyUserId } = idsOf(key);
+      const { rows } = await this.#sql.query(
+        'select granted_kb as kb, capped from reserve_residential_data($1, $2, $3, $4, $5)',
+        [userId, proxyUserId, this.#options.gatewayId, wantKb, this.#options.leaseMs],
+      );
       lease.kb = Number(rows[0]?.kb ?? 0);
       lease.short = lease.kb < wantKb;
+      lease.capped = rows[0]?.capped === true;
       lease.reservedAt = Date.now();
-      this.#leases.set(userId, lease);
-      return this.leaseLeft(userId) > 0;
+      this.#leases.set(key, lease);
+      return this.leaseLeft(key) > 0;
     })
       .catch((error: unknown) => {
         lease.failedAt = Date.now();
@@ -133,9 +141,17 @@ export class Meter {
     return lease.reserving;
   }
 
-  #newLease(userId: string): Lease {
-    const lease: Lease = { kb: 0, short: false, reservedAt: 0, active: false, reserving: undefined, failedAt: 0 };
-    this.#leases.set(userId, lease);
+  #newLease(key: string): Lease {
+    const lease: Lease = {
+      kb: 0,
+      short: false,
+      capped: false,
+      reservedAt: 0,
+      active: false,
+      reserving: undefined,
+      failedAt: 0,
+    };
+    this.#leases.set(key, lease);
     return lease;
   }
 
@@ -156,76 +172,113 @@ export class Meter {
   }
 
   async #flush(final: boolean): Promise<void> {
-    const batch: { userId: string; kb: number }[] = [];
-    for (const [userId, bytes] of this.#pending) {
+    const batch: { key: string; kb: number }[] = [];
+    for (const [key, bytes] of this.#pending) {
       const kb = final ? Math.ceil(bytes / BYTES_PER_KB) : Math.floor(bytes / BYTES_PER_KB);
       if (kb === 0) continue;
       const taken = Math.min(bytes, kb * BYTES_PER_KB);
-      batch.push({ userId, kb });
-      this.#writing.set(userId, taken);
-      if (bytes - taken > 0) this.#pending.set(userId, bytes - taken);
-      else this.#pending.delete(userId);
+      batch.push({ key, kb });
+      this.#writing.set(key, taken);
+      if (bytes - taken > 0) this.#pending.set(key, bytes - taken);
+      else this.#pending.delete(key);
     }
     const released = [...this.#leases]
       .filter(([, lease]) => final || (!lease.active && lease.reserving === undefined))
-      .map(([userId]) => userId);
+      .map(([key]) => key);
     if (batch.length === 0 && this.#leases.size === 0) return;
     // In one order whatever the gateway, so that two gateways' batches lock the same accounts one after the other.
-    batch.sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+    batch.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     try {
       await this.#write(batch, released, final);
     } catch (error) {
-      for (const { userId } of batch) {
-        this.#pending.set(userId, (this.#pending.get(userId) ?? 0) + (this.#writing.get(userId) ?? 0));
+      for (const { key } of batch) {
+        this.#pending.set(key, (this.#pending.get(key) ?? 0) + (this.#writing.get(key) ?? 0));
       }
       throw error;
     } finally {
       this.#writing.clear();
     }
-    for (const userId of released) this.#leases.delete(userId);
-    for (const { userId, kb } of batch) {
-      const lease = this.#leases.get(userId);
+    for (const key of released) this.#leases.delete(key);
+    for (const { key, kb } of batch) {
+      const lease = this.#leases.get(key);
       if (lease) lease.kb = Math.max(0, lease.kb - kb);
     }
     for (const lease of this.#leases.values()) lease.active = false;
   }
 
   /**
-   * One statement: the day rows are added only for the accounts the update found, so bytes of an account deleted
-   * meanwhile (nothing left to bill) are dropped instead of failing the whole batch on the day table's foreign key,
-   * which kept every account's bytes unwritten for as long as the gateway ran. The leases lose what was written in the
-   * same transaction, so a reservation never sees the bytes both used and still leased.
+   * One statement: the accounts' used_kb and day rows, the proxy users' use (all of it, and this period's for a
+   * monthly allowance), and the leases, which lose what was written in the same transaction so that a reservation never
+   * sees the bytes both used and still leased. The day rows are added only for the accounts the update found, so bytes
+   * of an account deleted meanwhile (nothing left to bill) are dropped instead of failing the whole batch on the day
+   * table's foreign key, which kept every account's bytes unwritten for as long as the gateway ran.
    */
-  async #write(batch: { userId: string; kb: number }[], released: string[], final: boolean) {
+  async #write(batch: { key: string; kb: number }[], released: string[], final: boolean) {
+    const ids = batch.map(({ key }) => idsOf(key));
+    const releasedIds = released.map(idsOf);
     await this.#sql.query(
-      `with batch(user_id, kb) as (select * from unnest($1::text[], $2::bigint[])),
+      `with batch(user_id, proxy_user_id, kb) as (select * from unnest($1::text[], $2::text[], $3::bigint[])),
+      per_account as (select user_id, sum(kb)::bigint as kb from batch group by user_id),
       updated as (
-        update residential_accounts ra set used_kb = ra.used_kb + batch.kb, updated_at = now()
-        from batch
-        where ra.user_id = batch.user_id
-        returning batch.user_id, batch.kb
+        update residential_accounts ra set used_kb = ra.used_kb + per_account.kb, updated_at = now()
+        from per_account
+        where ra.user_id = per_account.user_id
+        returning per_account.user_id, per_account.kb
       ),
       daily as (
         insert into residential_usage_daily (user_id, day, used_kb)
         select user_id, (now() at time zone 'utc')::date, kb from updated
         on conflict (user_id, day) do update set used_kb = residential_usage_daily.used_kb + excluded.used_kb
       ),
-      released as (
+      proxied as (
+        update proxy_users pu set
+          used_kb = pu.used_kb + batch.kb,
+          period_used_kb = case
+            when pu.allowance = 'monthly' and pu.period_start is distinct from proxy_user_period_start(pu.reset_day, now())
+              then batch.kb
+            else pu.period_used_kb + batch.kb
+          end,
+          period_start = case
+            when pu.allowance = 'monthly' then proxy_user_period_start(pu.reset_day, now())
+            else pu.period_start
+          end,
+          updated_at = now()
+        from batch
+        where batch.proxy_user_id <> '' and pu.id = batch.proxy_user_id and pu.user_id = batch.user_id
+      ),
+      released(user_id, proxy_user_id) as (select * from unnest($5::text[], $6::text[])),
+      given_back as (
         delete from residential_gateway_leases l
-        where l.gateway_id = $3 and ($5 or l.user_id = any($4::text[]))
+        where l.gateway_id = $4
+          and ($7 or exists (
+            select 1 from released r where r.user_id = l.user_id and r.proxy_user_id = l.proxy_user_id
+          ))
       )
       update residential_gateway_leases l
-      set kb = greatest(0, l.kb - coalesce((select batch.kb from batch where batch.user_id = l.user_id), 0)),
-        expires_at = now() + $6 * interval '1 millisecond'
-      where l.gateway_id = $3 and not $5 and l.user_id <> all($4::text[])`,
+      set kb = greatest(0, l.kb - coalesce((
+          select batch.kb from batch where batch.user_id = l.user_id and batch.proxy_user_id = l.proxy_user_id
+        ), 0)),
+        expires_at = now() + $8 * interval '1 millisecond'
+      where l.gateway_id = $4 and not $7
+        and not exists (select 1 from released r where r.user_id = l.user_id and r.proxy_user_id = l.proxy_user_id)`,
       [
-        batch.map(({ userId }) => userId),
+        ids.map(({ userId }) => userId),
+        ids.map(({ proxyUserId }) => proxyUserId),
         batch.map(({ kb }) => kb),
         this.#options.gatewayId,
-        released,
+        releasedIds.map(({ userId }) => userId),
+        releasedIds.map(({ proxyUserId }) => proxyUserId),
         final,
         this.#options.leaseMs,
       ],
     );
   }
+}
+
+/** The account and the proxy user ('' for the main user) of a meter key (accounts.ts, meterKeyOf). */
+function idsOf(key: string): { userId: string; proxyUserId: string } {
+  const space = key.indexOf(' ');
+  return space < 0
+    ? { userId: key, proxyUserId: '' }
+    : { userId: key.slice(0, space), proxyUserId: key.slice(space + 1) };
 }

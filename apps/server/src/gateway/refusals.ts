@@ -18,6 +18,15 @@ export const gatewayMessages = {
     `Too many wrong proxy usernames or passwords from your address. Try again in ${counted(minutes, 'minute', 'minutes')}.`,
   notThisIp: (ip: string) =>
     `This account takes connections only from its authorised IPs, and ${ip} is not one of them (Settings, Authorised IPs).`,
+  allowanceUsedUp:
+    "This proxy user's data allowance is used up. Its owner can raise it on the dashboard (Proxies, Residential, Proxy Users).",
+  paused: 'This proxy user is paused. Its owner can resume it on the dashboard (Proxies, Residential, Proxy Users).',
+  countryNotAllowed: (country: string | undefined) =>
+    country === undefined
+      ? 'This proxy user may only target the countries its owner allowed: add -country-XX to the username.'
+      : `This proxy user may not target ${country}: its owner allowed other countries.`,
+  tooManyConnections: (max: number) =>
+    `This proxy user may hold ${counted(max, 'connection', 'connections')} at once through this gateway: close one first.`,
   notAProxyRequest:
     'This is a proxy: send the full URL (GET http://example.com/ HTTP/1.1) or CONNECT host:port, with your residential credentials.',
 };
@@ -123,6 +132,24 @@ export function httpRefusal(connection: Connection, outcome: Refusal, purchaseUr
       return { status: 403, message: gatewayMessages.blocked, error: 'http_request_denied', headers: {} };
     case 'usedUp':
       return { status: 402, message: gatewayMessages.usedUp(purchaseUrl), error: 'http_request_denied', headers: {} };
+    case 'allowanceUsedUp':
+      return { status: 402, message: gatewayMessages.allowanceUsedUp, error: 'http_request_denied', headers: {} };
+    case 'paused':
+      return { status: 403, message: gatewayMessages.paused, error: 'http_request_denied', headers: {} };
+    case 'countryNotAllowed':
+      return {
+        status: 403,
+        message: gatewayMessages.countryNotAllowed(outcome.country),
+        error: 'http_request_denied',
+        headers: {},
+      };
+    case 'tooManyConnections':
+      return {
+        status: 429,
+        message: gatewayMessages.tooManyConnections(outcome.maxConnections ?? 1),
+        error: 'http_request_denied',
+        headers: {},
+      };
   }
 }
 
