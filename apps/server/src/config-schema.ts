@@ -139,6 +139,7 @@ export const envSchema = z.object({
   GATEWAY_AUTH_FAILURES_PER_IP: wholeNumber(1, 1_000_000, ' failed proxy authentications').default(20),
   GATEWAY_MAX_CONNECTIONS_PER_IP: wholeNumber(1, 1_000_000, ' open connections').default(500),
   GATEWAY_PROXY_PROTOCOL: booleanString.default(false),
+  USAGE_DOMAINS: booleanString.default(true),
   GATEWAY_TEST_URL: httpUrl('https://echo.example.com/ip').optional(),
   RESIDENTIAL_UPSTREAM_URL: z
     .string()
@@ -251,6 +252,7 @@ export const gatewaySchema = envSchema.pick({
   GATEWAY_AUTH_FAILURES_PER_IP: true,
   GATEWAY_MAX_CONNECTIONS_PER_IP: true,
   GATEWAY_PROXY_PROTOCOL: true,
+  USAGE_DOMAINS: true,
   RESIDENTIAL_UPSTREAM_URL: true,
   RESIDENTIAL_UPSTREAM_USERNAME_TEMPLATE: true,
   REDIS_URL: true,

@@ -574,6 +574,8 @@ export const customerPreferences = pgTable('customer_preferences', {
     .references(() => users.id, { onDelete: 'cascade' }),
   usageEmails: boolean('usage_emails').notNull().default(true),
   authorizedIpsOnly: boolean('authorized_ips_only').notNull().default(false),
+  /** Whether the gateway records the domains of the customer's targets in their usage analytics. */
+  recordDomains: boolean('record_domains').notNull().default(true),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -618,6 +620,55 @@ export const residentialUsageDaily = pgTable(
   (table) => [
     primaryKey({ columns: [table.userId, table.day] }),
     index('residential_usage_daily_day_idx').on(table.day),
+  ],
+);
+
+/**
+ * Usage analytics by the hour: bytes each way and connections (tunnels and plain-HTTP requests) per account, proxy user
+ * ('' for the main user) and targeted country ('' for none), written by the gateway with the meter's batches (so they
+ * add up to what it billed) and kept 90 days.
+ */
+export const residentialUsageHourly = pgTable(
+  'residential_usage_hourly',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => residentialAccounts.userId, { onDelete: 'cascade' }),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    proxyUserId: text('proxy_user_id').notNull().default(''),
+    country: text('country').notNull().default(''),
+    uploadBytes: bigint('upload_bytes', { mode: 'number' }).notNull().default(0),
+    downloadBytes: bigint('download_bytes', { mode: 'number' }).notNull().default(0),
+    connections: bigint('connections', { mode: 'number' }).notNull().default(0),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.hour, table.proxyUserId, table.country] }),
+    // The job prunes them by their age.
+    index('residential_usage_hourly_hour_idx').on(table.hour),
+  ],
+);
+
+/**
+ * Usage analytics by the day with the target's registrable domain ('' when not recorded: an address, switched off by
+ * the customer or the operator), kept 13 months.
+ */
+export const residentialUsageDomains = pgTable(
+  'residential_usage_domains',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => residentialAccounts.userId, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    proxyUserId: text('proxy_user_id').notNull().default(''),
+    country: text('country').notNull().default(''),
+    domain: text('domain').notNull().default(''),
+    uploadBytes: bigint('upload_bytes', { mode: 'number' }).notNull().default(0),
+    downloadBytes: bigint('download_bytes', { mode: 'number' }).notNull().default(0),
+    connections: bigint('connections', { mode: 'number' }).notNull().default(0),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.day, table.proxyUserId, table.country, table.domain] }),
+    index('residential_usage_domains_day_idx').on(table.day),
   ],
 );
 

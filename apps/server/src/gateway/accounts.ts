@@ -29,6 +29,8 @@ export interface GatewayAccount {
   authorizedIps: readonly string[];
   /** "Only from these IPs": credentials are refused from any other address. */
   authorizedIpsOnly: boolean;
+  /** The customer lets their targets' domains be recorded in their usage analytics. */
+  recordDomains: boolean;
   /** A proxy user its owner paused: refused, and its open connections cut. */
   paused: boolean;
   /** Countries a proxy user's lines may target; empty: every country. */
@@ -84,7 +86,7 @@ const REFRESH_BATCH = 500;
 const ACCOUNT_COLUMNS = `
   ra.username, ra.user_id, ra.password, ra.total_kb, ra.used_kb, u.banned, u.ban_expires,
   '' as proxy_user_id, false as paused, '{}'::text[] as countries, null::integer as max_connections,
-  coalesce(p.authorized_ips_only, false) as authorized_ips_only,
+  coalesce(p.authorized_ips_only, false) as authorized_ips_only, coalesce(p.record_domains, true) as record_domains,
   array(
     select a.ip from authorized_ips a where a.user_id = ra.user_id and a.proxy_user_id is null order by a.ip
   ) as authorized_ips
@@ -99,7 +101,7 @@ const ACCOUNT_COLUMNS = `
 const PROXY_USER_QUERY = `
   select ra.username || '_' || pu.name as username, ra.user_id, pu.password, ra.total_kb, ra.used_kb, u.banned,
     u.ban_expires, pu.id as proxy_user_id, pu.paused, pu.countries, pu.max_connections,
-    coalesce(p.authorized_ips_only, false) as authorized_ips_only,
+    coalesce(p.authorized_ips_only, false) as authorized_ips_only, coalesce(p.record_domains, true) as record_domains,
     array(select a.ip from authorized_ips a where a.proxy_user_id = pu.id order by a.ip) as authorized_ips
   from unnest($1::text[], $2::text[]) as wanted(account, name)
   join residential_accounts ra on ra.username = wanted.account
@@ -257,6 +259,7 @@ export class AccountCache {
             blocked: false,
             authorizedIps: [],
             authorizedIpsOnly: false,
+            recordDomains: true,
             paused: false,
             countries: [],
             maxConnections: undefined,
@@ -277,6 +280,7 @@ export class AccountCache {
     );
     account.authorizedIps = Array.isArray(row.authorized_ips) ? row.authorized_ips.map(String) : [];
     account.authorizedIpsOnly = row.authorized_ips_only === true;
+    account.recordDomains = row.record_domains !== false;
     account.paused = row.paused === true;
     account.countries = Array.isArray(row.countries) ? row.countries.map(String) : [];
     account.maxConnections =

@@ -38,6 +38,8 @@ export interface GatewayConfig {
    * once. Each connection holds a descriptor of the process (a tunnel two), shared with the web server and the database.
    */
   maxConnectionsPerIp: number;
+  /** Whether targets' domains are recorded in customers' usage analytics (each customer may also switch it off). */
+  usageDomains: boolean;
   /** Connections arrive through a TCP load balancer that starts each with a PROXY protocol header (v1 or v2). */
   proxyProtocol: boolean;
   /** The provider every request goes through, or undefined for direct egress. */
@@ -70,6 +72,7 @@ export function gatewayConfigOf(e: GatewaySettings): GatewayConfig {
     authFailures: { perIp: e.GATEWAY_AUTH_FAILURES_PER_IP, windowMs: 10 * 60_000, redis: redisOf(e) },
     maxConnectionsPerIp: e.GATEWAY_MAX_CONNECTIONS_PER_IP,
     proxyProtocol: e.GATEWAY_PROXY_PROTOCOL,
+    usageDomains: e.USAGE_DOMAINS,
     upstream: e.RESIDENTIAL_UPSTREAM_URL
       ? { url: e.RESIDENTIAL_UPSTREAM_URL, usernameTemplate: e.RESIDENTIAL_UPSTREAM_USERNAME_TEMPLATE }
       : undefined,

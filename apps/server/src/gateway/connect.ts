@@ -35,7 +35,7 @@ export async function serveConnect(
     refuseConnect(socket, httpRefusal(connection, outcome, context.config.purchaseUrl));
     return;
   }
-  bind(context, connection, outcome, authorization);
+  bind(context, connection, outcome, target.host, authorization);
   let onward: Onward;
   try {
     onward = await openTunnel(context, socket, { ...target, targeting: connection.targeting });

@@ -36,6 +36,7 @@ function account(overrides: Partial<GatewayAccount> = {}): GatewayAccount {
     blocked: false,
     authorizedIps: [],
     authorizedIpsOnly: false,
+    recordDomains: true,
     paused: false,
     countries: [],
     maxConnections: undefined,

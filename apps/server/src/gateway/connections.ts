@@ -27,6 +27,8 @@ export interface Connection {
   meteredWritten: number;
   /** The source this connection is counted under for the limit of open connections (once known). */
   countedAs: string | undefined;
+  /** What its bytes count under in the usage analytics: the targeted country and the target's domain (usage.ts). */
+  usage: string;
 }
 
 export const connectionKey = Symbol('gateway connection');
@@ -49,6 +51,7 @@ export function newConnection(socket: Socket): Connection {
     meteredRead: 0,
     meteredWritten: 0,
     countedAs: undefined,
+    usage: '',
   };
 }
 
@@ -124,6 +127,11 @@ export class OpenConnections {
     else this.#perUser.delete(key);
   }
 
+  /** Counts one connection (a tunnel or a plain-HTTP request) in the usage analytics of the connection's user. */
+  countConnection(connection: Connection): void {
+    if (connection.account) this.#meter.count(connection.account, connection.usage);
+  }
+
   /** Open connections billed to the account's user (main or proxy user) on this gateway. */
   connectionsOf(account: GatewayAccount): number {
     return this.#perUser.get(account.meterKey) ?? 0;
@@ -170,7 +178,7 @@ export class OpenConnections {
     if (upload <= 0 && download <= 0) return undefined;
     connection.meteredRead = bytesRead;
     connection.meteredWritten = bytesWritten;
-    this.#meter.add(account, upload, download);
+    this.#meter.add(account, upload, download, connection.usage);
     if (remainingBytes(account) <= 0) {
       this.cut(account);
       return undefined;

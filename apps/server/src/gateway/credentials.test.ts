@@ -24,6 +24,7 @@ function account(password: string, overrides: Partial<GatewayAccount> = {}): Gat
     blocked: false,
     authorizedIps: [],
     authorizedIpsOnly: false,
+    recordDomains: true,
     paused: false,
     countries: [],
     maxConnections: undefined,
@@ -58,6 +59,7 @@ function context(alice: GatewayAccount, cacheMs = CACHE_MS) {
       mayCarry: async (account: GatewayAccount) => remainingBytes(account) > 0,
       allowanceUsedUp: () => false,
       connectionsOf: () => 0,
+      countConnection() {},
       billTo(connection: Connection, account: GatewayAccount) {
         connection.account = account;
       },

@@ -2,6 +2,7 @@ import { parseTargetedUsername, type ResidentialTargeting } from '@storefront/co
 import { allowedFrom, type GatewayAccount, passwordMatches } from './accounts.ts';
 import type { Connection } from './connections.ts';
 import type { GatewayContext } from './context.ts';
+import { registrableDomain, usageKey } from './usage.ts';
 
 export type Refused =
   | 'credentialsRequired'
@@ -142,10 +143,24 @@ export async function authenticate(
   return outcome;
 }
 
-/** Bills the connection to the account from here on (what came before to the account it had). */
-export function bind(context: GatewayContext, connection: Connection, granted: Granted, authorization?: string): void {
+/**
+ * Bills the connection to the account from here on (what came before to the account it had), counted in its usage
+ * analytics as one connection to `host` (a tunnel, or a plain-HTTP request).
+ */
+export function bind(
+  context: GatewayContext,
+  connection: Connection,
+  granted: Granted,
+  host: string,
+  authorization?: string,
+): void {
   context.open.meter(connection);
   context.open.billTo(connection, granted.account);
+  connection.usage = usageKey(
+    granted.targeting?.country ?? '',
+    context.config.usageDomains && granted.account.recordDomains ? registrableDomain(host) : '',
+  );
+  context.open.countConnection(connection);
   connection.via = granted.via;
   connection.passwordVersion = granted.account.passwordVersion;
   connection.targeting = granted.targeting;

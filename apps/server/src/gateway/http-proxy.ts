@@ -71,7 +71,7 @@ export async function serveRequest(
     refuseRequest(request, response, httpRefusal(connection, outcome, context.config.purchaseUrl));
     return;
   }
-  bind(context, connection, outcome, authorization);
+  bind(context, connection, outcome, url.hostname, authorization);
   const port = Number(url.port || 80);
   let lookup: PinnedLookup | undefined;
   try {

@@ -84,15 +84,15 @@ describe('the meter’s slices of an account’s data', () => {
     await meter.flush();
     const write = db.calls.at(-1);
     // Whole KB are written; the 10 bytes wait. The lease is renewed, none given back.
-    expect(write?.params).toEqual([['u1'], [''], [40], 'g1', [], [], false, 30_000]);
+    expect(write?.params.slice(0, 8)).toEqual([['u1'], [''], [40], 'g1', [], [], false, 30_000]);
     expect(meter.unwritten('u1')).toBe(10);
     expect(meter.leaseLeft('u1')).toBe(60 * KB - 10);
     await meter.flush();
-    expect(db.calls.at(-1)?.params).toEqual([[], [], [], 'g1', ['u1'], [''], false, 30_000]);
+    expect(db.calls.at(-1)?.params.slice(0, 8)).toEqual([[], [], [], 'g1', ['u1'], [''], false, 30_000]);
     expect(meter.leaseLeft('u1')).toBe(-10);
     // The last flush rounds the last bytes up and gives every lease back.
     await meter.flush({ final: true });
-    expect(db.calls.at(-1)?.params).toEqual([['u1'], [''], [1], 'g1', [], [], true, 30_000]);
+    expect(db.calls.at(-1)?.params.slice(0, 8)).toEqual([['u1'], [''], [1], 'g1', [], [], true, 30_000]);
     expect(meter.unwritten('u1')).toBe(0);
   });
 

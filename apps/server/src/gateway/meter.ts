@@ -18,6 +18,13 @@ interface Lease {
   failedAt: number;
 }
 
+/** Bytes each way and connections of one user, country and domain since the last write. */
+interface UsageBucket {
+  upload: number;
+  download: number;
+  connections: number;
+}
+
 /** A reservation that failed is not tried again for this long: every chunk would otherwise ask. */
 const RESERVE_RETRY_MS = 1000;
 
@@ -52,6 +59,8 @@ export class Meter {
   readonly #pending = new Map<string, number>();
   readonly #writing = new Map<string, number>();
   readonly #leases = new Map<string, Lease>();
+  /** Usage analytics since the last write, by meter key, country and domain (`${meterKey}\t${usage key}`). */
+  #usage = new Map<string, UsageBucket>();
   /** The database work under way: a flush and a reservation never overlap, so a lease is read and written in order. */
   #busy: Promise<unknown> = Promise.resolve();
   /**
@@ -66,7 +75,7 @@ export class Meter {
   }
 
   /** Bills new bytes of a connection to its account's user: `upload` read from the client, `download` written to it. */
-  add(account: GatewayAccount, upload: number, download: number) {
+  add(account: GatewayAccount, upload: number, download: number, usage = '') {
     const bytes = upload + download;
     const key = account.meterKey;
     this.carried.upload += upload;
@@ -75,6 +84,24 @@ export class Meter {
     account.localBytes += bytes;
     const lease = this.#leases.get(key);
     if (lease) lease.active = true;
+    const bucket = this.#bucket(key, usage);
+    bucket.upload += upload;
+    bucket.download += download;
+  }
+
+  /** Counts a connection (a tunnel, or a plain-HTTP request) of the user in its usage analytics. */
+  count(account: GatewayAccount, usage: string): void {
+    this.#bucket(account.meterKey, usage).connections++;
+  }
+
+  #bucket(key: string, usage: string): UsageBucket {
+    const id = `${key}\t${usage}`;
+    let bucket = this.#usage.get(id);
+    if (!bucket) {
+      bucket = { upload: 0, download: 0, connections: 0 };
+      this.#usage.set(id, bucket);
+    }
+    return bucket;
   }
 
   /** Bytes of this user (a meter key: an account's main user or proxy user) metered here and not yet written. */
@@ -185,14 +212,24 @@ export class Meter {
     const released = [...this.#leases]
       .filter(([, lease]) => final || (!lease.active && lease.reserving === undefined))
       .map(([key]) => key);
-    if (batch.length === 0 && this.#leases.size === 0) return;
+    const usage = this.#usage;
+    this.#usage = new Map();
+    if (batch.length === 0 && this.#leases.size === 0 && usage.size === 0) return;
     // In one order whatever the gateway, so that two gateways' batches lock the same accounts one after the other.
     batch.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     try {
-      await this.#write(batch, released, final);
+      await this.#write(batch, released, final, usage);
     } catch (error) {
       for (const { key } of batch) {
         this.#pending.set(key, (this.#pending.get(key) ?? 0) + (this.#writing.get(key) ?? 0));
+      }
+      for (const [id, bucket] of usage) {
+        const now = this.#usage.get(id);
+        if (now) {
+          now.upload += bucket.upload;
+          now.download += bucket.download;
+          now.connections += bucket.connections;
+        } else this.#usage.set(id, bucket);
       }
       throw error;
     } finally {
@@ -208,14 +245,24 @@ export class Meter {
 
   /**
    * One statement: the accounts' used_kb and day rows, the proxy users' use (all of it, and this period's for a
-   * monthly allowance), and the leases, which lose what was written in the same transaction so that a reservation never
+   * monthly allowance), the usage analytics (by the hour, and by the day with domains: every byte, in the hour of the
+   * write, so that they add up to what was billed), and the leases, which lose what was written in the same transaction so that a reservation never
    * sees the bytes both used and still leased. The day rows are added only for the accounts the update found, so bytes
    * of an account deleted meanwhile (nothing left to bill) are dropped instead of failing the whole batch on the day
    * table's foreign key, which kept every account's bytes unwritten for as long as the gateway ran.
    */
-  async #write(batch: { key: string; kb: number }[], released: string[], final: boolean) {
+  async #write(
+    batch: { key: string; kb: number }[],
+    released: string[],
+    final: boolean,
+    usage: Map<string, UsageBucket>,
+  ) {
     const ids = batch.map(({ key }) => idsOf(key));
     const releasedIds = released.map(idsOf);
+    const rows = [...usage].map(([id, bucket]) => {
+      const [key = '', country = '', domain = ''] = id.split('\t');
+      return { ...idsOf(key), country, domain, ...bucket };
+    });
     await this.#sql.query(
       `with batch(user_id, proxy_user_id, kb) as (select * from unnest($1::text[], $2::text[], $3::bigint[])),
       per_account as (select user_id, sum(kb)::bigint as kb from batch group by user_id),
@@ -246,6 +293,31 @@ export class Meter {
         from batch
         where batch.proxy_user_id <> '' and pu.id = batch.proxy_user_id and pu.user_id = batch.user_id
       ),
+      usage(user_id, proxy_user_id, country, domain, upload, download, connections) as (
+        select u.* from unnest($9::text[], $10::text[], $11::text[], $12::text[], $13::bigint[], $14::bigint[],
+          $15::bigint[]) as u(user_id, proxy_user_id, country, domain, upload, download, connections)
+        join residential_accounts ra on ra.user_id = u.user_id
+      ),
+      hourly as (
+        insert into residential_usage_hourly as h
+          (user_id, hour, proxy_user_id, country, upload_bytes, download_bytes, connections)
+        select user_id, date_trunc('hour', now()), proxy_user_id, country, sum(upload), sum(download), sum(connections)
+        from usage group by user_id, proxy_user_id, country
+        on conflict (user_id, hour, proxy_user_id, country) do update set
+          upload_bytes = h.upload_bytes + excluded.upload_bytes,
+          download_bytes = h.download_bytes + excluded.download_bytes,
+          connections = h.connections + excluded.connections
+      ),
+      domains as (
+        insert into residential_usage_domains as d
+          (user_id, day, proxy_user_id, country, domain, upload_bytes, download_bytes, connections)
+        select user_id, (now() at time zone 'utc')::date, proxy_user_id, country, domain, upload, download, connections
+        from usage
+        on conflict (user_id, day, proxy_user_id, country, domain) do update set
+          upload_bytes = d.upload_bytes + excluded.upload_bytes,
+          download_bytes = d.download_bytes + excluded.download_bytes,
+          connections = d.connections + excluded.connections
+      ),
       released(user_id, proxy_user_id) as (select * from unnest($5::text[], $6::text[])),
       given_back as (
         delete from residential_gateway_leases l
@@ -270,6 +342,13 @@ export class Meter {
         releasedIds.map(({ proxyUserId }) => proxyUserId),
         final,
         this.#options.leaseMs,
+        rows.map((row) => row.userId),
+        rows.map((row) => row.proxyUserId),
+        rows.map((row) => row.country),
+        rows.map((row) => row.domain),
+        rows.map((row) => row.upload),
+        rows.map((row) => row.download),
+        rows.map((row) => row.connections),
       ],
     );
   }

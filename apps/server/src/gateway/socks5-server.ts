@@ -111,7 +111,7 @@ export async function serveSocks(
     // The customer's handshake is done: the connection onwards has its own limits, and a customer waiting for it
     // is answered when they end.
     clearTimeout(timer);
-    bind(context, connection, outcome);
+    bind(context, connection, outcome, request.host);
     await socksOnward(context, connection, { host: request.host, port: request.port }, rest);
   } catch {
     socket.destroy();

@@ -53,7 +53,7 @@ export function createMetrics(): Metrics {
     }),
     prunedRows: new Counter({
       name: 'storefront_pruned_rows_total',
-      help: 'Rows the periodic job deleted past their retention, by what they were: sent_emails, failed_emails, webhook_events, sessions, verifications, abandoned_checkouts, resolved_alerts, expired_leases',
+      help: 'Rows the periodic job deleted past their retention, by what they were: sent_emails, failed_emails, webhook_events, sessions, verifications, abandoned_checkouts, resolved_alerts, expired_leases, usage_hours, usage_days',
       labelNames: ['what'],
       registers: [registry],
     }),

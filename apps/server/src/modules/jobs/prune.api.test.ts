@@ -10,6 +10,8 @@ import {
   residentialAccounts,
   residentialGatewayLeases,
   residentialUsageDaily,
+  residentialUsageDomains,
+  residentialUsageHourly,
   sessions,
   verifications,
   webhookEvents,
@@ -102,6 +104,29 @@ describe('the periodic job prunes what is past its retention', () => {
     });
     await db.insert(residentialAccounts).values({ userId, username: 'prune', password: 'p' });
     await db.insert(residentialUsageDaily).values({ userId, day: '2025-01-01', usedKb: 10 });
+    // Usage analytics past their time (91 days by the hour, 14 months by the day) and within it.
+    await db.insert(residentialUsageHourly).values([
+      { userId, hour: ago(91), uploadBytes: 1 },
+      { userId, hour: ago(89), uploadBytes: 2 },
+    ]);
+    await db.insert(residentialUsageDomains).values([
+      {
+        userId,
+        day: ago(14 * 31)
+          .toISOString()
+          .slice(0, 10),
+        domain: 'old.example',
+        uploadBytes: 1,
+      },
+      {
+        userId,
+        day: ago(12 * 30)
+          .toISOString()
+          .slice(0, 10),
+        domain: 'kept.example',
+        uploadBytes: 2,
+      },
+    ]);
     // A slice left by a gateway that died two days ago, and one a running gateway renews.
     await db.insert(residentialGatewayLeases).values([
       { userId, gatewayId: 'died', kb: 1024, expiresAt: ago(2) },
@@ -140,6 +165,8 @@ describe('the periodic job prunes what is past its retention', () => {
     expect(await db.select().from(residentialUsageDaily).where(eq(residentialUsageDaily.userId, userId))).toHaveLength(
       1,
     );
+    expect((await db.select().from(residentialUsageHourly)).map((row) => row.uploadBytes)).toEqual([2]);
+    expect((await db.select().from(residentialUsageDomains)).map((row) => row.domain)).toEqual(['kept.example']);
     const leases = await db.select({ gatewayId: residentialGatewayLeases.gatewayId }).from(residentialGatewayLeases);
     expect(leases.map((row) => row.gatewayId)).toEqual(['running']);
     expect((await db.select({ subject: alerts.subject }).from(alerts)).map((row) => row.subject).sort()).toEqual([
@@ -158,6 +185,8 @@ describe('the periodic job prunes what is past its retention', () => {
       'abandoned_checkouts',
       'resolved_alerts',
       'expired_leases',
+      'usage_hours',
+      'usage_days',
     ]) {
       expect(metrics).toContain(`storefront_pruned_rows_total{what="${what}"} 1`);
     }

@@ -13,6 +13,8 @@ export const PRUNED = [
   'abandoned_checkouts',
   'resolved_alerts',
   'expired_leases',
+  'usage_hours',
+  'usage_days',
 ] as const;
 export type Pruned = (typeof PRUNED)[number];
 export type PrunedCounts = Record<Pruned, number>;
@@ -29,6 +31,14 @@ export const DEFAULT_RETENTION: RetentionConfig = {
 
 const DAY_MS = 86_400_000;
 const daysBefore = (at: Date, days: number) => new Date(at.getTime() - days * DAY_MS);
+const monthsBefore = (at: Date, months: number) => {
+  const before = new Date(at);
+  before.setUTCMonth(before.getUTCMonth() - months);
+  return before;
+};
+/** How long usage analytics are kept: what the privacy page tells customers. */
+export const USAGE_HOURS_DAYS = 90;
+export const USAGE_DAYS_MONTHS = 13;
 
 /**
  * One batch of each table: `limit` rows past their retention, by an index on the time that ages them. Rows another
@@ -62,6 +72,15 @@ function batchOf(what: Pruned, cutoffs: Record<Pruned, Date>, limit: number): SQ
     case 'resolved_alerts':
       return sql`delete from alerts where id in (
         select id from alerts where resolved_at < ${at} limit ${limit} for update skip locked)`;
+    // Usage analytics: by the hour for 90 days, by the day (with domains) for 13 months.
+    case 'usage_hours':
+      return sql`delete from residential_usage_hourly where (user_id, hour, proxy_user_id, country) in (
+        select user_id, hour, proxy_user_id, country from residential_usage_hourly where hour < ${at}
+        limit ${limit} for update skip locked)`;
+    case 'usage_days':
+      return sql`delete from residential_usage_domains where (user_id, day, proxy_user_id, country, domain) in (
+        select user_id, day, proxy_user_id, country, domain from residential_usage_domains
+        where day < ${at.toISOString().slice(0, 10)} limit ${limit} for update skip locked)`;
     // Slices of residential data left by a gateway that died, of an account no gateway has reserved for since.
     case 'expired_leases':
       return sql`delete from residential_gateway_leases where (user_id, gateway_id) in (
@@ -92,6 +111,8 @@ export async function pruneOldRows(
     abandoned_checkouts: daysBefore(at, retention.abandonedCheckoutsDays),
     resolved_alerts: daysBefore(at, retention.resolvedAlertsDays),
     expired_leases: daysBefore(at, 1),
+    usage_hours: daysBefore(at, USAGE_HOURS_DAYS),
+    usage_days: monthsBefore(at, USAGE_DAYS_MONTHS),
   };
   const counts = Object.fromEntries(PRUNED.map((what) => [what, 0])) as PrunedCounts;
   for (const what of PRUNED) {

@@ -44,14 +44,42 @@ CREATE TABLE "residential_gateway_leases" (
 	CONSTRAINT "residential_gateway_leases_user_id_proxy_user_id_gateway_id_pk" PRIMARY KEY("user_id","proxy_user_id","gateway_id")
 );
 --> statement-breakpoint
+CREATE TABLE "residential_usage_domains" (
+	"user_id" text NOT NULL,
+	"day" date NOT NULL,
+	"proxy_user_id" text DEFAULT '' NOT NULL,
+	"country" text DEFAULT '' NOT NULL,
+	"domain" text DEFAULT '' NOT NULL,
+	"upload_bytes" bigint DEFAULT 0 NOT NULL,
+	"download_bytes" bigint DEFAULT 0 NOT NULL,
+	"connections" bigint DEFAULT 0 NOT NULL,
+	CONSTRAINT "residential_usage_domains_user_id_day_proxy_user_id_country_domain_pk" PRIMARY KEY("user_id","day","proxy_user_id","country","domain")
+);
+--> statement-breakpoint
+CREATE TABLE "residential_usage_hourly" (
+	"user_id" text NOT NULL,
+	"hour" timestamp with time zone NOT NULL,
+	"proxy_user_id" text DEFAULT '' NOT NULL,
+	"country" text DEFAULT '' NOT NULL,
+	"upload_bytes" bigint DEFAULT 0 NOT NULL,
+	"download_bytes" bigint DEFAULT 0 NOT NULL,
+	"connections" bigint DEFAULT 0 NOT NULL,
+	CONSTRAINT "residential_usage_hourly_user_id_hour_proxy_user_id_country_pk" PRIMARY KEY("user_id","hour","proxy_user_id","country")
+);
+--> statement-breakpoint
 ALTER TABLE "authorized_ips" ADD COLUMN "proxy_user_id" text;--> statement-breakpoint
+ALTER TABLE "customer_preferences" ADD COLUMN "record_domains" boolean DEFAULT true NOT NULL;--> statement-breakpoint
 ALTER TABLE "proxy_user_allowance_changes" ADD CONSTRAINT "proxy_user_allowance_changes_proxy_user_id_proxy_users_id_fk" FOREIGN KEY ("proxy_user_id") REFERENCES "public"."proxy_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "proxy_users" ADD CONSTRAINT "proxy_users_user_id_residential_accounts_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."residential_accounts"("user_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "residential_gateway_leases" ADD CONSTRAINT "residential_gateway_leases_user_id_residential_accounts_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."residential_accounts"("user_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "residential_usage_domains" ADD CONSTRAINT "residential_usage_domains_user_id_residential_accounts_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."residential_accounts"("user_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "residential_usage_hourly" ADD CONSTRAINT "residential_usage_hourly_user_id_residential_accounts_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."residential_accounts"("user_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "proxy_user_allowance_changes_idx" ON "proxy_user_allowance_changes" USING btree ("proxy_user_id","changed_at","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "proxy_users_live_name_idx" ON "proxy_users" USING btree ("user_id","name") WHERE "proxy_users"."deleted_at" is null;--> statement-breakpoint
 CREATE INDEX "proxy_users_user_idx" ON "proxy_users" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE INDEX "residential_gateway_leases_gateway_idx" ON "residential_gateway_leases" USING btree ("gateway_id");--> statement-breakpoint
+CREATE INDEX "residential_usage_domains_day_idx" ON "residential_usage_domains" USING btree ("day");--> statement-breakpoint
+CREATE INDEX "residential_usage_hourly_hour_idx" ON "residential_usage_hourly" USING btree ("hour");--> statement-breakpoint
 ALTER TABLE "authorized_ips" ADD CONSTRAINT "authorized_ips_proxy_user_id_proxy_users_id_fk" FOREIGN KEY ("proxy_user_id") REFERENCES "public"."proxy_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "authorized_ips_proxy_user_idx" ON "authorized_ips" USING btree ("proxy_user_id");--> statement-breakpoint
 -- The first day (UTC) of the monthly period a proxy user's allowance is in at `at`, for its reset day (1-28).
