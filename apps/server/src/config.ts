@@ -283,6 +283,7 @@ function siteOf(e: Settings, socialSignIn: SiteConfig['socialSignIn']): SiteConf
     sandboxPayments: !(e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET),
     mailsInLog: !e.SMTP_URL,
     connectionTest: e.GATEWAY_TEST_URL !== undefined,
+    usageDomains: e.USAGE_DOMAINS,
     origin: new URL(appUrlOf(e)).origin,
   };
 }

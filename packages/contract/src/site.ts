@@ -13,6 +13,8 @@ export interface SiteConfig {
   mailsInLog: boolean;
   /** True when the shop has a test address (GATEWAY_TEST_URL): the Residential tab offers 'Test connection'. */
   connectionTest: boolean;
+  /** True when the gateway records targets' domains in usage statistics (USAGE_DOMAINS): Settings offers the switch. */
+  usageDomains: boolean;
   /**
    * The shop's public origin (APP_URL's scheme, host and port): the addresses the pages show for tools (list links,
    * the generator's, the API's) start with it, on the server and in the browser alike. Empty: the browser's own.
@@ -28,6 +30,7 @@ export const DEFAULT_SITE_CONFIG: SiteConfig = {
   sandboxPayments: true,
   mailsInLog: false,
   connectionTest: false,
+  usageDomains: true,
   origin: '',
 };
 

@@ -21,6 +21,7 @@ describe('index.html rendering', () => {
       sandboxPayments: true,
       mailsInLog: false,
       connectionTest: false,
+      usageDomains: true,
       origin: 'https://shop.example.com',
     });
     expect(html).toContain('<title>A &amp; B &lt;/script&gt;</title>');

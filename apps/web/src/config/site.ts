@@ -25,6 +25,7 @@ function readSiteConfig(): SiteConfig {
       sandboxPayments: value.sandboxPayments !== false,
       mailsInLog: value.mailsInLog === true,
       connectionTest: value.connectionTest === true,
+      usageDomains: value.usageDomains !== false,
       origin: isHttpUrl(value.origin) ? value.origin : DEFAULT_SITE_CONFIG.origin,
     };
   } catch {

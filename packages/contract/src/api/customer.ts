@@ -27,7 +27,12 @@ import {
   checkoutResponseSchema,
   orderHistorySchema,
 } from '../schemas/checkout.ts';
-import { authorizedIpsRequestSchema, authorizedIpsSchema, preferencesSchema } from '../schemas/customer-settings.ts';
+import {
+  authorizedIpsRequestSchema,
+  authorizedIpsSchema,
+  preferencesRequestSchema,
+  preferencesSchema,
+} from '../schemas/customer-settings.ts';
 import {
   cancelOrderRequestSchema,
   connectionTestRequestSchema,
@@ -122,14 +127,16 @@ export const customerEndpoints = {
   }),
   getPreferences: endpoint(routes.getPreferences, {
     tags: ['account'],
-    summary: "The customer's e-mail switches",
+    summary: "The customer's switches: usage e-mails, and domains in usage statistics",
     status: 200,
     response: preferencesSchema,
   }),
   savePreferences: endpoint(routes.savePreferences, {
     tags: ['account'],
-    summary: 'Turn the usage e-mails (80 % and 100 % of the residential data) on or off',
-    body: preferencesSchema,
+    summary:
+      'Turn the usage e-mails (80 % and 100 % of the residential data), or the recording of domains, on or off; ' +
+      'what is not sent stays as it is',
+    body: preferencesRequestSchema,
     status: 200,
     response: preferencesSchema,
   }),

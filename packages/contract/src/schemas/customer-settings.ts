@@ -29,5 +29,15 @@ export const preferencesSchema = z.object({
   usageEmails: z
     .boolean({ error: 'usageEmails must be true or false.' })
     .describe('E-mails when 80 % and 100 % of the residential data are used'),
+  recordDomains: z
+    .boolean({ error: 'recordDomains must be true or false.' })
+    .describe(
+      "Whether the registrable domains of the customer's targets (such as example.com) are recorded in their usage " +
+        'statistics; never a page, a full address or a query',
+    ),
 });
 export type Preferences = z.infer<typeof preferencesSchema>;
+
+/** The switches to change; the others stay as they are. */
+export const preferencesRequestSchema = preferencesSchema.partial();
+export type PreferencesRequest = z.infer<typeof preferencesRequestSchema>;

@@ -11,5 +11,6 @@ export const siteConfigSchema: z.ZodType<SiteConfig> = z.object({
   sandboxPayments: z.boolean(),
   mailsInLog: z.boolean(),
   connectionTest: z.boolean(),
+  usageDomains: z.boolean(),
   origin: z.url(),
 });

@@ -111,14 +111,20 @@ describe('authorised IPs and e-mail switches (Settings)', () => {
     }
   });
 
-  it('switches the usage e-mails, on by default', async () => {
-    expect((await call('GET', '/api/user/preferences', ann.cookie)).json()).toEqual({ usageEmails: true });
+  it('switches the usage e-mails and the recording of domains, each on by default and apart from the other', async () => {
+    const read = async () => (await call('GET', '/api/user/preferences', ann.cookie)).json();
+    expect(await read()).toEqual({ usageEmails: true, recordDomains: true });
     const off = await call('PUT', '/api/user/preferences', ann.cookie, { usageEmails: false });
-    expect(off.json()).toEqual({ usageEmails: false });
-    expect((await call('GET', '/api/user/preferences', ann.cookie)).json()).toEqual({ usageEmails: false });
+    expect(off.json()).toEqual({ usageEmails: false, recordDomains: true });
+    expect(await read()).toEqual({ usageEmails: false, recordDomains: true });
+    const domains = await call('PUT', '/api/user/preferences', ann.cookie, { recordDomains: false });
+    expect(domains.json()).toEqual({ usageEmails: false, recordDomains: false });
+    expect(await read()).toEqual({ usageEmails: false, recordDomains: false });
     const bad = await call('PUT', '/api/user/preferences', ann.cookie, { usageEmails: 'no' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('usageEmails must be true or false.');
+    const badDomains = await call('PUT', '/api/user/preferences', ann.cookie, { recordDomains: 1 });
+    expect(badDomains.json().message).toBe('recordDomains must be true or false.');
   });
 
   it('needs a signed-in session: no session 401, an API key 401', async () => {

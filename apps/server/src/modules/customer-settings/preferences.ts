@@ -1,24 +1,25 @@
-import type { Preferences } from '@storefront/contract';
+import type { Preferences, PreferencesRequest } from '@storefront/contract';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { customerPreferences } from '../../db/schema.ts';
 
-/** The customer's e-mail switches (no row: the defaults). */
+/** The customer's switches (no row: the defaults). */
 export async function readPreferences(db: Db, userId: string): Promise<Preferences> {
   const [row] = await db
-    .select({ usageEmails: customerPreferences.usageEmails })
+    .select({ usageEmails: customerPreferences.usageEmails, recordDomains: customerPreferences.recordDomains })
     .from(customerPreferences)
     .where(eq(customerPreferences.userId, userId));
-  return { usageEmails: row?.usageEmails ?? true };
+  return { usageEmails: row?.usageEmails ?? true, recordDomains: row?.recordDomains ?? true };
 }
 
-export async function savePreferences(db: Db, userId: string, preferences: Preferences): Promise<Preferences> {
-  await db
-    .insert(customerPreferences)
-    .values({ userId, usageEmails: preferences.usageEmails })
-    .onConflictDoUpdate({
-      target: customerPreferences.userId,
-      set: { usageEmails: preferences.usageEmails, updatedAt: new Date() },
-    });
-  return preferences;
+/** Sets the switches given; the others keep their values (or defaults). */
+export async function savePreferences(db: Db, userId: string, changes: PreferencesRequest): Promise<Preferences> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(customerPreferences)
+      .values({ userId, ...changes })
+      .onConflictDoUpdate({ target: customerPreferences.userId, set: { ...changes, updatedAt: new Date() } })
+      .returning({ usageEmails: customerPreferences.usageEmails, recordDomains: customerPreferences.recordDomains });
+    return { usageEmails: row?.usageEmails ?? true, recordDomains: row?.recordDomains ?? true };
+  });
 }

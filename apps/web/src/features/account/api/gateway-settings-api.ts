@@ -1,7 +1,7 @@
 import {
   type AuthorizedIpsRequest,
   authorizedIpMessages,
-  type Preferences,
+  type PreferencesRequest,
   preferencesMessages,
 } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -36,7 +36,7 @@ export function usePreferences() {
 export function useSavePreferences() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: Preferences) =>
+    mutationFn: (body: PreferencesRequest) =>
       callApi('savePreferences', { body, fallbackMessage: preferencesMessages.saveFailed }),
     onSuccess: (saved) => queryClient.setQueryData(accountKeys.preferences(), saved),
   });

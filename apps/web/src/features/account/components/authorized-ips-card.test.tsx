@@ -57,7 +57,7 @@ describe('AuthorizedIpsCard', () => {
 describe('UsageEmailsCard', () => {
   it('turns the usage e-mails off', async () => {
     const calls = fakeApi({
-      'GET /api/user/preferences': () => ({ body: { usageEmails: true } }),
+      'GET /api/user/preferences': () => ({ body: { usageEmails: true, recordDomains: true } }),
       'PUT /api/user/preferences': ({ body }) => ({ body }),
     });
     renderWithApp(<UsageEmailsCard />);

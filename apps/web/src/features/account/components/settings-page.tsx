@@ -2,6 +2,7 @@ import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { paths } from '@storefront/contract';
 import { IconKey } from '@tabler/icons-react';
+import { site } from '../../../config/site.ts';
 import { type FirstReads, read } from '../../../lib/first-read.ts';
 import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
 import { useAuth } from '../../../lib/use-auth.ts';
@@ -11,6 +12,7 @@ import { ApiKeysCard } from './api-keys-card.tsx';
 import { AuthorizedIpsCard } from './authorized-ips-card.tsx';
 import { ChangePasswordDialog } from './change-password-dialog.tsx';
 import { TwoFactorCard } from './two-factor-card.tsx';
+import { UsageDomainsCard } from './usage-domains-card.tsx';
 import { UsageEmailsCard } from './usage-emails-card.tsx';
 
 /** What the server reads to draw this page for its reader (the same keys as its cards' hooks). */
@@ -54,6 +56,7 @@ export function SettingsPage() {
       <ApiKeysCard />
       <AuthorizedIpsCard />
       <UsageEmailsCard />
+      {site.usageDomains && <UsageDomainsCard />}
       <ChangePasswordDialog opened={passwordOpened} onClose={passwordDialog.close} />
     </Stack>
   );

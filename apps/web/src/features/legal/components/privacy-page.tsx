@@ -2,8 +2,11 @@ import { site } from '../../../config/site.ts';
 import type { LegalSection } from '../legal-document.ts';
 import { LegalPage } from './legal-page.tsx';
 
-/** The sections for a brand name (the operator's, known at render time: the server renders this page too). */
-const sectionsFor = (brand: string): LegalSection[] => [
+/**
+ * The sections for a brand name and whether domains are recorded (the operator's settings, known at render time: the
+ * server renders this page too).
+ */
+const sectionsFor = (brand: string, usageDomains: boolean): LegalSection[] => [
   {
     heading: 'What we collect',
     paragraphs: ['We collect only what we need to sell and run your proxies:'],
@@ -11,7 +14,9 @@ const sectionsFor = (brand: string): LegalSection[] => [
       'Account data: your e-mail address, a one-way hash of your password (never the password itself), and, if you sign in with a social account, the identifier that provider gives us.',
       'Order data: what you bought, when, its price, its status and your invoices.',
       'Payment data: handled by our card payment provider. We receive a reference to the payment and the last details needed for invoices, never your full card number.',
-      'Usage data: the amount of residential data your account uses, needed for metering. We do not record the content of your traffic or the pages you visit through our proxies.',
+      usageDomains
+        ? 'Usage data: the residential data your account and its proxy users use, for metering and for your usage statistics: bytes and connections by hour, user and targeted country, and by day with the domain of the sites reached (such as example.com, unless you switch domains off on Settings). We do not record the content of your traffic, the pages or addresses you visit, or their queries.'
+        : 'Usage data: the residential data your account and its proxy users use, for metering and for your usage statistics: bytes and connections by hour, user and targeted country. We do not record the content of your traffic, the sites, pages or addresses you visit, or their queries.',
       'Technical data: IP address, browser type and request times in our server logs, kept for security and to fix faults.',
     ],
   },
@@ -36,7 +41,7 @@ const sectionsFor = (brand: string): LegalSection[] => [
   {
     heading: 'How long we keep it',
     paragraphs: [
-      'We keep account and order data while your account is open and afterwards for as long as tax and accounting law requires. Server logs are kept for up to 90 days. When you ask us to delete your account, we delete or anonymise what we are not required to keep.',
+      'We keep account and order data while your account is open and afterwards for as long as tax and accounting law requires. Usage statistics are kept by the hour for 90 days and by the day for 13 months. Server logs are kept for up to 90 days. When you ask us to delete your account, we delete or anonymise what we are not required to keep.',
     ],
   },
   {
@@ -69,7 +74,7 @@ export function PrivacyPage() {
     <LegalPage
       title="Privacy Policy"
       intro={`This policy explains what personal data ${brand} collects when you use our website, dashboard and proxies, why, and the choices you have.`}
-      sections={sectionsFor(brand)}
+      sections={sectionsFor(brand, site.usageDomains)}
     />
   );
 }
