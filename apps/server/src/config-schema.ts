@@ -162,6 +162,7 @@ export const envSchema = z.object({
   ALERT_EMAILS: z.string().optional(),
   LOW_STOCK_ALERT_IPS: wholeNumber(0, 1_000_000, ' free IPs', ', 0 for no alert').default(20),
   LOW_STOCK_ALERT_GB: wholeNumber(0, 1_000_000, ' GB', ', 0 for no alert').default(50),
+  IP_REPLACEMENT_PERCENT: wholeNumber(0, 100, ' percent', ', 0 to turn replacements off').default(10),
   SMTP_URL: z
     .string()
     .refine(

@@ -68,6 +68,8 @@ export interface Config {
   /** How much one run of the periodic job does, and how long it keeps what it prunes. */
   jobs: JobsConfig;
   alerts: AlertsConfig;
+  /** The share of an Elite ISP or PK1 order's IPs its customer may replace per billing period (0 = none, else at least 1). */
+  ipReplacementPercent: number;
 }
 
 export interface JobsConfig {
@@ -209,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ConfigRol
       },
     },
     alerts: { emails: [...new Set(alertEmails)], lowStockIps: e.LOW_STOCK_ALERT_IPS, lowStockGb: e.LOW_STOCK_ALERT_GB },
+    ipReplacementPercent: e.IP_REPLACEMENT_PERCENT,
     redis: redisOf(e),
     metrics: metricsOf(e),
     mail: {

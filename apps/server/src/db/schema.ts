@@ -1,4 +1,4 @@
-import type { AlertKind, ProductId } from '@storefront/contract';
+import { type AlertKind, type ProductId, REPLACEMENT_REASONS } from '@storefront/contract';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -833,3 +833,108 @@ export const jobState = pgTable('job_state', {
   lastError: text('last_error'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A customer's replacement of one IP of an active Elite ISP or PK1 order (docs/decisions/2026-11-29-ip-replacements.md):
+ * `done` when a new IP took its place (the old one burnt), `waiting` while the pool has none for it (the old IP stays
+ * with the order meanwhile), `void` when the order ended first. `periodEnd` is the order's expiry when it was asked:
+ * the billing period whose allowance it used. Addresses are kept as they were, as a swap rewrites the IP rows.
+ */
+export const ipReplacements = pgTable(
+  'ip_replacements',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .$type<ProductId>()
+      .notNull()
+      .references(() => products.id),
+    reason: text('reason', { enum: REPLACEMENT_REASONS }).notNull(),
+    status: text('status', { enum: ['done', 'waiting', 'void'] }).notNull(),
+    /** The IP row replaced (no foreign key: a subnet swap rewrites rows under the same id). */
+    oldIpId: uuid('old_ip_id').notNull(),
+    oldAddress: text('old_address').notNull(),
+    oldSubnet: text('old_subnet').notNull(),
+    newIpId: uuid('new_ip_id'),
+    newAddress: text('new_address'),
+    periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    doneAt: timestamp('done_at', { withTimezone: true }),
+  },
+  (table) => [
+    // The order's history, newest first a page at a time, and its period's count (the allowance).
+    index('ip_replacements_order_idx').on(table.orderId, table.requestedAt, table.id),
+    index('ip_replacements_period_idx').on(table.orderId, table.periodEnd),
+    // The subnets whose burnt IPs the customer gave back: never given to them again until swapped.
+    index('ip_replacements_user_idx').on(table.userId, table.productId),
+    // The replacements waiting for stock, first come first served; an IP waits once at a time.
+    index('ip_replacements_waiting_idx')
+      .on(table.productId, table.requestedAt, table.id)
+      .where(sql`${table.status} = 'waiting'`),
+    uniqueIndex('ip_replacements_waiting_ip_key').on(table.oldIpId).where(sql`${table.status} = 'waiting'`),
+    check('ip_replacements_done_has_new', sql`(${table.status} = 'done') = (${table.newIpId} is not null)`),
+  ],
+);
+
+/** Replacements per pool and reason since the shop began, kept by the replacement's own transaction. */
+export const ipReplacementCounts = pgTable('ip_replacement_counts', {
+  productId: text('product_id')
+    .$type<ProductId>()
+    .primaryKey()
+    .references(() => products.id),
+  total: integer('total').notNull().default(0),
+  blocked: integer('blocked').notNull().default(0),
+  slow: integer('slow').notNull().default(0),
+  noConnect: integer('no_connect').notNull().default(0),
+  other: integer('other').notNull().default(0),
+});
+
+/**
+ * Replacements per subnet of the replaced IPs since the subnet's last swap (a swap gives it new addresses and removes
+ * its row), with the customers who said "blocked by a target": the console lists the most flagged first.
+ */
+export const ipReplacementSubnets = pgTable(
+  'ip_replacement_subnets',
+  {
+    productId: text('product_id')
+      .$type<ProductId>()
+      .notNull()
+      .references(() => products.id),
+    subnet: text('subnet').notNull(),
+    total: integer('total').notNull().default(0),
+    blocked: integer('blocked').notNull().default(0),
+    slow: integer('slow').notNull().default(0),
+    noConnect: integer('no_connect').notNull().default(0),
+    other: integer('other').notNull().default(0),
+    blockedCustomers: integer('blocked_customers').notNull().default(0),
+    lastAt: timestamp('last_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.productId, table.subnet] }),
+    // The console's order: most customers flagging it blocked, then most replaced, a page at a time.
+    index('ip_replacement_subnets_flagged_idx').on(
+      table.productId,
+      sql`${table.blockedCustomers} desc`,
+      sql`${table.total} desc`,
+      table.subnet,
+    ),
+  ],
+);
+
+/** Who flagged a subnet blocked since its last swap: a customer counts once per subnet. */
+export const ipReplacementFlags = pgTable(
+  'ip_replacement_flags',
+  {
+    productId: text('product_id').$type<ProductId>().notNull(),
+    subnet: text('subnet').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (table) => [primaryKey({ columns: [table.productId, table.subnet, table.userId] })],
+);

@@ -39,6 +39,7 @@ import { adminAlertsSchema } from '../schemas/alerts.ts';
 import { featureListSchema } from '../schemas/catalogue.ts';
 import { uploadIpsRequestSchema, uploadIpsResponseSchema } from '../schemas/inventory.ts';
 import { dailyUsageSchema } from '../schemas/orders.ts';
+import { replacementStatsSchema, replacementSubnetsQuerySchema } from '../schemas/replacements.ts';
 import { routes } from './routes.ts';
 
 /**
@@ -135,6 +136,15 @@ export const adminEndpoints = {
     body: swapSubnetRequestSchema,
     status: 200,
     response: swapSubnetResponseSchema,
+  }),
+  listReplacementStats: endpoint(routes.listReplacementStats, {
+    tags: ['admin'],
+    summary:
+      "Customers' IP replacements of a pool: totals by reason, and its subnets, the most flagged as blocked first",
+    params: ipPoolParamsSchema,
+    query: replacementSubnetsQuerySchema,
+    status: 200,
+    response: replacementStatsSchema,
   }),
 
   // Custom PK1 orders: finding the customer, the checkout link and fulfilment.

@@ -42,6 +42,14 @@ import {
   orderUsageListSchema,
   processingOrderListSchema,
 } from '../schemas/orders.ts';
+import {
+  replacementHistoryQuerySchema,
+  replacementHistorySchema,
+  replacementOrderParamsSchema,
+  replacementPreviewSchema,
+  replacementRequestSchema,
+  replacementResultSchema,
+} from '../schemas/replacements.ts';
 import { routes } from './routes.ts';
 
 /** The calls of the public site, the sign-in screens and the customer's dashboard (and their tools, with an API key). */
@@ -214,6 +222,41 @@ export const customerEndpoints = {
     body: cancelOrderRequestSchema,
     status: 200,
     response: orderListSchema,
+  }),
+  listReplacements: endpoint(routes.listReplacements, {
+    tags: ['orders', 'api keys'],
+    summary: "An Elite ISP or PK1 order's IP replacements, newest first, and its allowance this billing period",
+    description:
+      "A page at a time (after=next). 404 for an order that is not the customer's. An API key may read it but not replace.",
+    params: replacementOrderParamsSchema,
+    query: replacementHistoryQuerySchema,
+    status: 200,
+    response: replacementHistorySchema,
+  }),
+  previewReplacement: endpoint(routes.previewReplacement, {
+    tags: ['orders'],
+    summary: 'What replacing these IPs would do: how much of the allowance it uses and how many get a new IP at once',
+    description:
+      "Changes nothing. 404 for an order that is not the customer's; 400 for an IP not in the order; 409 for an order that is not active.",
+    params: replacementOrderParamsSchema,
+    body: replacementRequestSchema,
+    status: 200,
+    response: replacementPreviewSchema,
+  }),
+  replaceIps: endpoint(routes.replaceIps, {
+    tags: ['orders'],
+    summary: "Replace IPs of an active Elite ISP or PK1 order with new ones from the product's pool",
+    description: [
+      'Each IP gets the oldest free IP of the pool outside the subnets whose burnt IPs the customer gave back; the old',
+      'one is burnt and waits for its subnet to be swapped. Without stock a replacement waits, the old IP kept meanwhile,',
+      "and is made when IPs arrive. The order's list, list links and downloads show the new lines at once. Allowance:",
+      'IP_REPLACEMENT_PERCENT of the IPs per billing period, at least 1; 409 past it, for an IP already waiting, or an',
+      "order that is not active; 400 for an IP not in the order; 404 for an order that is not the customer's.",
+    ].join(' '),
+    params: replacementOrderParamsSchema,
+    body: replacementRequestSchema,
+    status: 200,
+    response: replacementResultSchema,
   }),
 
   // Buying.

@@ -35,6 +35,10 @@ export const routes = {
   // One request through the gateway with the customer's own line: a button of the dashboard, a session only.
   testResidentialConnection: { method: 'POST', path: '/orders/usage/test', access: 'customer' },
   cancelOrder: { method: 'POST', path: '/orders/cancel', access: 'owner' },
+  // Replacing bad IPs of an order: its history and allowance are a read (a key may make it), replacing is not.
+  listReplacements: { method: 'GET', path: '/orders/:id/replacements', access: 'reader' },
+  previewReplacement: { method: 'POST', path: '/orders/:id/replacements/preview', access: 'owner' },
+  replaceIps: { method: 'POST', path: '/orders/:id/replacements', access: 'owner' },
   // Buying.
   createCheckout: { method: 'POST', path: '/checkout', access: 'customer' },
   // Personal API keys: managed with a signed-in session only; a key cannot manage keys.
@@ -58,6 +62,7 @@ export const routes = {
   uploadIps: { method: 'POST', path: '/admin/stocks/:pool/upload', access: 'admin' },
   listSubnets: { method: 'GET', path: '/admin/ips/:pool/subnets', access: 'admin' },
   swapSubnet: { method: 'POST', path: '/admin/ips/:pool/subnets/swap', access: 'admin' },
+  listReplacementStats: { method: 'GET', path: '/admin/ips/:pool/replacements', access: 'admin' },
   // Custom PK1 orders: finding the customer, the checkout link and fulfilment.
   findCustomers: { method: 'GET', path: '/admin/users/search', access: 'admin' },
   lookUpCustomer: { method: 'GET', path: '/admin/users', access: 'admin' },
