@@ -15,7 +15,7 @@ const tests = ['\\.test\\.tsx?$', `^${server}/test/`];
  * both may use, or `lib/`). A new module is added here, with what it imports.
  */
 const MODULE_IMPORTS = {
-  admin: ['alerts', 'audit', 'catalogue', 'coupons', 'custom-orders', 'inventory', 'jobs', 'sandbox'],
+  admin: ['alerts', 'audit', 'catalogue', 'coupons', 'custom-orders', 'inventory', 'jobs', 'replacements', 'sandbox'],
   alerts: ['audit', 'catalogue', 'notifications'],
   'api-keys': [],
   audit: [],
@@ -31,7 +31,8 @@ const MODULE_IMPORTS = {
   inventory: ['audit', 'delivery', 'orders'],
   jobs: ['billing', 'coupons', 'customer-settings', 'health', 'notifications', 'orders'],
   notifications: [],
-  orders: [],
+  orders: ['replacements'],
+  replacements: ['delivery'],
   sandbox: ['audit', 'billing', 'jobs'],
   users: ['notifications'],
 };

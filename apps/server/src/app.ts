@@ -309,6 +309,7 @@ async function registerApi(
     provider,
     rateLimit,
     keyRateLimitPerMinute: config.apiKeyRateLimitPerMinute,
+    replacementPercent: config.ipReplacementPercent,
   });
   await api.register(checkoutRoutes, {
     db,

@@ -89,6 +89,10 @@ const SAMPLES: { [N in EndpointName]: (f: MatrixFixture) => CallInput<Endpoints[
   getProxyList: () => ({ query: { format: 'ip:port:user:pass' } }),
   testResidentialConnection: () => ({ body: { country: 'US', type: 'dynamic' } }),
   cancelOrder: (f) => ({ body: { id: f.orderId } }),
+  listReplacements: (f) => ({ params: { id: f.orderId }, query: {} }),
+  // An address the order does not hold: the owner gets past the guard to a 400, and nothing changes.
+  previewReplacement: (f) => ({ params: { id: f.orderId }, body: { ips: ['192.0.2.1:8000'], reason: 'blocked' } }),
+  replaceIps: (f) => ({ params: { id: f.orderId }, body: { ips: ['192.0.2.1:8000'], reason: 'slow' } }),
   createCheckout: () => ({ body: { productId: 'isp_proxies', quantity: 5 } }),
   // The sandbox's hosted pages and its clock.
   getSandboxCheckout: (f) => ({ params: { id: f.checkoutId } }),
@@ -110,6 +114,7 @@ const SAMPLES: { [N in EndpointName]: (f: MatrixFixture) => CallInput<Endpoints[
   uploadIps: () => ({ params: { pool: 'isp' }, body: { ips: ['203.0.113.77:8000:user:pass'] } }),
   listSubnets: () => ({ params: { pool: 'isp' }, query: {} }),
   swapSubnet: () => ({ params: { pool: 'isp' }, body: { subnet: '192.0.2.0/24', newEndpoints: [] } }),
+  listReplacementStats: () => ({ params: { pool: 'isp' }, query: {} }),
   findCustomers: (f) => ({ query: { q: f.victimEmail } }),
   lookUpCustomer: (f) => ({ query: { email: f.victimEmail } }),
   createCustomCheckout: (f) => ({ body: { userId: f.victimId, quantity: 5 } }),

@@ -12,6 +12,7 @@ import { couponAdminRoutes } from '../coupons/admin-routes.ts';
 import { customOrderAdminRoutes } from '../custom-orders/routes.ts';
 import { inventoryAdminRoutes } from '../inventory/routes.ts';
 import type { JobRunner } from '../jobs/runner.ts';
+import { replacementAdminRoutes } from '../replacements/admin-routes.ts';
 import { sandboxAdminRoutes } from '../sandbox/routes.ts';
 
 /** Every route under it is for administrators only, and declared in the admin context below. */
@@ -70,6 +71,7 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (
   await admin.register(alertAdminRoutes, { db });
   await admin.register(featureAdminRoutes, { db });
   await admin.register(inventoryAdminRoutes, { db, brand });
+  await admin.register(replacementAdminRoutes, { db });
   await admin.register(customOrderAdminRoutes, { db, brand, provider, currency });
   await admin.register(couponAdminRoutes, { db, provider });
   await admin.register(auditAdminRoutes, { db });

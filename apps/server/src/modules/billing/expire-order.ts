@@ -1,7 +1,7 @@
 import { PRODUCTS } from '@storefront/contract';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { orders, proxyIps } from '../../db/schema.ts';
+import { ipReplacements, orders, proxyIps } from '../../db/schema.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import { expiredEmail } from '../notifications/customer-emails.ts';
 import { enqueueEmail } from '../notifications/outbox.ts';
@@ -24,6 +24,11 @@ export async function expireOrder({
   endedAt: Date;
 }): Promise<'expired' | 'not_active'> {
   if (!isLive(order) || PRODUCTS[order.productId].unit === 'gb') return 'not_active';
+  // A replacement still waiting for stock has nothing left to replace.
+  await tx
+    .update(ipReplacements)
+    .set({ status: 'void' })
+    .where(and(eq(ipReplacements.orderId, order.id), eq(ipReplacements.status, 'waiting')));
   await tx
     .update(proxyIps)
     .set({ assignedOrderId: null, needRotated: true })

@@ -6,6 +6,7 @@ import { orders, proxyIps, residentialAccounts, residentialPool, users } from '.
 import type { Branding } from '../../lib/branded-email.ts';
 import { deliveredEmail } from '../notifications/customer-emails.ts';
 import { enqueueEmail } from '../notifications/outbox.ts';
+import { deliverWaitingReplacements } from './replacement-ips.ts';
 
 export interface DeliverableOrder {
   id: string;
@@ -98,7 +99,8 @@ async function deliverResidential(tx: Tx, order: DeliverableOrder): Promise<'del
 /**
  * Delivers the product's waiting (processing) orders, oldest payment first, inside the caller's transaction: called by
  * every addition of stock. Strictly first come, first served: it stops at the first order the stock cannot serve, so a
- * large early order is never overtaken by smaller later ones. Answers how many orders were delivered.
+ * large early order is never overtaken by smaller later ones. Customers' IP replacements waiting for stock are made
+ * first (replacement-ips.ts). Answers how many orders were delivered.
  */
 export async function deliverWaitingOrders({
   tx,
@@ -109,6 +111,7 @@ export async function deliverWaitingOrders({
   brand: Branding;
   productId: ProductId;
 }): Promise<number> {
+  if (PRODUCTS[productId].unit !== 'gb') await deliverWaitingReplacements(tx, productId);
   const waiting = await tx
     .select()
     .from(orders)

@@ -8,7 +8,7 @@ import {
 } from '@storefront/contract';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { proxyIps } from '../../db/schema.ts';
+import { ipReplacementFlags, ipReplacementSubnets, proxyIps } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import { type Actor, recordAudit } from '../audit/record-audit.ts';
@@ -81,6 +81,13 @@ export async function swapSubnet({
     for (let start = 0; start < replaced.length; start += 1000) {
       await tx.insert(proxyIps).values(replaced.slice(start, start + 1000));
     }
+    // The customers' replacements counted against the subnet were about its old addresses: it starts afresh.
+    await tx
+      .delete(ipReplacementSubnets)
+      .where(and(eq(ipReplacementSubnets.productId, productId), eq(ipReplacementSubnets.subnet, subnet)));
+    await tx
+      .delete(ipReplacementFlags)
+      .where(and(eq(ipReplacementFlags.productId, productId), eq(ipReplacementFlags.subnet, subnet)));
     const delivered = burntCleared > 0 ? await deliverWaitingOrders({ tx, brand, productId }) : 0;
     const newSubnets = [...new Set(replaced.map((row) => row.subnet))];
     await recordAudit({

@@ -1,6 +1,6 @@
 import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
 import { type Endpoint, endpoints } from '@storefront/contract';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
 import { sourceKey } from '../../lib/ip-address.ts';
@@ -9,6 +9,9 @@ import { enforceLimit } from '../../lib/rate-limits.ts';
 import { routeOf } from '../../lib/route.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
 import { type Guards, readerOf, signedInOf } from '../auth/guards.ts';
+import { listReplacements } from '../replacements/list-replacements.ts';
+import { previewReplacement } from '../replacements/preview-replacement.ts';
+import { replaceIps } from '../replacements/replace-ips.ts';
 import { cancelOrder } from './cancel-order.ts';
 import { listDailyUsage } from './daily-usage.ts';
 import {
@@ -32,6 +35,8 @@ export interface OrderRoutesOptions {
   /** Where the counters live (../../lib/rate-limit-store.ts). */
   rateLimit: RateLimitPluginOptions;
   keyRateLimitPerMinute: number;
+  /** IP_REPLACEMENT_PERCENT: the share of an order's IPs replaceable per billing period. */
+  replacementPercent: number;
 }
 
 /** Connection tests one customer may run in a minute. */
@@ -41,22 +46,18 @@ const CONNECTION_TESTS_PER_MINUTE = 5;
 const sentBack = (header: string | undefined, etag: string) =>
   header?.split(',').some((tag) => ['*', etag].includes(tag.trim().replace(/^W\//, ''))) ?? false;
 
-export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
-  app,
-  { db, guards, gatewayEndpoint, gatewayTestUrl, provider, rateLimit: rateLimitOptions, keyRateLimitPerMinute },
-) => {
-  await app.register(rateLimit, rateLimitOptions);
+/**
+ * The customer's own reads: routeOf's reader guard (a session, or an API key; in the query string only where the
+ * endpoint says `keyInQuery`: the list link), then a key counted against its own limit (shared across instances),
+ * both before the request is read further; and the key's schemes in the API reference.
+ */
+function readRouteOf(app: FastifyInstance, guards: Guards, keyRateLimitPerMinute: number) {
   const perKey = app.createRateLimit({
     max: keyRateLimitPerMinute,
     timeWindow: 60_000,
     keyGenerator: (request) => `api-key:${request.keyHolder?.keyId ?? sourceKey(request.ip)}`,
   });
-  /**
-   * The customer's own reads: routeOf's reader guard (a session, or an API key; in the query string only where the
-   * endpoint says `keyInQuery`: the list link), then a key counted against its own limit (shared across instances),
-   * both before the request is read further; and the key's schemes in the API reference.
-   */
-  const readRoute = <const E extends Endpoint & { access: 'reader' }>(endpoint: E) => {
+  return <const E extends Endpoint & { access: 'reader' }>(endpoint: E) => {
     const route = routeOf(endpoint, guards);
     const requireReader = route.onRequest;
     if (!requireReader) throw new Error(`${endpoint.path} has no reader guard`);
@@ -72,6 +73,23 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
       },
     };
   };
+}
+
+export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
+  app,
+  {
+    db,
+    guards,
+    gatewayEndpoint,
+    gatewayTestUrl,
+    provider,
+    rateLimit: rateLimitOptions,
+    keyRateLimitPerMinute,
+    replacementPercent: percent,
+  },
+) => {
+  await app.register(rateLimit, rateLimitOptions);
+  const readRoute = readRouteOf(app, guards, keyRateLimitPerMinute);
   // Each test is a request through the gateway and out to the test address: a few a minute are all a person clicks.
   const perCustomerTest = app.createRateLimit({
     max: CONNECTION_TESTS_PER_MINUTE,
@@ -142,5 +160,42 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
     ...routeOf(endpoints.cancelOrder, guards),
     handler: async (request) =>
       cancelOrder({ db, provider, userId: signedInOf(request).user.id, orderId: request.body.id }),
+  });
+
+  // Replacing bad IPs (modules/replacements): the history is a read a key may make; preview and replace are not.
+  api.route({
+    ...readRoute(endpoints.listReplacements),
+    handler: async (request) =>
+      listReplacements({
+        db,
+        userId: readerOf(request),
+        orderId: request.params.id,
+        after: request.query.after,
+        percent,
+      }),
+  });
+
+  api.route({
+    ...routeOf(endpoints.previewReplacement, guards),
+    handler: async (request) =>
+      previewReplacement({
+        db,
+        userId: signedInOf(request).user.id,
+        orderId: request.params.id,
+        request: request.body,
+        percent,
+      }),
+  });
+
+  api.route({
+    ...routeOf(endpoints.replaceIps, guards),
+    handler: async (request) =>
+      replaceIps({
+        db,
+        userId: signedInOf(request).user.id,
+        orderId: request.params.id,
+        request: request.body,
+        percent,
+      }),
   });
 };
