@@ -19,6 +19,9 @@ export const inventoryKeys = {
     [...inventoryKeys.subnets(pool), 'page', filters, after ?? null] as const,
   subnet: (pool: IpPool, subnet: string, filters: SubnetFilters) =>
     [...inventoryKeys.subnets(pool), 'one', subnet, filters] as const,
+  /** Customers' replacements by subnet: under the subnets, so that a swap or an upload reloads them too. */
+  replacements: (pool: IpPool, after: string | undefined) =>
+    [...inventoryKeys.subnets(pool), 'replacements', after ?? null] as const,
 };
 
 export const auditKeys = {

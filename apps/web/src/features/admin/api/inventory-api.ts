@@ -104,6 +104,21 @@ export function useSubnets(pool: IpPool, filters: SubnetFilters, after: string |
   });
 }
 
+/** Customers' replacements in a pool: by reason, and a page of subnets, the most flagged as blocked first. */
+export function useReplacementStats(pool: IpPool, after: string | undefined) {
+  return useQuery({
+    queryKey: inventoryKeys.replacements(pool, after),
+    queryFn: ({ signal }) =>
+      callApi('listReplacementStats', {
+        params: { pool },
+        query: after ? { after } : {},
+        fallbackMessage: 'Failed to fetch the replacements',
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
 const subnetIps = (pool: IpPool, subnet: string, filters: SubnetFilters) => ({
   queryKey: inventoryKeys.subnet(pool, subnet, filters),
   queryFn: ({ signal }: { signal: AbortSignal }) =>

@@ -53,6 +53,7 @@ const tabReads: Record<AdminTab, FirstRead[]> = {
   coupon_redemptions: [read('listCouponRedemptions', couponKeys.redemptions())],
   pk1_inventory_list: [
     read('listSubnets', inventoryKeys.subnetPage('pk1', {}, undefined), { params: { pool: 'pk1' }, query: {} }),
+    read('listReplacementStats', inventoryKeys.replacements('pk1', undefined), { params: { pool: 'pk1' }, query: {} }),
   ],
   audit_log: [read('listAuditLog', auditKeys.page({}), { query: {} })],
 };

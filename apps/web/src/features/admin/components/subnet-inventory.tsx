@@ -31,6 +31,7 @@ import { downloadText } from '../../../lib/download.ts';
 import { poolName, useAllSubnetIps, useSubnetIps, useSubnets } from '../api/inventory-api.ts';
 import { FilterButtons } from './filter-buttons.tsx';
 import { PositionPager, usePositions } from './position-pager.tsx';
+import { ReplacementsCard } from './replacements-card.tsx';
 import { Figure } from './residential-inventory-card.tsx';
 import classes from './subnet-inventory.module.css';
 import { SwapDialog } from './swap-dialog.tsx';
@@ -274,6 +275,7 @@ export function SubnetInventory() {
           </SimpleGrid>
         </Stack>
       </Card>
+      <ReplacementsCard key={pool} pool={pool} />
       <SubnetFilterForm
         onFilter={(next) => {
           setFilters(next);

@@ -1,5 +1,10 @@
-import { type ConnectionTestRequest, ordersMessages } from '@storefront/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  type ConnectionTestRequest,
+  ordersMessages,
+  type ReplacementRequest,
+  replacementMessages,
+} from '@storefront/contract';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
 import { ordersKeys, PROCESSING_REFRESH_MS } from '../../../lib/queries/orders.ts';
 
@@ -35,5 +40,50 @@ export function useConnectionTest() {
   return useMutation({
     mutationFn: (line: ConnectionTestRequest) =>
       callApi('testResidentialConnection', { body: line, fallbackMessage: ordersMessages.connectionTestFailed }),
+  });
+}
+
+/** An order's replacement history (and allowance); under ordersKeys.all, so that a refresh of the orders reloads it. */
+export const replacementsKey = (orderId: string) => [...ordersKeys.all, 'replacements', orderId] as const;
+
+/** An order's replacements, newest first, a page at a time as the customer asks for more. */
+export function useReplacementHistory(orderId: string, enabled = true) {
+  return useInfiniteQuery({
+    queryKey: replacementsKey(orderId),
+    enabled,
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam, signal }) =>
+      callApi('listReplacements', {
+        params: { id: orderId },
+        query: pageParam ? { after: pageParam } : {},
+        fallbackMessage: replacementMessages.historyFailed,
+        signal,
+      }),
+    getNextPageParam: (page) => page.next ?? undefined,
+  });
+}
+
+/** What replacing these IPs would do: the allowance it uses and how many get a new IP at once. */
+export function usePreviewReplacement(orderId: string) {
+  return useMutation({
+    mutationFn: (body: ReplacementRequest) =>
+      callApi('previewReplacement', {
+        params: { id: orderId },
+        body,
+        fallbackMessage: replacementMessages.previewFailed,
+      }),
+  });
+}
+
+/** Replaces the IPs; the order list (new lines) and its history are read again. */
+export function useReplaceIps(orderId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ReplacementRequest) =>
+      callApi('replaceIps', { params: { id: orderId }, body, fallbackMessage: replacementMessages.replaceFailed }),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: ordersKeys.list() });
+      void queryClient.invalidateQueries({ queryKey: replacementsKey(orderId) });
+    },
   });
 }

@@ -1,11 +1,15 @@
 // @vitest-environment happy-dom
 import type { Order } from '@storefront/contract';
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi } from '../../../test/fake-api.ts';
 import { renderWithApp } from '../../../test/render.tsx';
 import { OrderCard } from './order-card.tsx';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
 const DAY = 86_400_000;
 const order = (patch: Partial<Order>): Order => ({
@@ -21,7 +25,7 @@ const order = (patch: Partial<Order>): Order => ({
   ...patch,
 });
 const card = (value: Order) => {
-  renderWithApp(<OrderCard order={value} format="ip:port:user:pass" onCancel={() => {}} />);
+  renderWithApp(<OrderCard order={value} format="ip:port:user:pass" onCancel={() => {}} onReplace={() => {}} />);
   return within(screen.getByTestId('order-card'));
 };
 const endedOn = (iso: string) =>
@@ -36,6 +40,7 @@ describe('OrderCard', () => {
     expect(view.queryByText('Active')).toBeNull();
     expect(view.getByText(endedOn(periodEnd))).toBeTruthy();
     expect(view.queryByRole('button', { name: 'Cancel' })).toBeNull();
+    expect(view.queryByRole('button', { name: 'Replace IPs' })).toBeNull();
   });
 
   it('drops what no longer holds once an order has ended: the end-of-cycle promise and an empty proxy list', () => {
@@ -60,14 +65,25 @@ describe('OrderCard', () => {
     expect(view.getByText('Active')).toBeTruthy();
     expect(view.getByText(/^Renews /)).toBeTruthy();
     expect(view.getByRole('button', { name: 'Cancel' })).toBeTruthy();
+    expect(view.getByRole('button', { name: 'Replace IPs' })).toBeTruthy();
   });
 
   it('opens its list on Show proxies (rendered in a transition) and closes it on Hide proxies', async () => {
+    fakeApi({
+      'GET /api/orders/0f8e2c1a-1111-4222-8333-4444deadbeef/replacements': () => ({
+        body: {
+          allowance: { percent: 10, limit: 1, used: 0, left: 1, periodEnd: null },
+          replacements: [],
+          next: null,
+        },
+      }),
+    });
     const view = card(order({ proxies: ['192.0.2.1:8000:user:pass', '192.0.2.2:8000:user:pass'] }));
     fireEvent.click(view.getByRole('button', { name: 'Show proxies' }));
     const hide = await view.findByRole('button', { name: 'Hide proxies' });
     expect(hide.getAttribute('aria-expanded')).toBe('true');
     expect(view.getByRole('table').textContent).toContain('192.0.2.2:8000:user:pass');
+    expect(await view.findByText('No replacements yet.')).toBeTruthy();
     fireEvent.click(hide);
     expect(await view.findByRole('button', { name: 'Show proxies' })).toBeTruthy();
     expect(view.queryByRole('table')).toBeNull();

@@ -18,6 +18,7 @@ import { useTimeZone } from '../../../lib/time-zone.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import { relativeAge } from '../proxies-model.ts';
 import { ProxyList } from './proxy-list.tsx';
+import { ReplacementHistory } from './replacement-history.tsx';
 
 /** The compact row of a paid order that waits for stock (spec section 4: no details). */
 export function ProcessingRow({ label, detail }: { label: string; detail?: string }) {
@@ -39,13 +40,15 @@ interface OrderCardProps {
   order: Order;
   format: ProxyFormat;
   onCancel: (order: Order) => void;
+  /** Opens "Replace IPs" for an active order with proxies. */
+  onReplace: (order: Order) => void;
 }
 
 /**
  * One order: id, product, purchase time and age, badges, the cancel action and, expanded, its proxies. Memoised: the
  * page re-renders when its cancel dialog opens or closes, and the cards it holds have not changed.
  */
-export const OrderCard = memo(function OrderCard({ order, format, onCancel }: OrderCardProps) {
+export const OrderCard = memo(function OrderCard({ order, format, onCancel, onReplace }: OrderCardProps) {
   const [opened, setOpened] = useState(false);
   const listId = useId();
   const timeZone = useTimeZone();
@@ -110,6 +113,11 @@ export const OrderCard = memo(function OrderCard({ order, format, onCancel }: Or
               Cancel
             </Button>
           )}
+          {active && order.proxies.length > 0 && (
+            <Button size="xs" variant="default" onClick={() => onReplace(order)}>
+              Replace IPs
+            </Button>
+          )}
           {/* An ended order's IPs were released: nothing to show. */}
           {order.proxies.length > 0 && (
             <Button
@@ -133,6 +141,7 @@ export const OrderCard = memo(function OrderCard({ order, format, onCancel }: Or
       {opened && order.proxies.length > 0 && (
         <Stack mt="md" id={listId}>
           <ProxyList order={order} format={format} />
+          <ReplacementHistory orderId={order.id} />
         </Stack>
       )}
     </Card>

@@ -25,6 +25,7 @@ import { ordersOf, tabOf } from '../proxies-model.ts';
 import { CancelDialog } from './cancel-dialog.tsx';
 import { ListLinkButton } from './list-link-button.tsx';
 import { OrderCard } from './order-card.tsx';
+import { ReplaceDialog } from './replace-dialog.tsx';
 import { ResidentialTab } from './residential-tab.tsx';
 
 const TABS: { id: ProductId; label: string; empty: string }[] = [
@@ -73,6 +74,8 @@ export function ProxiesPage() {
   const [cancelling, setCancelling] = useState<Order | null>(null);
   // The dialog opens in a transition: the page's render for it is sliced between frames rather than one long task.
   const askToCancel = useCallback((order: Order) => startTransition(() => setCancelling(order)), []);
+  const [replacing, setReplacing] = useState<Order | null>(null);
+  const askToReplace = useCallback((order: Order) => startTransition(() => setReplacing(order)), []);
   const [dismissed, setDismissed] = useState<unknown>(null);
   const [format, setFormat] = useLocalStorage({ key: 'proxy-format', defaultValue: DEFAULT_PROXY_FORMAT });
   const safeFormat = isProxyFormat(format) ? format : DEFAULT_PROXY_FORMAT;
@@ -193,7 +196,13 @@ export function ProxiesPage() {
               ) : (
                 <Stack gap="sm">
                   {list.map((order) => (
-                    <OrderCard key={order.id} order={order} format={safeFormat} onCancel={askToCancel} />
+                    <OrderCard
+                      key={order.id}
+                      order={order}
+                      format={safeFormat}
+                      onCancel={askToCancel}
+                      onReplace={askToReplace}
+                    />
                   ))}
                 </Stack>
               )}
@@ -208,6 +217,7 @@ export function ProxiesPage() {
         </Tabs.Panel>
       </Tabs>
 
+      <ReplaceDialog order={replacing} onClose={() => setReplacing(null)} />
       <CancelDialog
         order={cancelling}
         cancelling={cancel.isPending}

@@ -1,0 +1,82 @@
+import { Button, Loader, Stack, Text, VisuallyHidden } from '@mantine/core';
+import {
+  formatDate,
+  REPLACEMENT_REASON_LABELS,
+  type ReplacementAllowance,
+  type ReplacementEntry,
+} from '@storefront/contract';
+import { useId } from 'react';
+import { FormError } from '../../../components/form-error.tsx';
+import { useTimeZone } from '../../../lib/time-zone.ts';
+import { useReplacementHistory } from '../api/proxies-api.ts';
+import classes from './replacements.module.css';
+
+/** "2 of 2 replacements left this billing period (until …)", or that the shop turned them off. */
+export function allowanceText(allowance: ReplacementAllowance, timeZone: string | undefined): string {
+  if (allowance.percent === 0) return 'IP replacements are turned off in this shop.';
+  const until = allowance.periodEnd ? ` (until ${formatDate(allowance.periodEnd, 'long-date', timeZone)})` : '';
+  return `${allowance.left} of ${allowance.limit} replacements left this billing period${until}.`;
+}
+
+const STATUS_WORDS: Record<ReplacementEntry['status'], string> = {
+  done: 'Replaced',
+  waiting: 'Waiting for stock',
+  void: 'Not made: the order ended first',
+};
+
+/** An order's replacements, newest first (when, which IP, which new one, why), a page at a time. */
+export function ReplacementHistory({ orderId }: { orderId: string }) {
+  const history = useReplacementHistory(orderId);
+  const timeZone = useTimeZone();
+  const headingId = useId();
+  const entries = history.data?.pages.flatMap((page) => page.replacements) ?? [];
+  const allowance = history.data?.pages[0]?.allowance;
+  return (
+    <Stack gap="xs" component="section" aria-labelledby={headingId} data-testid="replacement-history">
+      <Text id={headingId} component="h3" fw={600} size="sm" m={0}>
+        Replacement history
+      </Text>
+      {allowance && (
+        <Text size="xs" c="dimmed">
+          {allowanceText(allowance, timeZone)}
+        </Text>
+      )}
+      {history.isPending && <Loader size="xs" aria-label="Loading the replacement history" />}
+      <FormError message={history.error?.message ?? null} />
+      {history.isSuccess && entries.length === 0 && (
+        <Text size="sm" c="dimmed">
+          No replacements yet.
+        </Text>
+      )}
+      {entries.length > 0 && (
+        <ul className={classes.history}>
+          {entries.map((entry) => (
+            <li key={entry.id} className={classes.entry}>
+              <Text size="sm" className={classes.addresses}>
+                <span className={classes.address}>{entry.oldIp}</span>
+                <span aria-hidden> → </span>
+                <VisuallyHidden> replaced by </VisuallyHidden>
+                <span className={classes.address}>{entry.newIp ?? 'a new IP when stock arrives'}</span>
+              </Text>
+              <Text size="xs" c="dimmed">
+                {formatDate(entry.requestedAt, 'date-time', timeZone)} · {REPLACEMENT_REASON_LABELS[entry.reason]} ·{' '}
+                {STATUS_WORDS[entry.status]}
+              </Text>
+            </li>
+          ))}
+        </ul>
+      )}
+      {history.hasNextPage && (
+        <Button
+          size="xs"
+          variant="default"
+          w="fit-content"
+          loading={history.isFetchingNextPage}
+          onClick={() => void history.fetchNextPage()}
+        >
+          Show more replacements
+        </Button>
+      )}
+    </Stack>
+  );
+}
