@@ -33,7 +33,7 @@ export function ReplacementHistory({ orderId }: { orderId: string }) {
   const allowance = history.data?.pages[0]?.allowance;
   return (
     <Stack gap="xs" component="section" aria-labelledby={headingId} data-testid="replacement-history">
-      <Text id={headingId} component="h3" fw={600} size="sm" m={0}>
+      <Text id={headingId} component="h2" fw={600} size="sm" m={0}>
         Replacement history
       </Text>
       {allowance && (
