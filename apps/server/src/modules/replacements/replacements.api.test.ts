@@ -326,6 +326,23 @@ describe('replacing bad static IPs', () => {
     expect(free).toHaveLength(27);
   });
 
+  it('20 orders replacing at once share 5 free IPs: 5 made, 15 wait, no IP given twice', async () => {
+    const many = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => deliveredOrder(ann.id, 10, `10.${50 + index}.1`)),
+    );
+    await t.database.db.insert(proxyIps).values(ipsOf('10.49.49', 5, { ageDays: 5 }));
+    const answers = await Promise.all(
+      many.map((order) => replace(ann.cookie, order.id, [order.addresses[0] ?? ''], 'slow')),
+    );
+    expect(answers.every((answer) => answer.statusCode === 200)).toBe(true);
+    const results = answers.map((answer) => answer.json<ReplacementResult>());
+    expect(results.filter((result) => result.replaced.length === 1)).toHaveLength(5);
+    expect(results.filter((result) => result.waiting.length === 1)).toHaveLength(15);
+    const given = await t.database.db.select().from(proxyIps).where(eq(proxyIps.subnet, '10.49.49.0/24'));
+    expect(new Set(given.map((row) => row.assignedOrderId)).size).toBe(5);
+    expect(given.every((row) => row.assignedOrderId !== null)).toBe(true);
+  });
+
   it('shows the administrator replacements by reason and by subnet, the most flagged first; a swap starts afresh', async () => {
     const carol = await signUpCustomer(t, 'carol@example.com');
     const annOrder = await deliveredOrder(ann.id, 20, '10.20.20');
