@@ -218,7 +218,7 @@ describe('authorisation matrix: every route × visitor, customer, another custom
     expect(problems).toEqual([]);
   }, 120_000); // every route × four roles, each refused call checked for changes: a slow test on a busy machine
 
-  it("a customer's API key reads only the five reads and the list link, and only its holder's", async () => {
+  it("a customer's API key reads only the customer's reads and the list link, and only its holder's", async () => {
     const key = (await call('customer', 'POST', { url: '/api/api-keys', payload: { name: 'matrix key' } })).json() as {
       key: string;
     };
