@@ -1,21 +1,9 @@
+// Replacing a bad static IP of an active Elite ISP or PK1 order (docs/decisions/2026-11-29-ip-replacements.md): the
+// customer names the IPs and a reason, sees what it will use of the billing period's allowance, and confirms.
 import { counted } from './plurals.ts';
 
-/**
- * Replacing a bad static IP of an active Elite ISP or PK1 order (docs/decisions/2026-11-29-ip-replacements.md): the
- * customer names the IPs and a reason, sees what it will use of the billing period's allowance, and confirms.
- */
-export const REPLACEMENT_REASONS = ['blocked', 'slow', 'no_connect', 'other'] as const;
-export type ReplacementReason = (typeof REPLACEMENT_REASONS)[number];
+export * from './replacement-reasons.ts';
 
-export const REPLACEMENT_REASON_LABELS: Record<ReplacementReason, string> = {
-  blocked: 'Blocked by a target',
-  slow: 'Slow',
-  no_connect: 'Does not connect',
-  other: 'Other',
-};
-
-/** The share of an order's IPs it may replace in one billing period when the operator sets nothing. */
-export const DEFAULT_REPLACEMENT_PERCENT = 10;
 /** History entries a page; the console's subnets a page. */
 export const REPLACEMENTS_PAGE_SIZE = 20;
 export const REPLACEMENT_SUBNETS_PAGE_SIZE = 25;

@@ -4,7 +4,7 @@ import {
   type ReplacementRequest,
   replacementMessages,
 } from '@storefront/contract';
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client.ts';
 import { ordersKeys, PROCESSING_REFRESH_MS } from '../../../lib/queries/orders.ts';
 
@@ -46,20 +46,20 @@ export function useConnectionTest() {
 /** An order's replacement history (and allowance); under ordersKeys.all, so that a refresh of the orders reloads it. */
 export const replacementsKey = (orderId: string) => [...ordersKeys.all, 'replacements', orderId] as const;
 
-/** An order's replacements, newest first, a page at a time as the customer asks for more. */
-export function useReplacementHistory(orderId: string, enabled = true) {
-  return useInfiniteQuery({
-    queryKey: replacementsKey(orderId),
-    enabled,
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam, signal }) =>
+/**
+ * A page of an order's replacements, newest first (the first, or the one after `after`), with the period's allowance.
+ * Pages are plain queries: an infinite query would put its code in the file every signed-in page loads.
+ */
+export function useReplacementPage(orderId: string, after?: string) {
+  return useQuery({
+    queryKey: [...replacementsKey(orderId), after ?? null],
+    queryFn: ({ signal }) =>
       callApi('listReplacements', {
         params: { id: orderId },
-        query: pageParam ? { after: pageParam } : {},
+        query: after ? { after } : {},
         fallbackMessage: replacementMessages.historyFailed,
         signal,
       }),
-    getNextPageParam: (page) => page.next ?? undefined,
   });
 }
 

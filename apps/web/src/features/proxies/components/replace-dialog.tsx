@@ -11,7 +11,7 @@ import {
 import { useMemo, useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
 import { useTimeZone } from '../../../lib/time-zone.ts';
-import { usePreviewReplacement, useReplaceIps, useReplacementHistory } from '../api/proxies-api.ts';
+import { usePreviewReplacement, useReplaceIps, useReplacementPage } from '../api/proxies-api.ts';
 import { allowanceText } from './replacement-history.tsx';
 import classes from './replacements.module.css';
 
@@ -39,7 +39,7 @@ export function ReplaceDialog({ order, onClose }: { order: Order | null; onClose
 /** Pick IPs and a reason, see what it does (the preview), confirm; a toast tells the outcome. */
 function ReplaceForm({ order, onDone }: { order: Order; onDone: () => void }) {
   const timeZone = useTimeZone();
-  const history = useReplacementHistory(order.id);
+  const history = useReplacementPage(order.id);
   const preview = usePreviewReplacement(order.id);
   const replace = useReplaceIps(order.id);
   const [reason, setReason] = useState<ReplacementReason>('blocked');
@@ -49,11 +49,9 @@ function ReplaceForm({ order, onDone }: { order: Order; onDone: () => void }) {
   const addresses = useMemo(() => order.proxies.map(addressOf), [order.proxies]);
   // An IP waiting for its replacement cannot be asked again (the server says so too).
   const waiting = new Set(
-    history.data?.pages.flatMap((entries) =>
-      entries.replacements.filter((entry) => entry.status === 'waiting').map((entry) => entry.oldIp),
-    ),
+    history.data?.replacements.filter((entry) => entry.status === 'waiting').map((entry) => entry.oldIp),
   );
-  const allowance = history.data?.pages[0]?.allowance;
+  const allowance = history.data?.allowance;
   const left = allowance?.left ?? 0;
   const wanted = filter.trim();
   const matching = wanted ? addresses.filter((address) => address.includes(wanted)) : addresses;

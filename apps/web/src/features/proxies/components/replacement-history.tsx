@@ -5,10 +5,10 @@ import {
   type ReplacementAllowance,
   type ReplacementEntry,
 } from '@storefront/contract';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
 import { useTimeZone } from '../../../lib/time-zone.ts';
-import { useReplacementHistory } from '../api/proxies-api.ts';
+import { useReplacementPage } from '../api/proxies-api.ts';
 import classes from './replacements.module.css';
 
 /** "2 of 2 replacements left this billing period (until …)", or that the shop turned them off. */
@@ -26,11 +26,12 @@ const STATUS_WORDS: Record<ReplacementEntry['status'], string> = {
 
 /** An order's replacements, newest first (when, which IP, which new one, why), a page at a time. */
 export function ReplacementHistory({ orderId }: { orderId: string }) {
-  const history = useReplacementHistory(orderId);
+  const first = useReplacementPage(orderId);
   const timeZone = useTimeZone();
   const headingId = useId();
-  const entries = history.data?.pages.flatMap((page) => page.replacements) ?? [];
-  const allowance = history.data?.pages[0]?.allowance;
+  // The positions of the pages shown after the first, each the `next` of the page before.
+  const [later, setLater] = useState<string[]>([]);
+  const allowance = first.data?.allowance;
   return (
     <Stack gap="xs" component="section" aria-labelledby={headingId} data-testid="replacement-history">
       <Text id={headingId} component="h2" fw={600} size="sm" m={0}>
@@ -41,13 +42,44 @@ export function ReplacementHistory({ orderId }: { orderId: string }) {
           {allowanceText(allowance, timeZone)}
         </Text>
       )}
-      {history.isPending && <Loader size="xs" aria-label="Loading the replacement history" />}
-      <FormError message={history.error?.message ?? null} />
-      {history.isSuccess && entries.length === 0 && (
+      {first.isSuccess && first.data.replacements.length === 0 && (
         <Text size="sm" c="dimmed">
           No replacements yet.
         </Text>
       )}
+      {[undefined, ...later].map((after, index) => (
+        <HistoryPage
+          key={after ?? ''}
+          orderId={orderId}
+          after={after}
+          last={index === later.length}
+          onMore={(next) => setLater((positions) => [...positions, next])}
+        />
+      ))}
+    </Stack>
+  );
+}
+
+/** One page of the history as a list, and under the last page shown, Show more when more follow. */
+function HistoryPage({
+  orderId,
+  after,
+  last,
+  onMore,
+}: {
+  orderId: string;
+  after: string | undefined;
+  last: boolean;
+  onMore: (next: string) => void;
+}) {
+  const page = useReplacementPage(orderId, after);
+  const timeZone = useTimeZone();
+  const entries = page.data?.replacements ?? [];
+  const next = page.data?.next;
+  return (
+    <>
+      {page.isPending && <Loader size="xs" aria-label="Loading the replacement history" />}
+      <FormError message={page.error?.message ?? null} />
       {entries.length > 0 && (
         <ul className={classes.history}>
           {entries.map((entry) => (
@@ -66,17 +98,11 @@ export function ReplacementHistory({ orderId }: { orderId: string }) {
           ))}
         </ul>
       )}
-      {history.hasNextPage && (
-        <Button
-          size="xs"
-          variant="default"
-          w="fit-content"
-          loading={history.isFetchingNextPage}
-          onClick={() => void history.fetchNextPage()}
-        >
+      {last && next && (
+        <Button size="xs" variant="default" w="fit-content" onClick={() => onMore(next)}>
           Show more replacements
         </Button>
       )}
-    </Stack>
+    </>
   );
 }
