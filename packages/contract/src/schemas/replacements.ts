@@ -42,7 +42,7 @@ export const replacementPreviewSchema = z.object({
   count: z.number().int().describe('IPs to replace'),
   allowance: replacementAllowanceSchema,
   leftAfter: z.number().int().describe('Replacements left this period once these are made'),
-  atOnce: z.number().int().describe('How many get a new IP at once (the pool has them)'),
+  atOnce: z.number().int().describe('How many get a new IP at once, from the free IPs of the pool'),
   waiting: z.number().int().describe('How many would wait for new stock, keeping their old IP meanwhile'),
   withinAllowance: z.boolean(),
   message: z.string(),
