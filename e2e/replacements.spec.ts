@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { Audit, NARROW, showView, type View, WIDE } from './support/axe.ts';
 import { buyThroughSandbox, signUp, uniqueEmail } from './support/helpers.ts';
@@ -75,5 +76,13 @@ test('replace two IPs of an order at 1280 and at 375 px: new lines in the list, 
     await audit.check('order with its replacement history', views);
   }
   await expect(history.getByText('1 of 5 replacements left this billing period', { exact: false })).toBeVisible();
+  // The order's download holds the new lines too.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    card.getByRole('button', { name: 'Download', exact: true }).click(),
+  ]);
+  const file = (await readFile(await download.path(), 'utf8')).trim().split('\n');
+  expect(file).toEqual(await listedLines(card));
+  for (const address of done) expect(file.some((line) => line.startsWith(`${address}:`))).toBe(false);
   expect(audit.findings).toEqual([]);
 });
