@@ -1,7 +1,7 @@
 import type { ReplacementHistory, ReplacementPreview, ReplacementResult, ReplacementStats } from '@storefront/contract';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ipReplacements, orders, proxyIps } from '../../db/schema.ts';
+import { ipReplacementSubnets, ipReplacements, orders, proxyIps } from '../../db/schema.ts';
 import { testBrand } from '../../test/payments.ts';
 import { callApi, createTestApp, signUpCustomer, type TestApp } from '../../test/test-app.ts';
 import { expireOrder } from '../billing/expire-order.ts';
@@ -385,6 +385,73 @@ describe('replacing bad static IPs', () => {
     ).json<ReplacementStats>();
     expect(afterSwap.subnets.some((row) => row.subnet === '10.20.20.0/24')).toBe(false);
     expect(afterSwap.total).toBe(stats.total);
+  });
+
+  it("pages the history and the console's subnets by position, in order, each row once", async () => {
+    const order = await deliveredOrder(ann.id, 20, '10.60.60');
+    const start = Date.now() - DAY;
+    await t.database.db.insert(ipReplacements).values(
+      Array.from({ length: 45 }, (_, index) => ({
+        orderId: order.id,
+        userId: ann.id,
+        productId: 'isp_proxies' as const,
+        reason: 'other' as const,
+        status: 'void' as const,
+        oldIpId: crypto.randomUUID(),
+        oldAddress: `10.60.61.${index + 1}:8000`,
+        oldSubnet: '10.60.61.0/24',
+        periodEnd: new Date(start),
+        // Some share a moment: the id orders them.
+        requestedAt: new Date(start + Math.floor(index / 3) * 1000),
+      })),
+    );
+    const seen: string[] = [];
+    let after: string | null = null;
+    do {
+      const query: string = after ? `?after=${encodeURIComponent(after)}` : '';
+      const page = (
+        await callApi(t, 'GET', `/api/orders/${order.id}/replacements${query}`, { cookie: ann.cookie })
+      ).json<ReplacementHistory>();
+      seen.push(...page.replacements.map((entry) => `${entry.requestedAt}|${entry.id}`));
+      after = page.next;
+    } while (after);
+    expect(seen).toHaveLength(45);
+    expect(new Set(seen).size).toBe(45);
+    expect([...seen].sort().reverse()).toEqual(seen);
+    const bad = await callApi(t, 'GET', `/api/orders/${order.id}/replacements?after=nope`, { cookie: ann.cookie });
+    expect(bad.statusCode).toBe(400);
+
+    await t.database.db.insert(ipReplacementSubnets).values(
+      Array.from({ length: 60 }, (_, index) => ({
+        productId: 'pk1_isp_proxies' as const,
+        subnet: `10.70.${index}.0/24`,
+        total: 10 - (index % 10),
+        other: 10 - (index % 10),
+        blockedCustomers: index % 4,
+      })),
+    );
+    const rows: { subnet: string; blockedCustomers: number; total: number }[] = [];
+    let position: string | null = null;
+    do {
+      const query: string = position ? `?after=${encodeURIComponent(position)}` : '';
+      const page = (
+        await callApi(t, 'GET', `/api/admin/ips/pk1/replacements${query}`, { cookie: admin.cookie })
+      ).json<ReplacementStats>();
+      rows.push(...page.subnets);
+      position = page.next;
+    } while (position);
+    const pk1Rows = rows.filter((row) => row.subnet.startsWith('10.70.'));
+    expect(pk1Rows).toHaveLength(60);
+    expect(new Set(pk1Rows.map((row) => row.subnet)).size).toBe(60);
+    for (let index = 1; index < rows.length; index++) {
+      const [a, b] = [rows[index - 1], rows[index]];
+      if (!a || !b) continue;
+      const ordered =
+        a.blockedCustomers > b.blockedCustomers ||
+        (a.blockedCustomers === b.blockedCustomers &&
+          (a.total > b.total || (a.total === b.total && a.subnet < b.subnet)));
+      expect(ordered, `${a.subnet} before ${b.subnet}`).toBe(true);
+    }
   });
 
   it('voids a waiting replacement when its order ends', async () => {
