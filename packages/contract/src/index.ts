@@ -29,4 +29,6 @@ export * from './schemas/inventory.ts';
 export * from './schemas/orders.ts';
 export * from './schemas/replacements.ts';
 export * from './schemas/site-config.ts';
+export * from './schemas/usage.ts';
 export * from './site.ts';
+export * from './usage.ts';

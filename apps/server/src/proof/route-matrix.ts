@@ -84,6 +84,7 @@ const SAMPLES: { [N in EndpointName]: (f: MatrixFixture) => CallInput<Endpoints[
   listOrders: () => ({}),
   listOrderUsage: () => ({}),
   getDailyUsage: () => ({}),
+  getUsage: () => ({ query: { range: '7d' } }),
   listOrderHistory: () => ({}),
   listProcessingOrders: () => ({}),
   getProxyList: () => ({ query: { format: 'ip:port:user:pass' } }),

@@ -50,6 +50,7 @@ import {
   replacementRequestSchema,
   replacementResultSchema,
 } from '../schemas/replacements.ts';
+import { usageQuerySchema, usageReportSchema } from '../schemas/usage.ts';
 import { routes } from './routes.ts';
 
 /** The calls of the public site, the sign-in screens and the customer's dashboard (and their tools, with an API key). */
@@ -169,6 +170,15 @@ export const customerEndpoints = {
     summary: 'The residential data the gateway carried for the signed-in customer per day, last 30 days',
     status: 200,
     response: dailyUsageSchema,
+  }),
+  getUsage: endpoint(routes.getUsage, {
+    tags: ['orders', 'api keys'],
+    summary:
+      'Residential usage statistics for a range: totals, a series by hour or day, and the use by proxy user, country ' +
+      'and domain',
+    query: usageQuerySchema,
+    status: 200,
+    response: usageReportSchema,
   }),
   listOrderHistory: endpoint(routes.listOrderHistory, {
     tags: ['orders', 'api keys'],

@@ -28,6 +28,7 @@ export const routes = {
   listOrders: { method: 'GET', path: '/orders', access: 'reader' },
   listOrderUsage: { method: 'GET', path: '/orders/usage', access: 'reader' },
   getDailyUsage: { method: 'GET', path: '/orders/usage/daily', access: 'reader' },
+  getUsage: { method: 'GET', path: '/usage', access: 'reader' },
   listOrderHistory: { method: 'GET', path: '/orders/history', access: 'reader' },
   listProcessingOrders: { method: 'GET', path: '/orders/processing', access: 'reader' },
   // Plain text, one proxy a line (no JSON response schema): a link a tool loads, not a call of the web app.

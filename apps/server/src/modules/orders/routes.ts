@@ -24,6 +24,7 @@ import {
 } from './list-orders.ts';
 import { proxyListLines } from './proxy-list.ts';
 import { testResidentialConnection } from './test-connection.ts';
+import { usageReport } from './usage-report.ts';
 
 export interface OrderRoutesOptions {
   db: Db;
@@ -121,6 +122,11 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
   api.route({
     ...readRoute(endpoints.getDailyUsage),
     handler: async (request) => listDailyUsage({ db, userId: readerOf(request) }),
+  });
+
+  api.route({
+    ...readRoute(endpoints.getUsage),
+    handler: async (request) => usageReport(db, readerOf(request), request.query),
   });
 
   api.route({
