@@ -29,10 +29,11 @@ const MODULE_IMPORTS = {
   delivery: ['notifications'],
   health: [],
   inventory: ['audit', 'delivery', 'orders'],
-  jobs: ['billing', 'coupons', 'customer-settings', 'health', 'notifications', 'orders'],
+  jobs: ['billing', 'coupons', 'customer-settings', 'health', 'notifications', 'orders', 'proxy-users'],
   notifications: [],
   orders: ['replacements'],
   replacements: ['delivery'],
+  'proxy-users': ['customer-settings', 'notifications'],
   sandbox: ['audit', 'billing', 'jobs'],
   users: ['notifications'],
 };

@@ -28,6 +28,7 @@ import { customerSettingsRoutes } from './modules/customer-settings/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { createJobRunner, type JobRunner } from './modules/jobs/runner.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
+import { proxyUserRoutes } from './modules/proxy-users/routes.ts';
 import { sandboxRoutes } from './modules/sandbox/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { createPaymentProvider } from './payments/create-provider.ts';
@@ -301,6 +302,7 @@ async function registerApi(
   });
   await api.register(apiKeyRoutes, { db, guards });
   await api.register(customerSettingsRoutes, { db, guards, allowPrivateIps: config.gateway.allowPrivateTargets });
+  await api.register(proxyUserRoutes, { db, guards, allowPrivateIps: config.gateway.allowPrivateTargets });
   await api.register(orderRoutes, {
     db,
     guards,

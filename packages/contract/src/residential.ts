@@ -123,3 +123,11 @@ export const COUNTRY_OPTIONS: readonly { id: string; name: string }[] = (() => {
 })();
 
 export const DEFAULT_COUNTRY = 'US';
+
+/**
+ * A proxy user's gateway username: the account's username, an underscore and the proxy user's name (lower-case letters
+ * and digits), then the usual targeting. Account usernames have no underscore, so the gateway splits at the first one.
+ */
+export function proxyUserUsername(accountUsername: string, name: string): string {
+  return `${accountUsername}_${name}`;
+}

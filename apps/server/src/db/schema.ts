@@ -504,6 +504,12 @@ export const proxyUsers = pgTable(
     countries: text('countries').array().notNull().default(sql`'{}'::text[]`),
     /** Simultaneous connections it may hold through a gateway; null: no limit of its own. */
     maxConnections: integer('max_connections'),
+    /**
+     * The allowance level and period at which the 80 % and the 100 % usage e-mails went out ('total:<kb>' or
+     * 'monthly:<kb>:<period start>'): one of each per allowance and period.
+     */
+    usageMailed80Key: text('usage_mailed_80_key'),
+    usageMailed100Key: text('usage_mailed_100_key'),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

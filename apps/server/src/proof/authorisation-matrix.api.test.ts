@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { payments } from '../db/schema.ts';
+import { payments, residentialAccounts } from '../db/schema.ts';
 import { changedTables, databaseFingerprint } from '../test/fingerprint.ts';
 import { recordProof } from '../test/proof-results.ts';
 import { authEndpoints } from '../test/route-table.ts';
@@ -142,6 +142,11 @@ describe('authorisation matrix: every route × visitor, customer, another custom
       coupons: { id: string; promoCodes: { id: string; code: string }[] }[];
     };
     const fixtureCoupon = coupons.find((c) => c.promoCodes.some((p) => p.code === 'FIXTURE5'));
+    await t.database.db
+      .insert(residentialAccounts)
+      .values({ userId: ann.id, username: 'resmatrix', password: 'matrixpass', totalKb: 5_120_000 });
+    const proxyUser = async (name: string) =>
+      ((await call('customer', 'POST', { url: '/api/proxy-users', payload: { name } })).json() as { id: string }).id;
     fixture = {
       checkoutId: await checkout(),
       orderId: payment?.orderId ?? '',
@@ -152,6 +157,8 @@ describe('authorisation matrix: every route × visitor, customer, another custom
       victimPassword: PASSWORD,
       couponId: fixtureCoupon?.id ?? '',
       promoCodeId: fixtureCoupon?.promoCodes[0]?.id ?? '',
+      proxyUserId: await proxyUser('kept'),
+      deletableProxyUserId: await proxyUser('deleted'),
     };
     expect(Object.values(fixture).every(Boolean)).toBe(true);
   });
@@ -218,7 +225,7 @@ describe('authorisation matrix: every route × visitor, customer, another custom
     expect(problems).toEqual([]);
   }, 120_000); // every route × four roles, each refused call checked for changes: a slow test on a busy machine
 
-  it("a customer's API key reads only the customer's reads and the list link, and only its holder's", async () => {
+  it("a customer's API key reads only the reads (orders, proxy users) and the list link, and only its holder's", async () => {
     const key = (await call('customer', 'POST', { url: '/api/api-keys', payload: { name: 'matrix key' } })).json() as {
       key: string;
     };

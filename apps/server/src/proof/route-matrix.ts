@@ -42,6 +42,10 @@ export interface MatrixFixture {
   victimPassword: string;
   couponId: string;
   promoCodeId: string;
+  /** One of the customer's proxy users, kept. */
+  proxyUserId: string;
+  /** Another of the customer's proxy users, which the owner's `DELETE` deletes. */
+  deletableProxyUserId: string;
 }
 
 export interface MatrixRequest {
@@ -95,6 +99,18 @@ const SAMPLES: { [N in EndpointName]: (f: MatrixFixture) => CallInput<Endpoints[
   previewReplacement: (f) => ({ params: { id: f.orderId }, body: { ips: ['192.0.2.1:8000'], reason: 'blocked' } }),
   replaceIps: (f) => ({ params: { id: f.orderId }, body: { ips: ['192.0.2.1:8000'], reason: 'slow' } }),
   createCheckout: () => ({ body: { productId: 'isp_proxies', quantity: 5 } }),
+  listProxyUsers: () => ({}),
+  createProxyUser: () => ({
+    body: { name: 'matrixnew', allowance: { type: 'total', limitInKb: 1_024_000 }, authorizedIps: ['8.8.8.9'] },
+  }),
+  updateProxyUser: (f) => ({
+    params: { id: f.proxyUserId },
+    body: { note: 'changed by the matrix', allowance: { type: 'monthly', limitInKb: 2_048_000, resetDay: 3 } },
+  }),
+  showProxyUserPassword: (f) => ({ params: { id: f.proxyUserId } }),
+  newProxyUserPassword: (f) => ({ params: { id: f.proxyUserId }, body: {} }),
+  listAllowanceChanges: (f) => ({ params: { id: f.proxyUserId }, query: {} }),
+  deleteProxyUser: (f) => ({ params: { id: f.deletableProxyUserId } }),
   // The sandbox's hosted pages and its clock.
   getSandboxCheckout: (f) => ({ params: { id: f.checkoutId } }),
   paySandboxCheckout: (f) => ({ params: { id: f.checkoutId }, body: { card: 'declined' } }),

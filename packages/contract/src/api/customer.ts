@@ -43,6 +43,18 @@ import {
   processingOrderListSchema,
 } from '../schemas/orders.ts';
 import {
+  allowanceHistoryQuerySchema,
+  allowanceHistorySchema,
+  createdProxyUserSchema,
+  createProxyUserRequestSchema,
+  newProxyUserPasswordRequestSchema,
+  proxyUserIdParamsSchema,
+  proxyUserListSchema,
+  proxyUserPasswordAnswerSchema,
+  proxyUserSchema,
+  updateProxyUserRequestSchema,
+} from '../schemas/proxy-users.ts';
+import {
   replacementHistoryQuerySchema,
   replacementHistorySchema,
   replacementOrderParamsSchema,
@@ -280,6 +292,70 @@ export const customerEndpoints = {
     response: checkoutResponseSchema,
     // Every refusal has the checkout's own shape, as the Purchase page reads it.
     answers: { '4xx': checkoutFailureSchema, '5xx': checkoutFailureSchema },
+  }),
+
+  // Proxy users: a key reads them (list, allowance history); creating, changing and deleting take a signed-in session.
+  listProxyUsers: endpoint(routes.listProxyUsers, {
+    tags: ['proxy users', 'api keys'],
+    summary: "The signed-in customer's proxy users, oldest first (never their passwords)",
+    status: 200,
+    response: proxyUserListSchema,
+  }),
+  createProxyUser: endpoint(routes.createProxyUser, {
+    tags: ['proxy users'],
+    summary:
+      'Create a proxy user: gateway credentials of its own on the residential data; the answer holds its password',
+    description: [
+      '400 in words for a name that is not 1 to 24 lower-case letters and digits, a password that is not 8 to 32',
+      'letters and digits, a bad allowance, country, connection limit or IP; 409 for a name the account already has,',
+      'an IP another user holds, or a 101st proxy user; 404 without residential data.',
+    ].join(' '),
+    body: createProxyUserRequestSchema,
+    status: 201,
+    response: createdProxyUserSchema,
+  }),
+  updateProxyUser: endpoint(routes.updateProxyUser, {
+    tags: ['proxy users'],
+    summary: 'Change a proxy user: name, note, paused, allowance, countries, connection limit, authorised IPs',
+    description: [
+      'Only what is given changes. A cap below what it used this period is refused (400); each change of the',
+      "allowance is kept in its history. 404 for a proxy user that is not the customer's. The gateway uses the change",
+      'within GATEWAY_CACHE_MS.',
+    ].join(' '),
+    params: proxyUserIdParamsSchema,
+    body: updateProxyUserRequestSchema,
+    status: 200,
+    response: proxyUserSchema,
+  }),
+  showProxyUserPassword: endpoint(routes.showProxyUserPassword, {
+    tags: ['proxy users'],
+    summary: "A proxy user's password, on request",
+    params: proxyUserIdParamsSchema,
+    status: 200,
+    response: proxyUserPasswordAnswerSchema,
+  }),
+  newProxyUserPassword: endpoint(routes.newProxyUserPassword, {
+    tags: ['proxy users'],
+    summary: 'Give a proxy user a new password (generated, or the one sent); the answer holds it',
+    params: proxyUserIdParamsSchema,
+    body: newProxyUserPasswordRequestSchema,
+    status: 200,
+    response: proxyUserPasswordAnswerSchema,
+  }),
+  listAllowanceChanges: endpoint(routes.listAllowanceChanges, {
+    tags: ['proxy users', 'api keys'],
+    summary: "Changes of a proxy user's allowance, newest first, 20 a page",
+    params: proxyUserIdParamsSchema,
+    query: allowanceHistoryQuerySchema,
+    status: 200,
+    response: allowanceHistorySchema,
+  }),
+  deleteProxyUser: endpoint(routes.deleteProxyUser, {
+    tags: ['proxy users'],
+    summary:
+      'Delete a proxy user: the gateway refuses it at once; its usage stays under its name, and the name is free',
+    params: proxyUserIdParamsSchema,
+    status: 204,
   }),
 
   // Personal API keys: managed with a signed-in session only; a key cannot manage keys.

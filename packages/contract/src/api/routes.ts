@@ -42,6 +42,14 @@ export const routes = {
   replaceIps: { method: 'POST', path: '/orders/:id/replacements', access: 'owner' },
   // Buying.
   createCheckout: { method: 'POST', path: '/checkout', access: 'customer' },
+  // Proxy users: a key reads them (list, allowance history); creating, changing and deleting take a signed-in session.
+  listProxyUsers: { method: 'GET', path: '/proxy-users', access: 'reader' },
+  createProxyUser: { method: 'POST', path: '/proxy-users', access: 'customer' },
+  updateProxyUser: { method: 'PATCH', path: '/proxy-users/:id', access: 'owner' },
+  showProxyUserPassword: { method: 'GET', path: '/proxy-users/:id/password', access: 'owner' },
+  newProxyUserPassword: { method: 'POST', path: '/proxy-users/:id/password', access: 'owner' },
+  listAllowanceChanges: { method: 'GET', path: '/proxy-users/:id/allowance-changes', access: 'reader' },
+  deleteProxyUser: { method: 'DELETE', path: '/proxy-users/:id', access: 'owner' },
   // Personal API keys: managed with a signed-in session only; a key cannot manage keys.
   listApiKeys: { method: 'GET', path: '/api-keys', access: 'customer' },
   createApiKey: { method: 'POST', path: '/api-keys', access: 'customer' },

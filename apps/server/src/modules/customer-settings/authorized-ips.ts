@@ -1,18 +1,18 @@
-import { AUTHORIZED_IPS_MAX, type AuthorizedIps, authorizedIpMessages } from '@storefront/contract';
-import { and, asc, eq, notInArray } from 'drizzle-orm';
+import { AUTHORIZED_IPS_MAX, type AuthorizedIps, authorizedIpMessages, proxyUserMessages } from '@storefront/contract';
+import { and, asc, eq, inArray, isNull, notInArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { authorizedIps, customerPreferences } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { canonicalIp } from '../../lib/ip-address.ts';
 import { isRefusedAddress } from '../../lib/public-address.ts';
 
-/** The customer's authorised IPs and "only from these IPs". */
+/** The main user's authorised IPs (proxy users have their own, modules/proxy-users) and "only from these IPs". */
 export async function readAuthorizedIps(db: Db, userId: string): Promise<Omit<AuthorizedIps, 'currentIp'>> {
   const [rows, [preferences]] = await Promise.all([
     db
       .select({ ip: authorizedIps.ip })
       .from(authorizedIps)
-      .where(eq(authorizedIps.userId, userId))
+      .where(and(eq(authorizedIps.userId, userId), isNull(authorizedIps.proxyUserId)))
       .orderBy(asc(authorizedIps.ip)),
     db
       .select({ onlyFromTheseIps: customerPreferences.authorizedIpsOnly })
@@ -40,8 +40,9 @@ export function checkedIps(values: readonly string[], allowPrivate: boolean): st
 }
 
 /**
- * Replaces the customer's list (and the switch, when given) in one transaction. An address another customer holds
- * answers 409 and changes nothing: the primary key on the address settles two customers adding it at once.
+ * Replaces the main user's list (and the switch, when given) in one transaction, leaving the proxy users' addresses as
+ * they are. An address another customer or one of the customer's proxy users holds answers 409 and changes nothing:
+ * the primary key on the address settles two customers adding it at once.
  */
 export async function saveAuthorizedIps({
   db,
@@ -61,24 +62,25 @@ export async function saveAuthorizedIps({
       .where(eq(customerPreferences.userId, userId));
     const only = onlyFromTheseIps ?? current?.only ?? false;
     if (only && ips.length === 0) throw new AppError('BAD_REQUEST', authorizedIpMessages.onlyWithoutIps);
-    await tx
-      .delete(authorizedIps)
-      .where(
-        ips.length > 0
-          ? and(eq(authorizedIps.userId, userId), notInArray(authorizedIps.ip, ips))
-          : eq(authorizedIps.userId, userId),
-      );
+    const mainUser = and(eq(authorizedIps.userId, userId), isNull(authorizedIps.proxyUserId));
+    await tx.delete(authorizedIps).where(ips.length > 0 ? and(mainUser, notInArray(authorizedIps.ip, ips)) : mainUser);
     if (ips.length > 0) {
       await tx
         .insert(authorizedIps)
         .values(ips.map((ip) => ({ ip, userId })))
         .onConflictDoNothing({ target: authorizedIps.ip });
-      const held = await tx
-        .select({ ip: authorizedIps.ip, userId: authorizedIps.userId })
+      const holders = await tx
+        .select({ ip: authorizedIps.ip, userId: authorizedIps.userId, proxyUserId: authorizedIps.proxyUserId })
         .from(authorizedIps)
-        .where(eq(authorizedIps.userId, userId));
-      const taken = ips.find((ip) => !held.some((row) => row.ip === ip));
-      if (taken !== undefined) throw new AppError('CONFLICT', authorizedIpMessages.taken(taken));
+        .where(inArray(authorizedIps.ip, ips));
+      for (const ip of ips) {
+        const holder = holders.find((row) => row.ip === ip);
+        if (holder?.userId === userId && holder.proxyUserId === null) continue;
+        throw new AppError(
+          'CONFLICT',
+          holder?.userId === userId ? proxyUserMessages.ipTaken(ip) : authorizedIpMessages.taken(ip),
+        );
+      }
     }
     if (onlyFromTheseIps !== undefined) {
       await tx

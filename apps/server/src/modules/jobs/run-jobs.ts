@@ -15,6 +15,7 @@ import { chargeSandboxRenewal, failSandboxRenewal } from '../billing/sandbox-ren
 import { queueUsageEmails } from '../customer-settings/usage-emails.ts';
 import { reminderEmail } from '../notifications/customer-emails.ts';
 import { dispatchOutbox, enqueueEmail } from '../notifications/outbox.ts';
+import { queueProxyUserUsageEmails } from '../proxy-users/proxy-user-usage-emails.ts';
 import { DEFAULT_RETENTION, PRUNED, type Pruned, pruneOldRows } from './prune.ts';
 
 export interface JobContext {
@@ -89,9 +90,12 @@ export async function runJobs(ctx: JobContext, now: Date): Promise<JobReport> {
   if (ctx.provider === 'sandbox') Object.assign(report, await renewSandboxSubscriptions(ctx, now));
   report.expired = await expireEndedOrders(ctx, now);
   report.reminded = await remindBeforeRenewals(ctx, now);
-  // Residential data at 80 % and 100 %: an e-mail each, once per purchase level, sent with the rest just below.
+  // Residential data at 80 % and 100 %: an e-mail each, once per purchase level (for a proxy user, per allowance and
+  // period), sent with the rest just below.
   if (ctx.signal?.aborted) return report;
   await queueUsageEmails(ctx);
+  if (ctx.signal?.aborted) return report;
+  await queueProxyUserUsageEmails(ctx);
   if (ctx.signal?.aborted) return report;
   const settings = ctx.settings ?? DEFAULT_JOBS;
   report.emailsSent = await dispatchOutbox(ctx.db, ctx.mailer, ctx.log, settings.emailBatchSize, ctx.signal);
