@@ -28,6 +28,8 @@ import '@mantine/core/styles/Notification.layer.css';
 import '@mantine/core/styles/NumberInput.layer.css';
 import '@mantine/core/styles/Pagination.layer.css';
 import '@mantine/core/styles/PasswordInput.layer.css';
+import '@mantine/core/styles/Pill.layer.css';
+import '@mantine/core/styles/PillsInput.layer.css';
 import '@mantine/core/styles/PinInput.layer.css';
 import '@mantine/core/styles/Progress.layer.css';
 import '@mantine/core/styles/Tooltip.layer.css';

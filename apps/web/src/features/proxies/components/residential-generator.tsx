@@ -35,9 +35,12 @@ import { site } from '../../../config/site.ts';
 import { downloadText } from '../../../lib/download.ts';
 import { shopOrigin } from '../../../lib/page-origin.ts';
 import { useConnectionTest } from '../api/proxies-api.ts';
+import { useProxyUserPassword, useProxyUsers } from '../api/proxy-users-api.ts';
 import { viewerRows } from '../proxies-model.ts';
 import { ConnectionTestResult } from './connection-test-result.tsx';
 import { ListLink } from './list-link.tsx';
+
+const MAIN_USER = 'main';
 
 const countries = COUNTRY_OPTIONS.map((country) => ({ value: country.id, label: `${country.name} (${country.id})` }));
 
@@ -55,13 +58,42 @@ export function ResidentialGenerator({ account }: { account: OrderUsage }) {
   const [lines, setLines] = useState<string[]>([]);
   const text = lines.map((line) => formatEndpoint(line, format)).join('\n');
   const connectionTest = useConnectionTest();
+  // Lines for the main user (the account's own credentials) or one of its proxy users, whose password is asked for.
+  const [user, setUser] = useState(MAIN_USER);
+  const proxyUsers = useProxyUsers(true).data?.proxyUsers ?? [];
+  const proxyUser = proxyUsers.find((candidate) => candidate.id === user);
+  const proxyPassword = useProxyUserPassword(proxyUser?.id ?? null);
+  const credentials = proxyUser
+    ? proxyPassword.data && {
+        endpoint: account.endpoint,
+        username: proxyUser.username,
+        password: proxyPassword.data.password,
+      }
+    : account;
+  const users = [
+    { value: MAIN_USER, label: `Main user (${account.username})` },
+    ...proxyUsers.map((candidate) => ({ value: candidate.id, label: candidate.name })),
+  ];
 
   return (
     <Stack gap="sm">
       <Title order={2} size="h5">
         Proxy list generator
       </Title>
-      <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }}>
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }}>
+        <Select
+          label="User"
+          data={users}
+          value={proxyUser ? user : MAIN_USER}
+          onChange={(value) => {
+            setUser(value ?? MAIN_USER);
+            setLines([]);
+          }}
+          searchable
+          allowDeselect={false}
+          maxDropdownHeight={280}
+          comboboxProps={LIST_IN_MAIN}
+        />
         <NumberInput
           label="Number of proxies"
           min={GENERATOR_COUNT_MIN}
@@ -109,7 +141,9 @@ export function ResidentialGenerator({ account }: { account: OrderUsage }) {
       <Group gap="xs">
         <Button
           leftSection={<IconWand size={16} aria-hidden />}
-          onClick={() => setLines(generateResidentialList(account, { count, type, country }))}
+          disabled={!credentials}
+          loading={proxyUser !== undefined && proxyPassword.isPending}
+          onClick={() => credentials && setLines(generateResidentialList(credentials, { count, type, country }))}
         >
           Generate
         </Button>
@@ -133,7 +167,7 @@ export function ResidentialGenerator({ account }: { account: OrderUsage }) {
         >
           Download
         </Button>
-        {site.connectionTest && (
+        {site.connectionTest && !proxyUser && (
           <Button
             variant="default"
             loading={connectionTest.isPending}
@@ -145,23 +179,36 @@ export function ResidentialGenerator({ account }: { account: OrderUsage }) {
         )}
       </Group>
       <ConnectionTestResult result={connectionTest.data} error={connectionTest.error?.message} />
-      <Stack gap={4}>
-        <Text size="sm" fw={500}>
-          The same list by link
+      {proxyPassword.isError && (
+        <Text size="sm" c="red">
+          {proxyPassword.error.message}
         </Text>
+      )}
+      {proxyUser ? (
         <Text size="xs" c="dimmed">
-          A tool that loads this link gets {count.toLocaleString('en-US')} new lines with these settings at every load.
+          Lines for {proxyUser.name}: its own username and password, within its allowance. The list by link and the
+          connection test use the main user.
         </Text>
-        <ListLink
-          url={proxyListUrl(origin, {
-            product: 'residential_proxies',
-            format: format === DEFAULT_PROXY_FORMAT ? undefined : format,
-            country,
-            type,
-            count: Math.min(GENERATOR_COUNT_MAX, Math.max(GENERATOR_COUNT_MIN, count)),
-          })}
-        />
-      </Stack>
+      ) : (
+        <Stack gap={4}>
+          <Text size="sm" fw={500}>
+            The same list by link
+          </Text>
+          <Text size="xs" c="dimmed">
+            A tool that loads this link gets {count.toLocaleString('en-US')} new lines with these settings at every
+            load.
+          </Text>
+          <ListLink
+            url={proxyListUrl(origin, {
+              product: 'residential_proxies',
+              format: format === DEFAULT_PROXY_FORMAT ? undefined : format,
+              country,
+              type,
+              count: Math.min(GENERATOR_COUNT_MAX, Math.max(GENERATOR_COUNT_MIN, count)),
+            })}
+          />
+        </Stack>
+      )}
       {lines.length > 0 && (
         <Textarea
           label={`Generated proxies (${lines.length.toLocaleString('en-US')})`}

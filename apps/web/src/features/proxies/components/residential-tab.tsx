@@ -27,6 +27,7 @@ import { useTimeZone } from '../../../lib/time-zone.ts';
 import { useDailyUsage } from '../api/proxies-api.ts';
 import { usageColor } from '../proxies-model.ts';
 import { ProcessingRow } from './order-card.tsx';
+import { ProxyUsersCard } from './proxy-users-card.tsx';
 import { ResidentialGenerator } from './residential-generator.tsx';
 
 function CopyIcon({ value, label }: { value: string; label: string }) {
@@ -129,7 +130,10 @@ export function ResidentialTab({ usage, processing }: { usage: OrderUsage[]; pro
         />
       ))}
       {usage.map((account) => (
-        <UsageCard key={account.username} account={account} />
+        <Stack key={account.username} gap="md">
+          <UsageCard account={account} />
+          <ProxyUsersCard account={account} />
+        </Stack>
       ))}
     </Stack>
   );
