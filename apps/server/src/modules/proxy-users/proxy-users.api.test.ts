@@ -15,6 +15,7 @@ import {
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizedIps, customerPreferences, emailOutbox, proxyUsers, residentialAccounts } from '../../db/schema.ts';
+import { findSecrets } from '../../test/log-scan.ts';
 import { testBrand } from '../../test/payments.ts';
 import { callApi, createTestApp, signUpCustomer, type TestApp } from '../../test/test-app.ts';
 import { queueProxyUserUsageEmails } from './proxy-user-usage-emails.ts';
@@ -215,6 +216,7 @@ describe('proxy users', () => {
     expect(bad.json().message).toBe(proxyUserMessages.passwordRule);
     expect(log).not.toContain('NewOne99');
     expect(log).not.toContain(generated.json().password);
+    expect(findSecrets(log)).toEqual([]);
   });
 
   it('refuses a cap below what was used this period, and a new monthly cap counts from now', async () => {

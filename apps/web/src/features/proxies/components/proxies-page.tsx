@@ -21,6 +21,7 @@ import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
 import { ordersKeys, useOrders, useOrderUsage } from '../../../lib/queries/orders.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useCancelOrder, useDailyUsage, useProcessingOrders } from '../api/proxies-api.ts';
+import { proxyUserKeys } from '../api/proxy-users-api.ts';
 import { ordersOf, tabOf } from '../proxies-model.ts';
 import { CancelDialog } from './cancel-dialog.tsx';
 import { ListLinkButton } from './list-link-button.tsx';
@@ -43,8 +44,11 @@ export const firstReads: FirstReads = (search) => [
   read('listOrders', ordersKeys.list()),
   read('listOrderUsage', ordersKeys.usage()),
   read('listProcessingOrders', ordersKeys.processing()),
-  // The Residential tab's daily chart, drawn with the page rather than arriving under it; no other tab shows it.
-  ...(tabOf(search.get('tab')) === 'residential_proxies' ? [read('getDailyUsage', ordersKeys.dailyUsage())] : []),
+  // The Residential tab's daily chart and its Proxy Users card's list, drawn with the page rather than arriving under
+  // it; no other tab shows them.
+  ...(tabOf(search.get('tab')) === 'residential_proxies'
+    ? [read('getDailyUsage', ordersKeys.dailyUsage()), read('listProxyUsers', proxyUserKeys.list())]
+    : []),
 ];
 
 export function ProxiesPage() {
