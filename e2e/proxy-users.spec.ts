@@ -131,6 +131,8 @@ test.describe('proxy users', () => {
     expect(lines).toHaveLength(5);
     for (const line of lines)
       expect(parseResidentialLine(line)).toMatchObject({ username: `${account}_team1`, password: newPassword });
+    // The list by link gives the same proxy user's lines.
+    await expect(page.getByText(/product=residential_proxies.*&user=team1/)).toBeVisible();
     await audit.check('the generator with a proxy user', [VIEWS[0], VIEWS[3]]);
     expect(audit.findings).toEqual([]);
   });

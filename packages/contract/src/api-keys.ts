@@ -43,6 +43,8 @@ export function proxyListUrl(
     country?: string;
     type?: 'dynamic' | 'static';
     count?: number;
+    /** Residential only: a proxy user's name, for its lines. */
+    user?: string;
   },
 ): string {
   const params: [string, string | number | undefined][] = [
@@ -51,7 +53,7 @@ export function proxyListUrl(
     ['format', options.format],
   ];
   if (options.product === 'residential_proxies') {
-    params.push(['country', options.country], ['type', options.type], ['count', options.count]);
+    params.push(['country', options.country], ['type', options.type], ['count', options.count], ['user', options.user]);
   }
   const query = params
     .filter(([, value]) => value !== undefined && value !== '')

@@ -12,6 +12,8 @@ const INT32_MAX = 2_147_483_647;
 /** Request fields stored in a `bigint` column: their bound is the largest integer a JavaScript number holds exactly. */
 const BIGINT_FIELDS: Record<string, string> = {
   'setResidentialLimitRequestSchema.bandwidthLimit': 'residential_pool.bandwidth_limit_mb is a bigint (MB)',
+  'createProxyUserRequestSchema.allowance.limitInKb': 'proxy_users.allowance_kb is a bigint (KB)',
+  'updateProxyUserRequestSchema.allowance.limitInKb': 'proxy_users.allowance_kb is a bigint (KB)',
 };
 
 interface NumberFound {

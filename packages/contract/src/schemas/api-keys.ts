@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { API_KEY_NAME_MAX, API_KEY_START_LENGTH, apiKeyMessages, PROXY_LIST_PRODUCTS } from '../api-keys.ts';
 import { PROXY_FORMATS } from '../proxy-formats.ts';
+import { PROXY_USER_NAME_PATTERN, proxyUserMessages } from '../proxy-users.ts';
 import { COUNTRY_OPTIONS, GENERATOR_COUNT_DEFAULT, GENERATOR_COUNT_MAX, GENERATOR_COUNT_MIN } from '../residential.ts';
 
 /** A key as its owner sees it in the list: never the key itself, only its first characters. */
@@ -64,5 +65,12 @@ export const proxyListQuerySchema = z.object({
     .max(GENERATOR_COUNT_MAX, { error: countMessage })
     .default(GENERATOR_COUNT_DEFAULT)
     .describe('Residential only'),
+  user: z
+    .string()
+    .regex(PROXY_USER_NAME_PATTERN, { error: proxyUserMessages.nameRule })
+    .optional()
+    .describe(
+      "Residential only: a proxy user's name, for its lines (its username and password); absent: the main user",
+    ),
 });
 export type ProxyListQuery = z.infer<typeof proxyListQuerySchema>;

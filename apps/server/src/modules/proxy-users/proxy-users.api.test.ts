@@ -10,6 +10,7 @@ import {
   PROXY_USERS_MAX,
   type ProxyUser,
   type ProxyUserList,
+  parseResidentialLine,
   proxyUserMessages,
 } from '@storefront/contract';
 import { eq, sql } from 'drizzle-orm';
@@ -191,6 +192,29 @@ describe('proxy users', () => {
       expect(answer.statusCode, `${method} ${url}`).toBe(401);
     }
     expect((await list(ann))[0]).toEqual(target);
+  });
+
+  it("gives a proxy user's lines by list link (with a key), and none for a name the account does not have", async () => {
+    const lines = async (user: string) =>
+      (
+        await call('GET', `/api/proxy-list?product=residential_proxies&count=3&country=GB&user=${user}`, {
+          key: annKey,
+        })
+      ).body
+        .split('\n')
+        .filter(Boolean);
+    const team1 = await lines('team1');
+    expect(team1).toHaveLength(3);
+    const password = (await call('GET', `/api/proxy-users/${(await list(ann))[0]?.id}/password`, ann)).json().password;
+    for (const line of team1) {
+      expect(parseResidentialLine(line)).toMatchObject({ username: 'resann_team1', country: 'GB', password });
+    }
+    expect(await lines('nobody')).toEqual([]);
+    // Another customer's proxy user of the same name gives bob's lines to bob only.
+    expect(await lines('team1')).not.toContain('resbob_team1');
+    const bad = await call('GET', '/api/proxy-list?product=residential_proxies&user=Team', { key: annKey });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe(proxyUserMessages.nameRule);
   });
 
   it('renames, changes the note, pauses and resumes, and gives a new password', async () => {

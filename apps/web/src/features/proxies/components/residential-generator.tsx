@@ -184,31 +184,30 @@ export function ResidentialGenerator({ account }: { account: OrderUsage }) {
           {proxyPassword.error.message}
         </Text>
       )}
-      {proxyUser ? (
+      {proxyUser && (
         <Text size="xs" c="dimmed">
-          Lines for {proxyUser.name}: its own username and password, within its allowance. The list by link and the
-          connection test use the main user.
+          Lines for {proxyUser.name}: its own username and password, within its allowance. The connection test uses the
+          main user.
         </Text>
-      ) : (
-        <Stack gap={4}>
-          <Text size="sm" fw={500}>
-            The same list by link
-          </Text>
-          <Text size="xs" c="dimmed">
-            A tool that loads this link gets {count.toLocaleString('en-US')} new lines with these settings at every
-            load.
-          </Text>
-          <ListLink
-            url={proxyListUrl(origin, {
-              product: 'residential_proxies',
-              format: format === DEFAULT_PROXY_FORMAT ? undefined : format,
-              country,
-              type,
-              count: Math.min(GENERATOR_COUNT_MAX, Math.max(GENERATOR_COUNT_MIN, count)),
-            })}
-          />
-        </Stack>
       )}
+      <Stack gap={4}>
+        <Text size="sm" fw={500}>
+          The same list by link
+        </Text>
+        <Text size="xs" c="dimmed">
+          A tool that loads this link gets {count.toLocaleString('en-US')} new lines with these settings at every load.
+        </Text>
+        <ListLink
+          url={proxyListUrl(origin, {
+            product: 'residential_proxies',
+            format: format === DEFAULT_PROXY_FORMAT ? undefined : format,
+            country,
+            type,
+            count: Math.min(GENERATOR_COUNT_MAX, Math.max(GENERATOR_COUNT_MIN, count)),
+            user: proxyUser?.name,
+          })}
+        />
+      </Stack>
       {lines.length > 0 && (
         <Textarea
           label={`Generated proxies (${lines.length.toLocaleString('en-US')})`}
