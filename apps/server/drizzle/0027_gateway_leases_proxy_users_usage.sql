@@ -99,13 +99,13 @@ $$;
 -- A gateway's lease of an account's data (for its main user, p_proxy_user_id '', or one of its proxy users) raised to
 -- what it asks (what it has carried unwritten plus a slice), as far as the account allows once used_kb and every other
 -- lease of the account are taken off, and as far as a proxy user's allowance allows once what it used this period and
--- its other leases are; none for a proxy user paused or deleted. Returns the lease, and whether the proxy user's
--- allowance (or pause) made it smaller than the account would have. The account's row is locked first,
+-- its other leases are; none for a proxy user paused or deleted. Returns the lease, and what limited it: 'account' (the
+-- account's data), 'allowance' (the proxy user's) or 'paused' (paused or deleted). The account's row is locked first,
 -- and each statement of a function reads afresh, so two gateways asking at once are served one after the other, the
 -- second seeing the first's lease. Leases left by gateways that died are deleted when met.
 CREATE FUNCTION reserve_residential_data(
   p_user_id text, p_proxy_user_id text, p_gateway_id text, p_want_kb bigint, p_lease_ms integer,
-  OUT granted_kb bigint, OUT capped boolean
+  OUT granted_kb bigint, OUT limited_by text
 )
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -117,7 +117,7 @@ DECLARE
   v_used bigint;
 BEGIN
   granted_kb := 0;
-  capped := false;
+  limited_by := 'account';
   SELECT total_kb - used_kb INTO v_left FROM residential_accounts WHERE user_id = p_user_id FOR UPDATE;
   IF NOT FOUND THEN
     RETURN;
@@ -131,6 +131,7 @@ BEGIN
     SELECT * INTO v_user FROM proxy_users WHERE id = p_proxy_user_id AND user_id = p_user_id;
     IF NOT FOUND OR v_user.deleted_at IS NOT NULL OR v_user.paused THEN
       v_lease := 0;
+      limited_by := 'paused';
     ELSIF v_user.allowance <> 'none' THEN
       v_used := CASE
         WHEN v_user.allowance = 'total' THEN v_user.used_kb
@@ -140,6 +141,9 @@ BEGIN
       SELECT coalesce(sum(kb), 0) INTO v_held FROM residential_gateway_leases
       WHERE user_id = p_user_id AND proxy_user_id = p_proxy_user_id AND gateway_id <> p_gateway_id;
       v_lease := least(v_lease, v_user.allowance_kb - v_used - v_held);
+      IF greatest(0, v_lease) < v_account_lease THEN
+        limited_by := 'allowance';
+      END IF;
     END IF;
   END IF;
   v_lease := greatest(0, v_lease);
@@ -147,6 +151,5 @@ BEGIN
   VALUES (p_user_id, p_proxy_user_id, p_gateway_id, v_lease, now() + p_lease_ms * interval '1 millisecond')
   ON CONFLICT (user_id, proxy_user_id, gateway_id) DO UPDATE SET kb = excluded.kb, expires_at = excluded.expires_at;
   granted_kb := v_lease;
-  capped := v_lease < v_account_lease;
 END;
 $$;

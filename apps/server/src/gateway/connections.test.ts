@@ -140,10 +140,10 @@ describe('open connections', () => {
     sockets[0].bytesWritten = 1000;
     const slice = open.meter(first);
     expect(slice).toBeInstanceOf(Promise);
-    expect(open.waiting(first)).toBe(true);
+    expect(open.heldBy(first)).toBeInstanceOf(Promise);
     await answer();
     await slice;
-    expect(open.waiting(first)).toBe(false);
+    expect(open.heldBy(first)).toBeUndefined();
     // 3 KB given (what was carried, rounded up, and a slice of 2); within it nothing waits.
     expect(meter.leaseLeft(alice.userId)).toBe(3 * 1024 - 1000);
     sockets[0].bytesWritten = 2000;

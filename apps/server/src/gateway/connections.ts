@@ -27,6 +27,8 @@ export interface Connection {
   meteredWritten: number;
   /** The source this connection is counted under for the limit of open connections (once known). */
   countedAs: string | undefined;
+  /** The user (meter key) this connection is counted under for a proxy user's limit of connections (once known). */
+  countedUser: string | undefined;
   /** What its bytes count under in the usage analytics: the targeted country and the target's domain (usage.ts). */
   usage: string;
 }
@@ -51,6 +53,7 @@ export function newConnection(socket: Socket): Connection {
     meteredRead: 0,
     meteredWritten: 0,
     countedAs: undefined,
+    countedUser: undefined,
     usage: '',
   };
 }
@@ -107,21 +110,30 @@ export class OpenConnections {
       this.meter(connection);
       this.#all.delete(connection);
       this.#release(connection);
-      this.#unbill(connection);
+      this.#releaseUser(connection);
     });
   }
 
-  /** Bills the connection to the account's user from here on, counted among that user's open connections. */
-  billTo(connection: Connection, account: GatewayAccount): void {
-    if (connection.account === account) return;
-    this.#unbill(connection);
-    connection.account = account;
-    this.#perUser.set(account.meterKey, (this.#perUser.get(account.meterKey) ?? 0) + 1);
+  /**
+   * Counts the connection among its user's open connections (main or proxy user), unless it is counted there already;
+   * false when the user holds its limit of them. Counted as it is admitted, with no wait before, so that connections
+   * admitted at once cannot all pass the limit.
+   */
+  admitUser(connection: Connection, account: GatewayAccount): boolean {
+    const key = account.meterKey;
+    if (connection.countedUser === key) return true;
+    const open = this.#perUser.get(key) ?? 0;
+    if (account.maxConnections !== undefined && open >= account.maxConnections) return false;
+    this.#releaseUser(connection);
+    this.#perUser.set(key, open + 1);
+    connection.countedUser = key;
+    return true;
   }
 
-  #unbill(connection: Connection): void {
-    const key = connection.account?.meterKey;
+  #releaseUser(connection: Connection): void {
+    const key = connection.countedUser;
     if (key === undefined) return;
+    connection.countedUser = undefined;
     const open = (this.#perUser.get(key) ?? 1) - 1;
     if (open > 0) this.#perUser.set(key, open);
     else this.#perUser.delete(key);
@@ -130,11 +142,6 @@ export class OpenConnections {
   /** Counts one connection (a tunnel or a plain-HTTP request) in the usage analytics of the connection's user. */
   countConnection(connection: Connection): void {
     if (connection.account) this.#meter.count(connection.account, connection.usage);
-  }
-
-  /** Open connections billed to the account's user (main or proxy user) on this gateway. */
-  connectionsOf(account: GatewayAccount): number {
-    return this.#perUser.get(account.meterKey) ?? 0;
   }
 
   /** Counts the connection under its source; false, the connection destroyed, when the source has its fill. */
@@ -186,11 +193,15 @@ export class OpenConnections {
     return this.#keepLease(account);
   }
 
-  /** Whether the connection must not carry more until its account's next slice comes. */
-  waiting({ account }: Connection): boolean {
-    return (
-      account !== undefined && this.#meter.reserving(account.meterKey) && this.#meter.leaseLeft(account.meterKey) <= 0
-    );
+  /**
+   * The reservation the connection must wait for before it carries more (its user's slice is spent while the next is
+   * asked for), if any: a side held back for any reason resumes only once it settles.
+   */
+  heldBy({ account }: Connection): Promise<unknown> | undefined {
+    if (!account || this.#meter.leaseLeft(account.meterKey) > 0 || !this.#meter.reserving(account.meterKey)) {
+      return undefined;
+    }
+    return this.#meter.reserve(account.meterKey);
   }
 
   /**
@@ -213,9 +224,11 @@ export class OpenConnections {
     return spent ? reservation : undefined;
   }
 
-  /** Whether what the account's user may not carry is a proxy user's allowance used up, not the account's data. */
-  allowanceUsedUp(account: GatewayAccount): boolean {
-    return account.proxyUserId !== '' && this.#meter.capped(account.meterKey);
+  /** Why the account's user may carry nothing more: the account's data, a proxy user's allowance, or its pause. */
+  whyStopped(account: GatewayAccount): 'usedUp' | 'allowanceUsedUp' | 'paused' {
+    if (account.proxyUserId === '') return 'usedUp';
+    const limitedBy = this.#meter.limitedBy(account.meterKey);
+    return limitedBy === 'allowance' ? 'allowanceUsedUp' : limitedBy === 'paused' ? 'paused' : 'usedUp';
   }
 
   /**

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { type AccountCache, type GatewayAccount, remainingBytes } from './accounts.ts';
 import type { AuthFailureLimit } from './auth-failures.ts';
-import { type Connection, newConnection, type OpenConnections } from './connections.ts';
+import { newConnection, type OpenConnections } from './connections.ts';
 import type { GatewayContext } from './context.ts';
 import { authenticate, bind, credentialsOf } from './credentials.ts';
 import { VerifiedCredentials } from './verified-credentials.ts';
@@ -57,12 +57,9 @@ function context(alice: GatewayAccount, cacheMs = CACHE_MS) {
     open: {
       meter() {},
       mayCarry: async (account: GatewayAccount) => remainingBytes(account) > 0,
-      allowanceUsedUp: () => false,
-      connectionsOf: () => 0,
+      whyStopped: () => 'usedUp',
+      admitUser: () => true,
       countConnection() {},
-      billTo(connection: Connection, account: GatewayAccount) {
-        connection.account = account;
-      },
     } as unknown as OpenConnections,
   } as GatewayContext;
   return { value, reads, failures };

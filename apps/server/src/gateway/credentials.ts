@@ -127,16 +127,9 @@ export async function authenticate(
   if (account.countries.length > 0 && (country === undefined || !account.countries.includes(country))) {
     return { refused: 'countryNotAllowed', country };
   }
-  const { maxConnections } = account;
-  if (
-    maxConnections !== undefined &&
-    connection.account !== account &&
-    context.open.connectionsOf(account) >= maxConnections
-  ) {
-    return { refused: 'tooManyConnections', maxConnections };
-  }
-  if (!(await context.open.mayCarry(account))) {
-    return { refused: context.open.allowanceUsedUp(account) ? 'allowanceUsedUp' : 'usedUp' };
+  if (!(await context.open.mayCarry(account))) return { refused: context.open.whyStopped(account) };
+  if (!context.open.admitUser(connection, account)) {
+    return { refused: 'tooManyConnections', maxConnections: account.maxConnections };
   }
   // Only a password just checked right, for an account that may carry, is remembered.
   if (checked !== undefined && outcome.via === 'password') context.verified.set(checked, account, outcome.targeting);
@@ -155,7 +148,7 @@ export function bind(
   authorization?: string,
 ): void {
   context.open.meter(connection);
-  context.open.billTo(connection, granted.account);
+  connection.account = granted.account;
   connection.usage = usageKey(
     granted.targeting?.country ?? '',
     context.config.usageDomains && granted.account.recordDomains ? registrableDomain(host) : '',

@@ -193,7 +193,11 @@ export async function startGateway({
       );
     },
   });
-  const accounts = new AccountCache({ sql, cacheMs: config.cacheMs, unwritten: (userId) => meter.unwritten(userId) });
+  const accounts = new AccountCache({
+    sql,
+    cacheMs: config.cacheMs,
+    unwritten: (meterKey) => meter.unwritten(meterKey),
+  });
   const open = new OpenConnections({ maxPerSource: config.maxConnectionsPerIp, meter, accounts, log });
   const context: GatewayContext = {
     config,

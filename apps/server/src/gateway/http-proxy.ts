@@ -97,7 +97,9 @@ export async function serveRequest(
     response.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, endToEnd(incoming.rawHeaders, false));
     // Also held while the account's next slice is asked for (OpenConnections.meter).
     const resume = () => {
-      if (!response.writableNeedDrain && !context.open.waiting(connection)) incoming.resume();
+      const held = context.open.heldBy(connection);
+      if (held) void held.then(resume);
+      else if (!response.writableNeedDrain) incoming.resume();
     };
     incoming.on('data', (chunk: Buffer) => {
       if (!response.write(chunk)) incoming.pause();

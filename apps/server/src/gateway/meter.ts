@@ -8,8 +8,8 @@ interface Lease {
   kb: number;
   /** The last reservation was given less than it asked for: the account's data is all spoken for. */
   short: boolean;
-  /** What held it back was a proxy user's allowance (or its pause), not the account's data. */
-  capped: boolean;
+  /** What the last reservation was held back by: the account's data, a proxy user's allowance or its pause. */
+  limitedBy: LimitedBy;
   reservedAt: number;
   /** Bytes were metered against it since the last flush; a lease without is given back at the flush. */
   active: boolean;
@@ -24,6 +24,8 @@ interface UsageBucket {
   download: number;
   connections: number;
 }
+
+export type LimitedBy = 'account' | 'allowance' | 'paused';
 
 /** A reservation that failed is not tried again for this long: every chunk would otherwise ask. */
 const RESERVE_RETRY_MS = 1000;
@@ -61,6 +63,8 @@ export class Meter {
   readonly #leases = new Map<string, Lease>();
   /** Usage analytics since the last write, by meter key, country and domain (`${meterKey}\t${usage key}`). */
   #usage = new Map<string, UsageBucket>();
+  /** When a write last renewed every lease. */
+  #renewedAt = 0;
   /** The database work under way: a flush and a reservation never overlap, so a lease is read and written in order. */
   #busy: Promise<unknown> = Promise.resolve();
   /**
@@ -109,9 +113,15 @@ export class Meter {
     return (this.#pending.get(key) ?? 0) + (this.#writing.get(key) ?? 0);
   }
 
-  /** Bytes this gateway may still carry for the user out of its lease (negative once past it). */
+  /**
+   * Bytes this gateway may still carry for the user out of its lease (negative once past it). A lease neither reserved
+   * nor renewed by a write for its lifetime may have been given to another gateway: it counts as none.
+   */
   leaseLeft(key: string): number {
-    return (this.#leases.get(key)?.kb ?? 0) * BYTES_PER_KB - this.unwritten(key);
+    const lease = this.#leases.get(key);
+    const live =
+      lease !== undefined && Date.now() - Math.max(lease.reservedAt, this.#renewedAt) < this.#options.leaseMs;
+    return (live ? lease.kb : 0) * BYTES_PER_KB - this.unwritten(key);
   }
 
   /** Whether the lease is low enough to ask for the next slice (half a slice left, so it comes before it is needed). */
@@ -125,9 +135,9 @@ export class Meter {
     return lease?.short === true && Date.now() - lease.reservedAt < this.#options.shortForMs;
   }
 
-  /** Whether the user's last reservation was held back by a proxy user's allowance rather than the account's data. */
-  capped(key: string): boolean {
-    return this.#leases.get(key)?.capped === true;
+  /** What the user's last reservation was held back by. */
+  limitedBy(key: string): LimitedBy {
+    return this.#leases.get(key)?.limitedBy ?? 'account';
   }
 
   /** Whether a reservation for the user is under way. */
@@ -147,12 +157,13 @@ export class Meter {
       const wantKb = Math.ceil(this.unwritten(key) / BYTES_PER_KB) + this.#options.sliceKb;
       const { userId, proxyUserId } = idsOf(key);
       const { rows } = await this.#sql.query(
-        'select granted_kb as kb, capped from reserve_residential_data($1, $2, $3, $4, $5)',
+        'select granted_kb as kb, limited_by from reserve_residential_data($1, $2, $3, $4, $5)',
         [userId, proxyUserId, this.#options.gatewayId, wantKb, this.#options.leaseMs],
       );
       lease.kb = Number(rows[0]?.kb ?? 0);
       lease.short = lease.kb < wantKb;
-      lease.capped = rows[0]?.capped === true;
+      const limitedBy = rows[0]?.limited_by;
+      lease.limitedBy = limitedBy === 'allowance' || limitedBy === 'paused' ? limitedBy : 'account';
       lease.reservedAt = Date.now();
       this.#leases.set(key, lease);
       return this.leaseLeft(key) > 0;
@@ -172,7 +183,7 @@ export class Meter {
     const lease: Lease = {
       kb: 0,
       short: false,
-      capped: false,
+      limitedBy: 'account',
       reservedAt: 0,
       active: false,
       reserving: undefined,
@@ -214,15 +225,18 @@ export class Meter {
       .map(([key]) => key);
     const usage = this.#usage;
     this.#usage = new Map();
+    // Bytes carried while the write is on its way mark their leases active again, for the next flush.
+    const active = [...this.#leases.values()].filter((lease) => lease.active);
+    for (const lease of active) lease.active = false;
+    const startedAt = Date.now();
     if (batch.length === 0 && this.#leases.size === 0 && usage.size === 0) return;
-    // In one order whatever the gateway, so that two gateways' batches lock the same accounts one after the other.
-    batch.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     try {
       await this.#write(batch, released, final, usage);
     } catch (error) {
       for (const { key } of batch) {
         this.#pending.set(key, (this.#pending.get(key) ?? 0) + (this.#writing.get(key) ?? 0));
       }
+      for (const lease of active) lease.active = true;
       for (const [id, bucket] of usage) {
         const now = this.#usage.get(id);
         if (now) {
@@ -240,7 +254,7 @@ export class Meter {
       const lease = this.#leases.get(key);
       if (lease) lease.kb = Math.max(0, lease.kb - kb);
     }
-    for (const lease of this.#leases.values()) lease.active = false;
+    this.#renewedAt = startedAt;
   }
 
   /**

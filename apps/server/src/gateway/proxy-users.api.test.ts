@@ -190,6 +190,23 @@ describe('residential gateway: proxy users', () => {
     expect(third.body.toString()).toBe(gatewayMessages.tooManyConnections(2));
   });
 
+  it('holds its limit of connections when many arrive at once, before it has a slice', async () => {
+    const { auth } = await team({ name: 'burst', maxConnections: 2 });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        Promise.race([
+          connectThroughProxy(gateway.port, `127.0.0.1:${target.port}`, auth, '/bytes?n=50000000&delay=50', {
+            halfOpen: true,
+            onData: (_received, socket) => socket.pause(),
+          }),
+          wait(500).then(() => 'held' as const),
+        ]),
+      ),
+    );
+    expect(answers.filter((answer) => answer === 'held')).toHaveLength(2);
+    expect(answers.filter((answer) => answer !== 'held' && answer.status === 429)).toHaveLength(18);
+  });
+
   it("lets a proxy user's authorised IP in without credentials, billed to it; a deleted proxy user is refused", async () => {
     const { account, id, auth } = await team({ name: 'byip' });
     await db().insert(authorizedIps).values({ ip: '127.0.0.9', userId: account.userId, proxyUserId: id });

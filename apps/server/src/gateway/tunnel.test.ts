@@ -34,7 +34,7 @@ describe('tunnel relay', () => {
         metered++;
         return undefined;
       },
-      waiting: () => false,
+      heldBy: () => undefined,
     } as unknown as OpenConnections;
     const onward: Onward = { socket: target.near, take: (taker) => target.near.on('data', taker) };
     relay(open, { socket: client.near } as Connection, onward);
@@ -57,7 +57,7 @@ describe('tunnel relay', () => {
     const target = await socketPair();
     const onward: Onward = { socket: target.near, take: (taker) => target.near.on('data', taker) };
     relay(
-      { meter() {}, waiting: () => false } as unknown as OpenConnections,
+      { meter() {}, heldBy: () => undefined } as unknown as OpenConnections,
       { socket: client.near } as Connection,
       onward,
     );

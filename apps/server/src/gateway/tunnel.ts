@@ -13,10 +13,14 @@ export function relay(open: OpenConnections, connection: Connection, onward: Onw
   // the client has not taken it whole, the target is paused (again, should anything else have resumed it).
   // Either side is also held while the account's next slice is asked for (OpenConnections.meter).
   const taken = () => {
-    if (client.writableLength === 0 && !open.waiting(connection)) target.resume();
+    const held = open.heldBy(connection);
+    if (held) void held.then(taken);
+    else if (client.writableLength === 0) target.resume();
   };
   const given = () => {
-    if (!target.writableNeedDrain && !open.waiting(connection)) client.resume();
+    const held = open.heldBy(connection);
+    if (held) void held.then(given);
+    else if (!target.writableNeedDrain) client.resume();
   };
   onward.take((chunk) => {
     client.write(chunk, taken);

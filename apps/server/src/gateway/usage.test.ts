@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { registrableDomain, usageKey, usageOf } from './usage.ts';
+import { registrableDomain } from './usage.ts';
 
 describe('usage analytics keys', () => {
   it('records the registrable domain only: no subdomain, and nothing for an address or a name without a suffix', () => {
@@ -11,11 +11,5 @@ describe('usage analytics keys', () => {
     expect(registrableDomain('[2001:db8::1]')).toBe('');
     expect(registrableDomain('localhost')).toBe('');
     expect(registrableDomain('')).toBe('');
-  });
-
-  it('keeps a country and a domain in one key and reads them back', () => {
-    expect(usageOf(usageKey('US', 'example.com'))).toEqual({ country: 'US', domain: 'example.com' });
-    expect(usageOf(usageKey('', ''))).toEqual({ country: '', domain: '' });
-    expect(usageOf('')).toEqual({ country: '', domain: '' });
   });
 });

@@ -3,14 +3,10 @@ import { getDomain } from 'tldts';
 
 /**
  * What a connection's bytes count under in the usage analytics, beside its account and proxy user: the targeted country
- * ('' for none) and the target's registrable domain ('' when not recorded). A tab cannot be in either.
+ * ('' for none) and the target's registrable domain ('' when not recorded). A tab cannot be in either (the meter
+ * splits its keys at tabs).
  */
 export const usageKey = (country: string, domain: string) => `${country}\t${domain}`;
-
-export function usageOf(key: string): { country: string; domain: string } {
-  const tab = key.indexOf('\t');
-  return tab < 0 ? { country: '', domain: '' } : { country: key.slice(0, tab), domain: key.slice(tab + 1) };
-}
 
 /**
  * The registrable domain of a target host (example.co.uk for www.shop.example.co.uk, by the public suffix list): never a

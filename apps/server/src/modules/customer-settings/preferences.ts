@@ -14,12 +14,10 @@ export async function readPreferences(db: Db, userId: string): Promise<Preferenc
 
 /** Sets the switches given; the others keep their values (or defaults). */
 export async function savePreferences(db: Db, userId: string, changes: PreferencesRequest): Promise<Preferences> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(customerPreferences)
-      .values({ userId, ...changes })
-      .onConflictDoUpdate({ target: customerPreferences.userId, set: { ...changes, updatedAt: new Date() } })
-      .returning({ usageEmails: customerPreferences.usageEmails, recordDomains: customerPreferences.recordDomains });
-    return { usageEmails: row?.usageEmails ?? true, recordDomains: row?.recordDomains ?? true };
-  });
+  const [row] = await db
+    .insert(customerPreferences)
+    .values({ userId, ...changes })
+    .onConflictDoUpdate({ target: customerPreferences.userId, set: { ...changes, updatedAt: new Date() } })
+    .returning({ usageEmails: customerPreferences.usageEmails, recordDomains: customerPreferences.recordDomains });
+  return { usageEmails: row?.usageEmails ?? true, recordDomains: row?.recordDomains ?? true };
 }

@@ -83,8 +83,8 @@ function batchOf(what: Pruned, cutoffs: Record<Pruned, Date>, limit: number): SQ
         where day < ${at.toISOString().slice(0, 10)} limit ${limit} for update skip locked)`;
     // Slices of residential data left by a gateway that died, of an account no gateway has reserved for since.
     case 'expired_leases':
-      return sql`delete from residential_gateway_leases where (user_id, gateway_id) in (
-        select user_id, gateway_id from residential_gateway_leases where expires_at < ${at}
+      return sql`delete from residential_gateway_leases where (user_id, proxy_user_id, gateway_id) in (
+        select user_id, proxy_user_id, gateway_id from residential_gateway_leases where expires_at < ${at}
         limit ${limit} for update skip locked)`;
   }
 }
