@@ -252,25 +252,34 @@ test('every page loads a few script files and breaks no rule of the Content-Secu
     await page.waitForLoadState('networkidle');
     const violations = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
     expect(violations, pathname).toEqual([]);
-    // The entry, the toasts, the public pages' file, the shared chunk, the layout and the page
-    // (docs/decisions/2026-11-27-fewer-chunks.md).
+    // The entry, the shared chunk, the layout and the page, with the forms', the overlays' or a field's file for a
+    // page that draws them (docs/decisions/2026-11-27-fewer-chunks.md, 2026-11-29-light-pages.md).
     console.log(`${pathname}: ${scripts.length} scripts`);
     expect(scripts.length, `${pathname}: ${scripts.join(', ')}`).toBeLessThanOrEqual(7);
   };
-  const shared = () => scripts.filter((script) => /\/assets\/shared-/.test(script));
+  // A signed-in page's own code: the dashboard's frame, a page's chunk, the admin route's.
+  const signedInCode = () =>
+    scripts.filter((script) =>
+      /\/assets\/(dashboard-layout|overview-page|proxies-page|purchase-page|order-history-page|settings-page|admin-route|admin-page)-/.test(
+        script,
+      ),
+    );
   await visit(paths.home, () => expect(page.getByRole('heading', { level: 1 })).toBeVisible());
-  // The landing's lazy pieces (the toasts, the Products menu, the phone menu) load without the signed-in pages' code.
+  // The landing loads its one file only: the toast host waits for a toast, the menus for their first opening.
+  expect(scripts).toHaveLength(1);
+  // The landing's lazy pieces (the Products menu, the phone menu) load none of the signed-in pages' own code (they share
+  // the positioning, scroll lock and overlay code of the shared and overlays files with them).
   await page.getByRole('button', { name: 'Products' }).first().hover();
   await expect(page.getByRole('menu')).toBeVisible();
   await page.setViewportSize({ width: 375, height: 800 });
   await page.getByRole('button', { name: 'Open navigation' }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await page.waitForLoadState('networkidle');
-  expect(shared()).toEqual([]);
+  expect(signedInCode()).toEqual([]);
   await page.setViewportSize({ width: 1280, height: 720 });
   for (const pathname of [paths.privacy, paths.terms, '/no-such-page']) {
     await visit(pathname, () => expect(page.getByRole('heading', { level: 1 })).toBeVisible());
-    expect(shared(), pathname).toEqual([]);
+    expect(signedInCode(), pathname).toEqual([]);
   }
   // better-auth's client is a file of its own: the sign-in screen fetches it after it shows, no signed-in page does.
   const authClient = () => scripts.filter((script) => /\/assets\/auth-client-/.test(script));

@@ -29,6 +29,62 @@ function chunkModules(): Plugin {
 // server renderer's (`--ssr src/entry-server.tsx` into dist-ssr/, one self-contained file, never served).
 const formSchemas = /(node_modules[\\/]zod|packages[\\/]contract[\\/]src[\\/]schemas)[\\/]/;
 
+/** Modules of Mantine's core under `esm/<folder>/<one of names>/`. */
+const mantineCore = (folder: 'components' | 'utils', names: string[]) =>
+  new RegExp(`node_modules[\\\\/]@mantine[\\\\/]core[\\\\/]esm[\\\\/]${folder}[\\\\/](${names.join('|')})[\\\\/]`);
+/** What a form's fields are made of: Mantine's inputs, @mantine/form and what they bring. */
+const formParts = [
+  mantineCore('components', [
+    'Input',
+    'InputBase',
+    'TextInput',
+    'PasswordInput',
+    'Switch',
+    'Textarea',
+    'NativeSelect',
+    'SegmentedControl',
+    // The two pieces of Combobox a NativeSelect uses (the rest of it is Select's, below).
+    'Combobox[\\\\/](ComboboxChevron|get-parsed-combobox-data)',
+  ]),
+  mantineCore('utils', ['InlineInput', 'InputsGroupFieldset']),
+  /node_modules[\\/](@mantine[\\/]form|klona|fast-deep-equal)[\\/]/,
+];
+/**
+ * What opens over a page and its pieces: Mantine's Modal (the dialogs load when they first open:
+ * components/lazy-dialog.tsx), Popover, Tooltip.
+ */
+const overlayParts = [
+  mantineCore('components', [
+    'Popover',
+    'Modal',
+    'ModalBase',
+    'Tooltip',
+    'FocusTrap',
+    'Portal',
+    'Overlay',
+    'Transition',
+  ]),
+  mantineCore('utils', ['Floating']),
+];
+/**
+ * Fields that only some screens draw, each in a chunk of its own with those that use it, out of 'shared' and 'forms':
+ * Mantine's Select (Proxies' Residential tab, two admin tabs, the admin forms), NumberInput with react-number-format
+ * (Purchase's custom amount, the residential endpoint generator, the admin console), PinInput and Checkbox (the
+ * two-step code and 'trust this device', Settings' two-step dialog, the coupon form).
+ */
+const ownFields = [
+  mantineCore('components', ['Combobox', 'Select', 'NumberInput', 'PinInput']),
+  /node_modules[\\/]react-number-format[\\/]/,
+  // All of Checkbox but its CheckIcon, which Menu and Select draw too.
+  /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/]Checkbox[\\/](?!CheckIcon\.mjs$)/,
+];
+/** The sign-in screens' shared parts (their layout, fields, social buttons) and the new-password form. */
+const authParts =
+  /src[\\/](features[\\/]auth[\\/]components[\\/](auth-layout|email-field|social-buttons|check-email)|components[\\/](new-password-form|password-requirements))\.tsx$/;
+/** The admin console's modules: out of 'shared', they stay with the console's chunk and its tabs'. */
+const adminParts = /src[\\/]features[\\/]admin[\\/]/;
+const anyOf = (parts: RegExp[]) => (id: string) => parts.some((part) => part.test(id));
+
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), chunkModules()],
   build: {
@@ -39,27 +95,48 @@ export default defineConfig(({ isSsrBuild }) => ({
     ...(!isSsrBuild && {
       rolldownOptions: {
         output: {
-          // Few files rather than many small ones (docs/decisions/2026-11-27-fewer-chunks.md): a page loads at most
-          // seven (the build checks it) instead of 30–60, each a round trip on a phone's network. In order:
+          // Few files rather than many small ones (docs/decisions/2026-11-27-fewer-chunks.md): a route loads at most
+          // seven before it shows (the build checks it), each a round trip on a phone's network; and a file holds what
+          // the pages that load it draw, not what some of them open later (docs/decisions/2026-11-29-light-pages.md).
+          // Highest priority first (a group takes its modules with all they import that no earlier group took):
           // - 'app': what the landing needs ('$initial': the entry and all it imports), one file;
-          // - 'toasts': the notification host, which every page loads after it shows;
-          // - 'public': what the public pages load later (the landing's Products and phone menus, the frame of the
-          //   privacy, terms and 404 pages, which all bring the app's Mantine styles), so none of them needs 'shared';
-          // - 'shared': whatever two or more split-off pages share besides, so the next page loads only its own chunk.
-          // A page's own code stays its own chunk, as does the admin console's (the route budget checks that no
-          // customer's chunk holds it). A group's test names the modules whose imports it takes, never a page the
-          // server links by its module (a module taken into a group has no entry of its own in the build manifest).
+          // - 'shared': what two or more split-off chunks share, but the parts the groups below name: the dashboard's
+          //   frame and the components the pages draw. Every signed-in page loads it, the next page only its own chunk;
+          // - 'forms': the fields of a form that two or more chunks share (formParts): Settings, Purchase, Proxies, the
+          //   sign-in screens, the admin console, a dialog's form;
+          // - 'overlays': what opens over a page (overlayParts): Proxies' list link popover, the dialogs (which load
+          //   when they first open), the landing's menus, the toasts;
+          // - 'auth': the sign-in screens' shared parts (authParts);
+          // - 'public': the landing's Products and phone menus (Mantine's Menu and Drawer), loaded when first opened.
+          // zod and the contract's schemas load with the forms that check against them, and Mantine's Select,
+          // NumberInput, PinInput and Checkbox (ownFields) with the chunks that draw them, as does the admin console's
+          // code with the console. A page's own code stays its own chunk (the route budget checks that no customer's
+          // chunk holds the admin console's). A group's test names the modules whose imports it takes, never a page
+          // the server links by its module (a module taken into a group has no entry of its own in the build
+          // manifest).
           codeSplitting: {
             groups: [
-              { name: 'app', tags: ['$initial'], priority: 4 },
-              { name: 'toasts', test: /src[\\/]app[\\/]notifications-host\.tsx$/, priority: 3 },
+              { name: 'app', tags: ['$initial'], priority: 7 },
+              {
+                name: 'shared',
+                minShareCount: 2,
+                priority: 6,
+                test: (id: string) =>
+                  !formSchemas.test(id) &&
+                  !anyOf(formParts)(id) &&
+                  !anyOf(overlayParts)(id) &&
+                  !anyOf(ownFields)(id) &&
+                  !authParts.test(id) &&
+                  !adminParts.test(id),
+              },
+              { name: 'forms', minShareCount: 2, priority: 5, test: anyOf(formParts) },
+              { name: 'overlays', minShareCount: 2, priority: 4, test: anyOf(overlayParts) },
+              { name: 'auth', priority: 3, test: authParts },
               {
                 name: 'public',
-                test: /src[\\/](components[\\/]simple-page-layout|features[\\/]legal[\\/]components[\\/]legal-page|features[\\/]landing[\\/]components[\\/](products-menu|landing-mobile-menu))\.tsx$/,
-                priority: 2,
+                test: /src[\\/]features[\\/]landing[\\/]components[\\/](products-menu|landing-mobile-menu)\.tsx$/,
+                priority: 1,
               },
-              // zod and the contract's schemas stay out of it: they load with the forms that check against them.
-              { name: 'shared', minShareCount: 2, priority: 1, test: (id: string) => !formSchemas.test(id) },
             ],
           },
         },

@@ -5,8 +5,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-/** The landing page's JavaScript, gzipped, may not grow past this (docs/decisions/2026-11-22-landing-bundle.md). */
-export const LANDING_JS_BUDGET_BYTES = 150 * 1024;
+/**
+ * The landing page's JavaScript, gzipped, may not grow past this (docs/decisions/2026-11-22-landing-bundle.md): 150 KB
+ * then, its figure of 2026-11-29 with about 3 % of room since (docs/decisions/2026-11-29-light-pages.md).
+ */
+export const LANDING_JS_BUDGET_BYTES = 126 * 1024;
 
 export interface LandingAsset {
   file: string;

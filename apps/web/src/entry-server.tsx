@@ -153,5 +153,5 @@ export const renderPage: PageRenderer['renderPage'] = (
   queryClient.clear();
   // The console drawn for an administrator: its chunk and styles are linked with the page.
   const drewConsole = seeded?.administrator === true && new URL(url, 'http://page.invalid').pathname === paths.admin;
-  return { html, title: sink.title ?? formatPageTitle(), state, modules: drewConsole ? [adminConsole.module] : [] };
+  return { html, title: sink.title ?? formatPageTitle(), state, modules: drewConsole ? adminConsole.drawn() : [] };
 };

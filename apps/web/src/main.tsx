@@ -1,4 +1,3 @@
-import './lib/zod-without-eval.ts';
 import './styles/landing-mantine.ts';
 import './styles/accessibility.css';
 import { paths } from '@storefront/contract';

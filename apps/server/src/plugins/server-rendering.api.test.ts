@@ -240,6 +240,7 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
     await expectHooksAnswers(audit.body, 'audit_log');
     const log = (await page('/api/admin/audit-log', grace.cookie)).json();
     expect(rootOf(audit.body)).toContain(formatDate(log.entries[0].at, 'date-time', zone));
+    const tabBodies = new Map<string, string>();
     for (const [tab, keys] of [
       ['active_coupons', ['admin/alerts', 'admin/coupons/list', 'auth/me']],
       ['coupon_redemptions', ['admin/alerts', 'admin/coupons/redemptions', 'auth/me']],
@@ -247,10 +248,23 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
       ['custom_ordering', ['admin/alerts', 'auth/me']],
     ] as const) {
       const response = await page(`/dashboard/admin?tab=${tab}`, `${grace.cookie}; tz=UTC`);
+      tabBodies.set(tab, response.body);
       expect(keysOf(response.body), tab).toEqual(keys);
       await expectHooksAnswers(response.body, tab);
       expect(rootOf(response.body), tab).not.toContain('Loading...');
     }
+    // A tab split off from the console (its own chunk, apps/web/src/lib/split-part.tsx) comes with its chunk and styles
+    // when the server drew it, and only then.
+    const subnetsPart = manifest['src/features/admin/components/subnet-inventory.tsx'] as {
+      file: string;
+      css?: string[];
+    };
+    expect(subnetsPart.css?.length).toBeGreaterThan(0);
+    const subnets = tabBodies.get('pk1_inventory_list') ?? '';
+    expect(subnets).toContain(`<link rel="modulepreload" crossorigin href="/${subnetsPart.file}">`);
+    for (const css of subnetsPart.css ?? []) expect(subnets).toContain(`href="/${css}"`);
+    expect(inventory.body).not.toContain(subnetsPart.file);
+    expect(tabBodies.get('active_coupons')).not.toContain(subnetsPart.file);
 
     // A customer gets 'Access Denied' drawn from their session alone: no admin read, no console chunk.
     const denied = await page('/dashboard/admin?tab=audit_log', `${carl.cookie}; tz=UTC`);

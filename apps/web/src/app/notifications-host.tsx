@@ -1,9 +1,11 @@
-// Its own Mantine styles: the host is loaded on every page, the landing included, which does not load app-mantine.ts.
+// Its own Mantine styles: the host loads on any page with its first toast, the landing's included, which does not load
+// app-mantine.ts.
 import '@mantine/core/styles/Notification.layer.css';
 import '@mantine/notifications/styles.layer.css';
 import { useMediaQuery } from '@mantine/hooks';
 import { type NotificationData, Notifications, notifications, useNotifications } from '@mantine/notifications';
 import { useEffect, useRef } from 'react';
+import { subscribeToToasts, takeToastRequests } from '../lib/toasts.ts';
 import classes from './notifications-host.module.css';
 
 /** The spec's mobile breakpoint (768px), where the dashboard collapses to a burger menu. */
@@ -44,13 +46,33 @@ function useOneToastPerCause() {
 }
 
 /**
+ * Shows and takes away the toasts asked for (lib/toasts.ts): those asked for before the host was on screen as it
+ * mounts, after Mantine's host (a child, whose effects run first), so they slide in as any later one does.
+ */
+function useToastRequests() {
+  useEffect(() => {
+    const take = () => {
+      for (const request of takeToastRequests()) {
+        if ('show' in request) notifications.show(request.show);
+        else notifications.hide(request.hide);
+      }
+    };
+    take();
+    return subscribeToToasts(take);
+  }, []);
+}
+
+/**
  * Toasts: closed after 4000 ms, at most 5 shown and the rest queued, bottom-right (spec section 9). On a phone a toast
  * spans the screen's width, so at the bottom it covered the page's last controls (Checkout, a form's button): there they
  * show at the top, below the dashboard's header bar.
  */
 export default function NotificationsHost() {
   useOneToastPerCause();
-  const narrow = useMediaQuery(NARROW);
+  useToastRequests();
+  // Known as it mounts (the host is drawn in the browser only, never by the server): the first toast, shown as the
+  // host mounts, starts where it stays.
+  const narrow = useMediaQuery(NARROW, undefined, { getInitialValueInEffect: false });
   return (
     <Notifications
       position={narrow ? 'top-center' : 'bottom-right'}

@@ -1,6 +1,7 @@
 import { paths } from '@storefront/contract';
 import { type ComponentType, lazy, useState } from 'react';
 import type { FirstRead, FirstReads } from '../lib/first-read.ts';
+import { splitPartsOf, takeDrawnParts } from '../lib/split-part.tsx';
 
 // The one route table: every page split off from the entry is declared here once, with its module; a signed-in page's
 // module exports its first reads beside its component (`firstReads`, lib/first-read.ts). The browser's router
@@ -9,12 +10,20 @@ import type { FirstRead, FirstReads } from '../lib/first-read.ts';
 /** A page split off from the entry: its component, how to load it, and its build manifest key. */
 export interface SplitPage<P extends object = object> {
   Page: ComponentType<P>;
-  /** Loads its chunk (the browser: ahead of React asking; the server: once, before it renders anything). */
+  /**
+   * Loads its chunk (the browser: ahead of React asking; the server: once, before it renders anything, with the parts
+   * its module splits off, `splitParts`: lib/split-part.tsx).
+   */
   preload: () => Promise<unknown>;
   /** Its source module, the build manifest's key: the server links its chunk's scripts and styles with the page. */
   module: string;
   /** Another export of its module, once loaded. */
   exported: (name: string) => unknown;
+  /**
+   * Its module with those of its split-off parts (`splitParts`) the server drew since this was last asked: the chunks
+   * and styles the server links with the page it drew (lib/split-part.tsx).
+   */
+  drawn: () => string[];
 }
 
 /**
@@ -30,6 +39,9 @@ function splitPage<K extends string, P extends object = object>(
   let loaded: ComponentType<P> | undefined;
   const preload = async () => {
     const exports = await load();
+    // The server draws a page whole at once: the parts split off from it (a tab's panel) load with it there. The
+    // browser draws the page without them and loads each as it nears (lib/split-part.tsx).
+    if (import.meta.env.SSR) await Promise.all(splitPartsOf(exports).map((part) => part.preload()));
     source = exports;
     loaded = exports[name];
     return loaded;
@@ -40,7 +52,13 @@ function splitPage<K extends string, P extends object = object>(
     const [Shown] = useState<ComponentType<P>>(() => loaded ?? Lazy);
     return <Shown {...props} />;
   }
-  return { Page, preload, module, exported: (key) => source?.[key] };
+  return {
+    Page,
+    preload,
+    module,
+    exported: (key) => source?.[key],
+    drawn: () => [module, ...takeDrawnParts(splitPartsOf(source ?? {}))],
+  };
 }
 
 /** A signed-in page: drawn whole by the server for a reader with a session, from its first reads. */

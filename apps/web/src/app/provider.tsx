@@ -1,12 +1,13 @@
 import { type CSSVariablesResolver, MantineProvider } from '@mantine/core';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState, useSyncExternalStore } from 'react';
 import { LiveAnnouncer } from '../lib/announce.tsx';
 import { createQueryClient } from '../lib/query-client.ts';
+import { subscribeToToasts, toastsAsked } from '../lib/toasts.ts';
 import { colorSchemeManager, theme } from './theme.ts';
 
-// The toast host is loaded after the first render (and after hydration, so the server's HTML and the browser's first
-// render agree): the landing page shows no toast, so it stays off its critical path.
+// The toast host (with Mantine's notification system) loads when the first toast is asked for (lib/toasts.ts): no
+// page needs it to show, and the server never draws it, so the server's HTML and the browser's first render agree.
 const NotificationsHost = lazy(() => import('./notifications-host.tsx'));
 
 /** Colours whose light variant (badges, alerts) writes text in the colour itself on a pale tint of it. */
@@ -50,11 +51,10 @@ const cssVariablesResolver: CSSVariablesResolver = () => ({
   },
 });
 
-/** Mounts the toast host once the page is on screen; its own state, so the rest of the tree does not render again. */
-function NotificationsAfterMount() {
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
-  return mounted ? (
+/** Mounts the toast host with the first toast; its own state, so the rest of the tree does not render again. */
+function NotificationsWhenAsked() {
+  const asked = useSyncExternalStore(subscribeToToasts, toastsAsked, () => false);
+  return asked ? (
     <Suspense fallback={null}>
       <NotificationsHost />
     </Suspense>
@@ -71,7 +71,7 @@ export function AppProvider({ children, queryClient: given }: { children: ReactN
       colorSchemeManager={colorSchemeManager}
       cssVariablesResolver={cssVariablesResolver}
     >
-      <NotificationsAfterMount />
+      <NotificationsWhenAsked />
       <LiveAnnouncer />
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>

@@ -1,9 +1,9 @@
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
+import NotificationsHost from '../app/notifications-host.tsx';
 import { theme } from '../app/theme.ts';
 
 // happy-dom has no FontFaceSet; Mantine's autosizing textarea listens to it for web fonts that finish loading.
@@ -19,7 +19,7 @@ export function renderWithApp(ui: ReactElement, { route = '/' }: { route?: strin
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const wrapper = ({ children }: { children: ReactNode }) => (
     <MantineProvider theme={theme}>
-      <Notifications />
+      <NotificationsHost />
       <QueryClientProvider client={queryClient}>
         <MemoryRouter initialEntries={[route]}>{children}</MemoryRouter>
       </QueryClientProvider>

@@ -16,7 +16,8 @@ describe('ApiKeysCard', () => {
     const calls = fakeApi({ 'GET /api/api-keys': () => ({ body: [] }) });
     renderWithApp(<ApiKeysCard />);
     fireEvent.click(await screen.findByRole('button', { name: 'Create API Key' }));
-    const field = (await screen.findByRole('textbox', { name: /^Name/ })) as HTMLInputElement;
+    // The dialog and its form load when it first opens (the form with zod): the first wait allows for that.
+    const field = (await screen.findByRole('textbox', { name: /^Name/ }, { timeout: 5000 })) as HTMLInputElement;
     const pasted = `Scraper ${'x'.repeat(API_KEY_NAME_MAX)}`;
     fireEvent.change(field, { target: { value: pasted } });
     expect(field.value).toBe(pasted);

@@ -7,14 +7,12 @@ import {
   Code,
   Group,
   Loader,
-  Modal,
   Stack,
   Table,
   Text,
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import {
   API_KEY_LIMIT,
   type ApiKey,
@@ -27,11 +25,16 @@ import { IconPlus } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { CopyValueButton } from '../../../components/copy-value-button.tsx';
 import { FormError } from '../../../components/form-error.tsx';
+import { LazyModal } from '../../../components/lazy-dialog.tsx';
 import { shopOrigin } from '../../../lib/page-origin.ts';
 import { useTimeZone } from '../../../lib/time-zone.ts';
+import { showToast } from '../../../lib/toasts.ts';
+import { withSchemas } from '../../../lib/zod-without-eval.ts';
 import { useApiKeys, useRevokeApiKey } from '../api/api-keys-api.ts';
 
-const CreateApiKeyForm = lazy(async () => ({ default: (await import('./create-api-key-form.tsx')).CreateApiKeyForm }));
+const CreateApiKeyForm = lazy(async () => ({
+  default: (await withSchemas(() => import('./create-api-key-form.tsx'))).CreateApiKeyForm,
+}));
 
 function RevokeButton({ apiKey, onRevoke }: { apiKey: ApiKey; onRevoke: (key: ApiKey) => void }) {
   return (
@@ -164,7 +167,7 @@ export function ApiKeysCard() {
         )}
       </Stack>
 
-      <Modal opened={creating} onClose={() => setCreating(false)} title="Create an API key" centered>
+      <LazyModal opened={creating} onClose={() => setCreating(false)} title="Create an API key" centered>
         <Suspense fallback={<Loader size="sm" aria-label="Loading the form" />}>
           <CreateApiKeyForm
             onCreated={(key) => {
@@ -173,9 +176,9 @@ export function ApiKeysCard() {
             }}
           />
         </Suspense>
-      </Modal>
+      </LazyModal>
 
-      <Modal
+      <LazyModal
         opened={created !== null}
         onClose={() => setCreated(null)}
         title="Your new API key"
@@ -217,9 +220,9 @@ export function ApiKeysCard() {
             <Button onClick={() => setCreated(null)}>Done</Button>
           </Stack>
         )}
-      </Modal>
+      </LazyModal>
 
-      <Modal opened={revoking !== null} onClose={() => setRevoking(null)} title="Revoke this API key?" centered>
+      <LazyModal opened={revoking !== null} onClose={() => setRevoking(null)} title="Revoke this API key?" centered>
         {revoking && (
           <Stack gap="md">
             <FormError message={revoke.error?.message ?? null} />
@@ -244,7 +247,7 @@ export function ApiKeysCard() {
                   revoke.mutate(revoking.id, {
                     onSuccess: () => {
                       setRevoking(null);
-                      notifications.show({ color: 'green', message: apiKeyMessages.revoked });
+                      showToast({ color: 'green', message: apiKeyMessages.revoked });
                     },
                   })
                 }
@@ -254,7 +257,7 @@ export function ApiKeysCard() {
             </Group>
           </Stack>
         )}
-      </Modal>
+      </LazyModal>
     </Card>
   );
 }

@@ -1,12 +1,12 @@
 import { Button, Group, Modal, PasswordInput, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { authMessages, passwordChangeMessages } from '@storefront/contract';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
 import { NewPasswordForm } from '../../../components/new-password-form.tsx';
 import { ApiError, callApi } from '../../../lib/api-client.ts';
+import { showToast } from '../../../lib/toasts.ts';
 
 /** The server's answers that ask for more proof than the spec's dialog holds: which field each one shows. */
 const ASKS_FOR: Record<string, 'password' | 'code'> = {
@@ -59,7 +59,7 @@ export function ChangePasswordDialog({ opened, onClose }: { opened: boolean; onC
       setError(message);
       return;
     }
-    notifications.show({ color: 'green', message: authMessages.passwordUpdated });
+    showToast({ color: 'green', message: authMessages.passwordUpdated });
     setDone(true);
   };
 

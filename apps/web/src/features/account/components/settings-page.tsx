@@ -2,6 +2,7 @@ import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { paths } from '@storefront/contract';
 import { IconKey } from '@tabler/icons-react';
+import { lazyDialog } from '../../../components/lazy-dialog.tsx';
 import { site } from '../../../config/site.ts';
 import { type FirstReads, read } from '../../../lib/first-read.ts';
 import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
@@ -10,10 +11,13 @@ import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { accountKeys } from '../api/account-keys.ts';
 import { ApiKeysCard } from './api-keys-card.tsx';
 import { AuthorizedIpsCard } from './authorized-ips-card.tsx';
-import { ChangePasswordDialog } from './change-password-dialog.tsx';
 import { TwoFactorCard } from './two-factor-card.tsx';
 import { UsageDomainsCard } from './usage-domains-card.tsx';
 import { UsageEmailsCard } from './usage-emails-card.tsx';
+
+const ChangePasswordDialog = lazyDialog(
+  async () => (await import('./change-password-dialog.tsx')).ChangePasswordDialog,
+);
 
 /** What the server reads to draw this page for its reader (the same keys as its cards' hooks). */
 export const firstReads: FirstReads = () => [

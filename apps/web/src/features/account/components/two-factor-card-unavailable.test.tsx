@@ -16,7 +16,9 @@ afterEach(cleanup);
 it("Settings' two-factor card says the sign-in service cannot be reached, not that the password is wrong", async () => {
   renderWithApp(<TwoFactorCard enabled={false} onChanged={async () => {}} />);
   fireEvent.click(screen.getByRole('button', { name: 'Set Up Two-Factor' }));
-  fireEvent.change(await screen.findByLabelText(/^Password/), { target: { value: 'Str0ng!pass' } });
+  fireEvent.change(await screen.findByLabelText(/^Password/, {}, { timeout: 5000 }), {
+    target: { value: 'Str0ng!pass' },
+  });
   fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
   expect(await screen.findByText(authMessages.authClientUnavailable)).toBeTruthy();
   // Not left waiting: the button can be pressed again.

@@ -16,8 +16,9 @@ beforeEach(() => {
 });
 afterEach(cleanup);
 
+// The dialog's code loads when it first opens (a chunk of its own): the first wait for its field allows for that.
 const continueWith = async (password: string) => {
-  fireEvent.change(await screen.findByLabelText(/^Password/), { target: { value: password } });
+  fireEvent.change(await screen.findByLabelText(/^Password/, {}, { timeout: 5000 }), { target: { value: password } });
   fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
 };
 

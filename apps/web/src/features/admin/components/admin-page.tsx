@@ -5,19 +5,41 @@ import { ScrollingTabsList } from '../../../components/scrolling-tabs-list.tsx';
 import { site } from '../../../config/site.ts';
 import { type FirstRead, type FirstReads, read } from '../../../lib/first-read.ts';
 import { featuresKeys } from '../../../lib/queries/features.ts';
+import { splitPart } from '../../../lib/split-part.tsx';
 import { PAGE_TITLES, usePageTitle } from '../../../lib/use-page-title.ts';
 import { ADMIN_TABS } from '../admin-tabs.ts';
 import { alertsKeys, auditKeys, couponKeys, inventoryKeys } from '../api/admin-keys.ts';
 import { useOpenAlerts } from '../api/alerts-api.ts';
 import { AdminAlerts } from './admin-alerts.tsx';
-import { AuditLogView } from './audit-log.tsx';
 import { ActiveCoupons, CouponRedemptions } from './coupons.tsx';
 import { CustomOrdering } from './custom-ordering.tsx';
 import { PoolInventoryCard } from './pool-inventory-card.tsx';
 import { PurchaseToggleCard } from './purchase-toggle-card.tsx';
 import { ResidentialInventoryCard } from './residential-inventory-card.tsx';
 import { SandboxClockCard } from './sandbox-clock-card.tsx';
-import { SubnetInventory } from './subnet-inventory.tsx';
+
+/**
+ * The two tabs with Mantine's Select (PK1 IP Inventory, Audit Log): each a chunk of its own, with Select, loaded as the
+ * tab is pointed at, focused or chosen (lib/split-part.tsx). Changing tabs is a transition (the router's), so the tab
+ * shown stays until the panel's code has come; the server draws it at once and links its chunk and styles.
+ */
+const subnetInventory = splitPart(
+  async () => (await import('./subnet-inventory.tsx')).SubnetInventory,
+  'src/features/admin/components/subnet-inventory.tsx',
+);
+const auditLog = splitPart(
+  async () => (await import('./audit-log.tsx')).AuditLogView,
+  'src/features/admin/components/audit-log.tsx',
+);
+
+/** The parts of the console split off into chunks of their own, which the server loads with it. */
+export const splitParts = [subnetInventory, auditLog];
+
+/** The tabs whose panel is a part of its own: its code loads as the tab is pointed at or focused. */
+const TAB_PARTS: Partial<Record<AdminTab, { preload: () => Promise<unknown> }>> = {
+  pk1_inventory_list: subnetInventory,
+  audit_log: auditLog,
+};
 
 /**
  * Grey shapes of the tab bar and the first cards over the console while it is held back (below): drawn on top of it,
@@ -95,11 +117,20 @@ export function AdminPage() {
             keepMounted={false}
           >
             <ScrollingTabsList value={tab}>
-              {ADMIN_TABS.map((entry) => (
-                <Tabs.Tab key={entry.value} value={entry.value}>
-                  {entry.label}
-                </Tabs.Tab>
-              ))}
+              {ADMIN_TABS.map((entry) => {
+                const preload = () => void TAB_PARTS[entry.value]?.preload().catch(() => {});
+                return (
+                  <Tabs.Tab
+                    key={entry.value}
+                    value={entry.value}
+                    onPointerEnter={preload}
+                    onPointerDown={preload}
+                    onFocus={preload}
+                  >
+                    {entry.label}
+                  </Tabs.Tab>
+                );
+              })}
             </ScrollingTabsList>
             <Tabs.Panel value="inventory" pt="md">
               <Stack gap="md">
@@ -113,13 +144,13 @@ export function AdminPage() {
               </Stack>
             </Tabs.Panel>
             <Tabs.Panel value="pk1_inventory_list" pt="md">
-              <SubnetInventory />
+              <subnetInventory.Part />
             </Tabs.Panel>
             <Tabs.Panel value="custom_ordering" pt="md">
               <CustomOrdering />
             </Tabs.Panel>
             <Tabs.Panel value="audit_log" pt="md">
-              <AuditLogView />
+              <auditLog.Part />
             </Tabs.Panel>
             <Tabs.Panel value="active_coupons" pt="md">
               <ActiveCoupons />

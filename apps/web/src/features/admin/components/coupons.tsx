@@ -1,22 +1,12 @@
-import {
-  ActionIcon,
-  Badge,
-  Button,
-  Group,
-  Loader,
-  Modal,
-  Stack,
-  Switch,
-  Table,
-  Text,
-  VisuallyHidden,
-} from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { ActionIcon, Badge, Button, Group, Loader, Stack, Switch, Table, Text, VisuallyHidden } from '@mantine/core';
 import { type AdminCoupon, counted, couponMessages, formatDate, formatMoney, plural } from '@storefront/contract';
 import { IconChevronDown, IconChevronRight, IconDownload, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Fragment, lazy, Suspense, useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
+import { LazyModal } from '../../../components/lazy-dialog.tsx';
 import { useTimeZone } from '../../../lib/time-zone.ts';
+import { showToast } from '../../../lib/toasts.ts';
+import { withSchemas } from '../../../lib/zod-without-eval.ts';
 import {
   useAdminCoupons,
   useCouponRedemptions,
@@ -30,7 +20,9 @@ import { PositionPager, usePositions } from './position-pager.tsx';
  * The form checks with the contract's schema (createCouponRequestSchema), so it brings zod and the console's schemas:
  * they load when the dialog first opens, not with the console.
  */
-const CouponForm = lazy(async () => ({ default: (await import('./coupon-form.tsx')).CouponForm }));
+const CouponForm = lazy(async () => ({
+  default: (await withSchemas(() => import('./coupon-form.tsx'))).CouponForm,
+}));
 
 type Discount = Pick<AdminCoupon, 'percentOff' | 'amountOff' | 'currency'>;
 const discountOf = (coupon: Discount) =>
@@ -143,7 +135,7 @@ export function ActiveCoupons() {
                                   { promoCodeId: promo.id, active: event.currentTarget.checked },
                                   {
                                     onError: (error) =>
-                                      notifications.show({
+                                      showToast({
                                         color: 'red',
                                         title: couponMessages.toggleFailed,
                                         message: error.message,
@@ -162,14 +154,14 @@ export function ActiveCoupons() {
           </Table>
         </Table.ScrollContainer>
       )}
-      <Modal opened={adding} onClose={() => setAdding(false)} title="Add Coupon" size="lg">
+      <LazyModal opened={adding} onClose={() => setAdding(false)} title="Add Coupon" size="lg">
         {adding && (
           <Suspense fallback={<Loader size="sm" aria-label="Loading the coupon form" />}>
             <CouponForm onDone={() => setAdding(false)} />
           </Suspense>
         )}
-      </Modal>
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete coupon?">
+      </LazyModal>
+      <LazyModal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete coupon?">
         {deleting && (
           <Stack gap="md">
             <DeleteWarning coupon={deleting} />
@@ -183,11 +175,11 @@ export function ActiveCoupons() {
                 onClick={() =>
                   remove.mutate(deleting.id, {
                     onSuccess: (answer) => {
-                      notifications.show({ color: 'green', title: 'Coupon deleted', message: answer.message });
+                      showToast({ color: 'green', title: 'Coupon deleted', message: answer.message });
                       setDeleting(null);
                     },
                     onError: (error) =>
-                      notifications.show({ color: 'red', title: couponMessages.deleteFailed, message: error.message }),
+                      showToast({ color: 'red', title: couponMessages.deleteFailed, message: error.message }),
                   })
                 }
               >
@@ -196,7 +188,7 @@ export function ActiveCoupons() {
             </Group>
           </Stack>
         )}
-      </Modal>
+      </LazyModal>
     </Stack>
   );
 }

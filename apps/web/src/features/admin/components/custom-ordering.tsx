@@ -5,7 +5,6 @@ import {
   Collapse,
   Group,
   Loader,
-  Modal,
   Stack,
   Table,
   Text,
@@ -14,7 +13,6 @@ import {
   Title,
 } from '@mantine/core';
 import { isNotEmpty, useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import {
   CUSTOMER_MATCHES_MAX,
   type CustomerMatches,
@@ -27,7 +25,10 @@ import { IconChevronDown, IconRefresh, IconSearch, IconX } from '@tabler/icons-r
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { FormError } from '../../../components/form-error.tsx';
+import { LazyModal } from '../../../components/lazy-dialog.tsx';
 import { useTimeZone } from '../../../lib/time-zone.ts';
+import { showToast } from '../../../lib/toasts.ts';
+import { withSchemas } from '../../../lib/zod-without-eval.ts';
 import {
   useCreateCustomOrder,
   useFindCustomers,
@@ -36,7 +37,9 @@ import {
 } from '../api/custom-orders-api.ts';
 
 // Split off with the contract's schema it checks against: loaded with this tab, not with the console.
-const CustomOrderForm = lazy(async () => ({ default: (await import('./custom-order-form.tsx')).CustomOrderForm }));
+const CustomOrderForm = lazy(async () => ({
+  default: (await withSchemas(() => import('./custom-order-form.tsx'))).CustomOrderForm,
+}));
 
 const STATUS_COLOR: Record<string, string> = { fulfilled: 'green', paid: 'blue', processing: 'yellow' };
 const STATUS_LABEL: Record<CustomOrder['status'], string> = {
@@ -73,7 +76,7 @@ function FulfilDialog({ userId, order, onClose }: { userId: string; order: Custo
       { userId, orderId: order.orderId, ips: lines },
       {
         onSuccess: () => {
-          notifications.show({
+          showToast({
             color: 'green',
             title: 'Order fulfilled',
             message: `${order.quantity} proxies delivered to the customer.`,
@@ -81,12 +84,12 @@ function FulfilDialog({ userId, order, onClose }: { userId: string; order: Custo
           close();
         },
         onError: (error) =>
-          notifications.show({ color: 'red', title: customOrderMessages.uploadFailedToast, message: error.message }),
+          showToast({ color: 'red', title: customOrderMessages.uploadFailedToast, message: error.message }),
       },
     );
   });
   return (
-    <Modal opened={order !== null} onClose={close} title="Fulfill custom order" size="lg">
+    <LazyModal opened={order !== null} onClose={close} title="Fulfill custom order" size="lg">
       {order && (
         <Stack gap="sm">
           <Text size="sm">
@@ -112,7 +115,7 @@ function FulfilDialog({ userId, order, onClose }: { userId: string; order: Custo
           </Group>
         </Stack>
       )}
-    </Modal>
+    </LazyModal>
   );
 }
 
@@ -231,7 +234,7 @@ export function CustomOrdering() {
   const noMatchAt = choices?.matches.length === 0 ? find.submittedAt : 0;
   useEffect(() => {
     if (notFoundAt > 0 || noMatchAt > 0) {
-      notifications.show({
+      showToast({
         color: 'red',
         title: customOrderMessages.userNotFoundToast,
         message: customOrderMessages.userNotFound,
@@ -310,7 +313,7 @@ export function CustomOrdering() {
                 onClick={() =>
                   void lookup.refetch().then((result) => {
                     if (result.isError)
-                      notifications.show({ color: 'red', title: 'Error', message: customOrderMessages.refreshFailed });
+                      showToast({ color: 'red', title: 'Error', message: customOrderMessages.refreshFailed });
                   })
                 }
               >

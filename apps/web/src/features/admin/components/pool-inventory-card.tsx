@@ -1,11 +1,11 @@
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Textarea, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { adminMessages, BURNT_IPS_PAGE_SIZE, type IpPool, isoDate, parseUploadLines } from '@storefront/contract';
 import { IconCopy, IconDownload, IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
 import { announce } from '../../../lib/announce.tsx';
+import { showToast } from '../../../lib/toasts.ts';
 import { burntIpsAddress, fetchBurntIps, poolName, useIpStock, useUploadIps } from '../api/inventory-api.ts';
 import { PositionPager, usePositions } from './position-pager.tsx';
 import { Reserved } from './reserved.tsx';
@@ -104,11 +104,10 @@ export function PoolInventoryCard({ pool }: { pool: IpPool }) {
       lines.split('\n').filter((line) => line.trim() !== ''),
       {
         onSuccess: (answer) => {
-          notifications.show({ color: 'green', title: 'IPs uploaded', message: answer.message });
+          showToast({ color: 'green', title: 'IPs uploaded', message: answer.message });
           form.reset();
         },
-        onError: (error) =>
-          notifications.show({ color: 'red', title: adminMessages.uploadFailedToast, message: error.message }),
+        onError: (error) => showToast({ color: 'red', title: adminMessages.uploadFailedToast, message: error.message }),
       },
     ),
   );

@@ -1,8 +1,8 @@
 import { Badge, Button, Card, Group, Stack, Switch, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { adminMessages, type FeatureFlag, PRODUCT_IDS, PRODUCTS, type ProductId } from '@storefront/contract';
 import { IconRefresh } from '@tabler/icons-react';
 import { FormError } from '../../../components/form-error.tsx';
+import { showToast } from '../../../lib/toasts.ts';
 import { useAdminFeatures, useSaveFeatures } from '../api/features-api.ts';
 import { Reserved } from './reserved.tsx';
 
@@ -19,7 +19,7 @@ export function PurchaseToggleCard() {
     const next = list.map((entry) => (entry.featureName === feature.featureName ? { ...entry, isEnabled } : entry));
     save.mutate(next, {
       onError: () =>
-        notifications.show({
+        showToast({
           color: 'red',
           title: adminMessages.toggleFailedToast,
           message: adminMessages.toggleFailed,

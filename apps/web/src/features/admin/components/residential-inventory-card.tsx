@@ -1,9 +1,9 @@
 import { Badge, Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { formatPoolGb, USAGE_CHART_DAYS } from '@storefront/contract';
 import { useState } from 'react';
 import { DailyUsageChart } from '../../../components/daily-usage-chart.tsx';
 import { FormError } from '../../../components/form-error.tsx';
+import { showToast } from '../../../lib/toasts.ts';
 import { useResidentialDailyUsage, useResidentialStock, useSetResidentialLimit } from '../api/inventory-api.ts';
 import { Reserved } from './reserved.tsx';
 import { HealthBadge, UsageBar } from './usage-health.tsx';
@@ -40,7 +40,7 @@ export function ResidentialInventoryCard() {
     if (!Number.isFinite(value) || value < 0) return;
     setLimit.mutate(Math.round(value * 1000), {
       onSuccess: (answer) => {
-        notifications.show({ color: 'green', title: 'Residential pool updated', message: answer.message });
+        showToast({ color: 'green', title: 'Residential pool updated', message: answer.message });
         setLimitGb('');
       },
     });

@@ -20,6 +20,7 @@ const subnet: Subnet = {
   ips: [],
 };
 
+// The dialog's Modal loads when it first opens (components/lazy-dialog.tsx): its field is waited for.
 describe('SwapDialog', () => {
   it("says 'IPs Swapped Successfully' once: the toast's line tells what was swapped, not the title again", async () => {
     fakeApi({
@@ -32,7 +33,7 @@ describe('SwapDialog', () => {
       }),
     });
     renderWithApp(<SwapDialog pool="pk1" subnet={subnet} onClose={() => {}} />);
-    fireEvent.change(screen.getByLabelText('New endpoints'), {
+    fireEvent.change(await screen.findByLabelText('New endpoints', {}, { timeout: 5000 }), {
       target: { value: '198.18.9.1:9001:a:b\n198.18.9.2:9001:c:d' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Swap IPs' }));
@@ -47,12 +48,14 @@ describe('SwapDialog', () => {
   it('names a bad line by the number the administrator sees, blank lines counted, and sends nothing', async () => {
     const calls = fakeApi({});
     renderWithApp(<SwapDialog pool="pk1" subnet={subnet} onClose={() => {}} />);
-    fireEvent.change(screen.getByLabelText('New endpoints'), {
+    fireEvent.change(await screen.findByLabelText('New endpoints', {}, { timeout: 5000 }), {
       target: { value: '198.18.9.1:9001:a:b\n\nnot an endpoint' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Swap IPs' }));
     expect(await screen.findByText(inventoryMessages.invalidLines([3]))).toBeTruthy();
-    fireEvent.change(screen.getByLabelText('New endpoints'), { target: { value: '198.18.9.1:9001:a:b' } });
+    fireEvent.change(await screen.findByLabelText('New endpoints', {}, { timeout: 5000 }), {
+      target: { value: '198.18.9.1:9001:a:b' },
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Swap IPs' }));
     expect(await screen.findByText(adminMessages.swapCountMismatch(1, 2))).toBeTruthy();
     expect(calls).toEqual([]);

@@ -1,8 +1,9 @@
-import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { adminMessages, type IpPool, parseUploadLines, type Subnet } from '@storefront/contract';
 import { FormError } from '../../../components/form-error.tsx';
+import { LazyModal } from '../../../components/lazy-dialog.tsx';
+import { showToast } from '../../../lib/toasts.ts';
 import { useSwapSubnet } from '../api/inventory-api.ts';
 
 /** The Swap IPs dialog (spec sections 2 and 5): exactly as many endpoints as the subnet has IPs, each line checked. */
@@ -38,21 +39,20 @@ export function SwapDialog({ pool, subnet, onClose }: { pool: IpPool; subnet: Su
       {
         onSuccess: (answer) => {
           // The title says it succeeded; the line says what was swapped (the API's message would repeat the title).
-          notifications.show({
+          showToast({
             color: 'green',
             title: adminMessages.swapped,
             message: adminMessages.swapDetail(answer.swapped, subnet.subnet, answer.delivered),
           });
           close();
         },
-        onError: (error) =>
-          notifications.show({ color: 'red', title: adminMessages.swapFailedToast, message: error.message }),
+        onError: (error) => showToast({ color: 'red', title: adminMessages.swapFailedToast, message: error.message }),
       },
     );
   });
 
   return (
-    <Modal opened={subnet !== null} onClose={close} title={subnet ? `Swap IPs of ${subnet.subnet}` : ''} size="lg">
+    <LazyModal opened={subnet !== null} onClose={close} title={subnet ? `Swap IPs of ${subnet.subnet}` : ''} size="lg">
       {subnet && (
         <Stack gap="sm">
           <Text size="sm">
@@ -80,6 +80,6 @@ export function SwapDialog({ pool, subnet, onClose }: { pool: IpPool; subnet: Su
           </Group>
         </Stack>
       )}
-    </Modal>
+    </LazyModal>
   );
 }

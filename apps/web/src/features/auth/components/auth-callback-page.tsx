@@ -1,12 +1,12 @@
 import '../../../styles/app-mantine.ts';
 import { Alert, Button, Loader, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { authMessages, confirmationMessages, paths } from '@storefront/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, callApi } from '../../../lib/api-client.ts';
+import { showToast } from '../../../lib/toasts.ts';
 import { authQueryKey, fetchAuthCheck, useRefreshAfterAuthChange } from '../../../lib/use-auth.ts';
 import { AuthLayout } from './auth-layout.tsx';
 
@@ -156,7 +156,7 @@ function FinishSignIn({ params }: { params: URLSearchParams }) {
       if (cancelled) return;
       if (me?.authenticated) {
         setState('welcome');
-        notifications.show({ color: 'green', message: 'Welcome!' });
+        showToast({ color: 'green', message: 'Welcome!' });
         timer = window.setTimeout(() => navigate(paths.dashboard, { replace: true }), WELCOME_REDIRECT_MS);
       } else {
         navigate(paths.login, { replace: true });

@@ -1,12 +1,12 @@
 import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { authMessages, isValidEmail, paths } from '@storefront/contract';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { FormError } from '../../../components/form-error.tsx';
 import { authErrorMessage } from '../../../lib/auth-error-message.ts';
 import { loadAuthClient, usePreloadAuthClient } from '../../../lib/load-auth-client.ts';
+import { showToast } from '../../../lib/toasts.ts';
 import { AuthLayout } from './auth-layout.tsx';
 import { CheckEmail } from './check-email.tsx';
 import { EmailField } from './email-field.tsx';
@@ -32,7 +32,7 @@ export function ForgotPasswordPage() {
     if (requestError)
       return setError(authErrorMessage(requestError, 'We could not send the e-mail. Please try again.'));
     setSentTo(address);
-    notifications.show({ color: 'green', message: authMessages.resetEmailSent });
+    showToast({ color: 'green', message: authMessages.resetEmailSent });
   });
 
   if (sentTo) {

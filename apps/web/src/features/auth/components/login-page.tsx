@@ -1,17 +1,20 @@
 import { Anchor, Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { authMessages, isValidEmail, PASSWORD_MIN, paths } from '@storefront/contract';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { FormError } from '../../../components/form-error.tsx';
 import { authErrorMessage } from '../../../lib/auth-error-message.ts';
 import { loadAuthClient, usePreloadAuthClient } from '../../../lib/load-auth-client.ts';
+import { splitPart } from '../../../lib/split-part.tsx';
+import { showToast } from '../../../lib/toasts.ts';
 import { useAuth, useRefreshAfterAuthChange } from '../../../lib/use-auth.ts';
 import { AuthLayout } from './auth-layout.tsx';
 import { EmailField } from './email-field.tsx';
 import { SocialButtons } from './social-buttons.tsx';
-import { TwoFactorStep } from './two-factor-step.tsx';
+
+/** The code step, for an account with two-factor on: loaded as the sign-in is sent, which may ask for it. */
+const twoFactorStep = splitPart(async () => (await import('./two-factor-step.tsx')).TwoFactorStep);
 
 const notVerifiedHint = 'We have sent you a new confirmation link: open it to finish signing in.';
 
@@ -36,12 +39,13 @@ export function LoginPage() {
   const finish = async () => {
     setSignedInHere(true);
     await refreshAuth();
-    notifications.show({ color: 'green', message: authMessages.welcomeBack });
+    showToast({ color: 'green', message: authMessages.welcomeBack });
     navigate(paths.dashboard);
   };
 
   const submit = form.onSubmit(async ({ email, password }) => {
     setError(null);
+    twoFactorStep.preload().catch(() => {});
     const authClient = await loadAuthClient().catch(() => null);
     if (!authClient) return setError(authMessages.authClientUnavailable);
     const { data, error: signInError } = await authClient.signIn.email({
@@ -61,7 +65,9 @@ export function LoginPage() {
   if (needsSecondFactor) {
     return (
       <AuthLayout title="Two-factor authentication" subtitle="Enter the 6-digit code from your authenticator app.">
-        <TwoFactorStep onVerified={finish} onCancel={() => setNeedsSecondFactor(false)} />
+        <Suspense fallback={null}>
+          <twoFactorStep.Part onVerified={finish} onCancel={() => setNeedsSecondFactor(false)} />
+        </Suspense>
       </AuthLayout>
     );
   }

@@ -1,5 +1,4 @@
 import { Alert, Anchor, Button, Stack, Text, ThemeIcon } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { authMessages, paths } from '@storefront/contract';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -8,6 +7,7 @@ import { FormError } from '../../../components/form-error.tsx';
 import { NewPasswordForm } from '../../../components/new-password-form.tsx';
 import { authErrorMessage } from '../../../lib/auth-error-message.ts';
 import { loadAuthClient, usePreloadAuthClient } from '../../../lib/load-auth-client.ts';
+import { showToast } from '../../../lib/toasts.ts';
 import { AuthLayout } from './auth-layout.tsx';
 
 export const REDIRECT_AFTER_RESET_MS = 3000;
@@ -69,7 +69,7 @@ export function ResetPasswordPage() {
     const { error: resetError } = await authClient.resetPassword({ newPassword, token });
     if (resetError)
       return setError(authErrorMessage(resetError, 'The password could not be changed. Please try again.'));
-    notifications.show({ color: 'green', message: authMessages.passwordUpdated });
+    showToast({ color: 'green', message: authMessages.passwordUpdated });
     setUpdated(true);
   };
 

@@ -1,6 +1,5 @@
 import { Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { authMessages, isValidEmail, passwordStrengthProblem, paths } from '@storefront/contract';
 import { useState } from 'react';
 import { Link, Navigate } from 'react-router';
@@ -8,6 +7,7 @@ import { FormError } from '../../../components/form-error.tsx';
 import { PasswordRequirements } from '../../../components/password-requirements.tsx';
 import { authErrorMessage } from '../../../lib/auth-error-message.ts';
 import { loadAuthClient, usePreloadAuthClient } from '../../../lib/load-auth-client.ts';
+import { showToast } from '../../../lib/toasts.ts';
 import { useAuth } from '../../../lib/use-auth.ts';
 import { AuthLayout } from './auth-layout.tsx';
 import { CheckEmail } from './check-email.tsx';
@@ -43,7 +43,7 @@ export function SignupPage() {
     // The same answer whether or not the address already has an account: the e-mail tells the difference, and the
     // confirmation link signs the new customer in (/auth/callback, then the dashboard).
     setSentTo(address);
-    notifications.show({
+    showToast({
       color: 'green',
       title: 'Welcome aboard!',
       message: `Confirm your address with the link we sent to ${address} to open your dashboard.`,

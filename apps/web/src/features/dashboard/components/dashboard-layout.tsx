@@ -1,7 +1,6 @@
 import '../../../styles/app-mantine.ts';
 import { AppShell, Box, Burger, Button, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { useDisclosure, useWindowEvent } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import { type AuthCheckResponse, authMessages, paths } from '@storefront/contract';
 import {
   IconExternalLink,
@@ -21,6 +20,7 @@ import { ColorSchemeToggle } from '../../../components/color-scheme-toggle.tsx';
 import { MAIN_CONTENT_ID, SkipLink } from '../../../components/skip-link.tsx';
 import { site } from '../../../config/site.ts';
 import { DrawnForReader } from '../../../lib/drawn-for-reader.ts';
+import { showToast } from '../../../lib/toasts.ts';
 import { useAuth, useRefreshAfterAuthChange } from '../../../lib/use-auth.ts';
 import { useHydrating } from '../../../lib/use-hydrating.ts';
 import { useServerPageTitle } from '../../../lib/use-page-title.ts';
@@ -114,11 +114,11 @@ const DashboardNavbar = memo(function DashboardNavbar({
       });
     } catch {
       setSigningOut(false);
-      notifications.show({ color: 'red', message: authMessages.signOutFailed });
+      showToast({ color: 'red', message: authMessages.signOutFailed });
       return;
     }
     await refreshAuth();
-    notifications.show({ color: 'green', message: authMessages.signedOut });
+    showToast({ color: 'green', message: authMessages.signedOut });
     navigate(paths.login);
   };
 

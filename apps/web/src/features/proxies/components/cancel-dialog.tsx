@@ -2,6 +2,7 @@ import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { formatDate, type Order, ordersMessages, shortId } from '@storefront/contract';
 
 interface CancelDialogProps {
+  opened: boolean;
   order: Order | null;
   cancelling: boolean;
   error: string | null;
@@ -9,11 +10,14 @@ interface CancelDialogProps {
   onConfirm: (order: Order) => void;
 }
 
-/** The cancel confirmation ('Keep Order', 'Cancel Order'); closes itself when the cancel succeeded. */
-export function CancelDialog({ order, cancelling, error, onKeep, onConfirm }: CancelDialogProps) {
+/**
+ * The cancel confirmation ('Keep Order', 'Cancel Order') of `order`, open while `opened`; closes itself when the cancel
+ * succeeded. Loaded when first opened (proxies-page.tsx).
+ */
+export function CancelDialog({ opened, order, cancelling, error, onKeep, onConfirm }: CancelDialogProps) {
   const ends = order?.expiration_time ? formatDate(order.expiration_time, 'long-date') : undefined;
   return (
-    <Modal opened={order !== null} onClose={onKeep} title="Cancel order?" centered>
+    <Modal opened={opened} onClose={onKeep} title="Cancel order?" centered>
       {order && (
         <Stack>
           <Alert color="red" variant="light" title="This cannot be undone">

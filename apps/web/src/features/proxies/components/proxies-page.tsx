@@ -1,6 +1,5 @@
 import { Alert, Button, CloseButton, Group, NativeSelect, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import {
   allOrdersDownload,
   DEFAULT_PROXY_FORMAT,
@@ -14,20 +13,38 @@ import {
 import { IconDownload, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { startTransition, useCallback, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { lazyDialog } from '../../../components/lazy-dialog.tsx';
 import { ScrollingTabsList } from '../../../components/scrolling-tabs-list.tsx';
 import { downloadText } from '../../../lib/download.ts';
 import { type FirstReads, read } from '../../../lib/first-read.ts';
 import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
 import { ordersKeys, useOrders, useOrderUsage } from '../../../lib/queries/orders.ts';
+import { splitPart } from '../../../lib/split-part.tsx';
+import { showToast } from '../../../lib/toasts.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useCancelOrder, useDailyUsage, useProcessingOrders } from '../api/proxies-api.ts';
 import { proxyUserKeys } from '../api/proxy-users-api.ts';
 import { ordersOf, tabOf } from '../proxies-model.ts';
-import { CancelDialog } from './cancel-dialog.tsx';
 import { ListLinkButton } from './list-link-button.tsx';
 import { OrderCard } from './order-card.tsx';
 import { ReplaceDialog } from './replace-dialog.tsx';
-import { ResidentialTab } from './residential-tab.tsx';
+
+const CancelDialog = lazyDialog(async () => (await import('./cancel-dialog.tsx')).CancelDialog);
+
+/**
+ * The Residential tab's panel (the data left, the endpoint generator with its Select and number field, the daily
+ * chart): a chunk of its own, loaded as the tab is pointed at, focused or chosen (lib/split-part.tsx). Changing tabs is
+ * a transition (the router's), so the tab shown stays until the panel's code has come; the server draws it at once.
+ */
+const residentialTab = splitPart(
+  async () => (await import('./residential-tab.tsx')).ResidentialTab,
+  'src/features/proxies/components/residential-tab.tsx',
+);
+
+/** The parts of the page split off into chunks of their own, which the server loads with it. */
+export const splitParts = [residentialTab];
+
+const preloadResidential = () => void residentialTab.preload().catch(() => {});
 
 const TABS: { id: ProductId; label: string; empty: string }[] = [
   { id: 'isp_proxies', label: 'Elite ISP Proxies', empty: 'No ISP proxies' },
@@ -59,7 +76,7 @@ export function ProxiesPage() {
   const paid = params.get('paid') === '1';
   useEffect(() => {
     if (!paid) return;
-    notifications.show({ color: 'green', title: 'Payment received', message: PAID_MESSAGE });
+    showToast({ color: 'green', title: 'Payment received', message: PAID_MESSAGE });
     setParams(
       (current) => {
         current.delete('paid');
@@ -175,7 +192,15 @@ export function ProxiesPage() {
       >
         <ScrollingTabsList value={tab}>
           {TABS.map((item) => (
-            <Tabs.Tab key={item.id} value={item.id}>
+            <Tabs.Tab
+              key={item.id}
+              value={item.id}
+              {...(item.id === 'residential_proxies' && {
+                onPointerEnter: preloadResidential,
+                onPointerDown: preloadResidential,
+                onFocus: preloadResidential,
+              })}
+            >
               {item.label}
             </Tabs.Tab>
           ))}
@@ -214,7 +239,7 @@ export function ProxiesPage() {
           );
         })}
         <Tabs.Panel value="residential_proxies" pt="md">
-          <ResidentialTab
+          <residentialTab.Part
             usage={usage.isError ? [] : (usage.data ?? [])}
             processing={processing.isError ? [] : (processing.data ?? [])}
           />
@@ -223,6 +248,7 @@ export function ProxiesPage() {
 
       <ReplaceDialog order={replacing} onClose={() => setReplacing(null)} />
       <CancelDialog
+        opened={cancelling !== null}
         order={cancelling}
         cancelling={cancel.isPending}
         error={cancel.error?.message ?? null}
@@ -234,7 +260,7 @@ export function ProxiesPage() {
           cancel.mutate(order.id, {
             onSuccess: () => {
               setCancelling(null);
-              notifications.show({
+              showToast({
                 color: 'green',
                 message: 'Order cancelled: it ends at the end of its billing cycle.',
               });

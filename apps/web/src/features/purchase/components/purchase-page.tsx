@@ -1,5 +1,4 @@
 import { Alert, Button, Grid, Group, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import {
   CUSTOM_AMOUNT_MAX,
   CUSTOM_AMOUNT_MIN,
@@ -15,6 +14,7 @@ import { type FirstReads, read } from '../../../lib/first-read.ts';
 import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
 import { featuresKeys } from '../../../lib/queries/features.ts';
 import { parsePricing, pricingKeys, usePricing } from '../../../lib/queries/pricing.ts';
+import { hideToast, prepareToasts, showToast } from '../../../lib/toasts.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useFeatures, useStartCheckout } from '../api/purchase-api.ts';
 import {
@@ -76,13 +76,13 @@ export function PurchasePage() {
   // for it (Mantine shows a toast with an id on screen once), so that hiding it hides every press's.
   const chosen = productId !== null && bundle !== null && quantity >= CUSTOM_AMOUNT_MIN;
   useEffect(() => {
-    if (chosen) notifications.hide(SELECTION_TOAST);
+    if (chosen) hideToast(SELECTION_TOAST);
   }, [chosen]);
 
   const submit = () => {
     if (redirecting) return;
     if (!productId || bundle === null || !chosen) {
-      notifications.show({
+      showToast({
         id: SELECTION_TOAST,
         color: 'red',
         title: 'Selection Required',
@@ -90,12 +90,14 @@ export function PurchasePage() {
       });
       return;
     }
+    // The toast host loads while the checkout is made, so that 'Checkout Started' shows for all its time.
+    prepareToasts();
     checkout.mutate(
       { productId, quantity, coupon: couponToSend(coupon) },
       {
         onSuccess: (checkoutUrl) => {
           setRedirecting(true);
-          notifications.show({
+          showToast({
             color: 'green',
             title: checkoutMessages.checkoutStarted,
             message: 'Taking you to the secure payment page…',
@@ -103,7 +105,7 @@ export function PurchasePage() {
           setTimeout(() => window.location.assign(checkoutUrl), CHECKOUT_NOTICE_MS);
         },
         onError: (error) => {
-          notifications.show({
+          showToast({
             color: 'red',
             title: checkoutMessages.checkoutError,
             message: error.message || checkoutMessages.checkoutFallback,
