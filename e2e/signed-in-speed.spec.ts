@@ -245,7 +245,7 @@ test('every page loads a few script files and breaks no rule of the Content-Secu
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
   });
-  const visit = async (pathname: string, ready: () => Promise<void>) => {
+  const visit = async (pathname: string, ready: () => Promise<void>, maxScripts = 7) => {
     scripts.length = 0;
     await page.goto(pathname);
     await ready();
@@ -255,7 +255,7 @@ test('every page loads a few script files and breaks no rule of the Content-Secu
     // The entry, the shared chunk, the layout and the page, with the forms', the overlays' or a field's file for a
     // page that draws them (docs/decisions/2026-11-27-fewer-chunks.md, 2026-11-29-light-pages.md).
     console.log(`${pathname}: ${scripts.length} scripts`);
-    expect(scripts.length, `${pathname}: ${scripts.join(', ')}`).toBeLessThanOrEqual(7);
+    expect(scripts.length, `${pathname}: ${scripts.join(', ')}`).toBeLessThanOrEqual(maxScripts);
   };
   // A signed-in page's own code: the dashboard's frame, a page's chunk, the admin route's.
   const signedInCode = () =>
@@ -300,8 +300,11 @@ test('every page loads a few script files and breaks no rule of the Content-Secu
   // Signing in lands on Overview: its scripts finish loading before the admin page's are counted.
   await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
   await page.waitForLoadState('networkidle');
-  await visit(`${paths.admin}?tab=active_coupons`, () =>
-    expect(page.getByRole('button', { name: 'Add Coupon' })).toBeVisible(),
+  // The console's query keys are a file of their own for now (apps/web/scripts/route-bundles.ts, Admin's maxFiles).
+  await visit(
+    `${paths.admin}?tab=active_coupons`,
+    () => expect(page.getByRole('button', { name: 'Add Coupon' })).toBeVisible(),
+    8,
   );
   await page.getByRole('button', { name: 'Add Coupon' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add Coupon' });

@@ -51,11 +51,12 @@ const formParts = [
 ];
 /**
  * What opens over a page and its pieces: Mantine's Modal (the dialogs load when they first open:
- * components/lazy-dialog.tsx), Popover, Tooltip.
+ * components/lazy-dialog.tsx), Popover, Menu, Tooltip.
  */
 const overlayParts = [
   mantineCore('components', [
     'Popover',
+    'Menu',
     'Modal',
     'ModalBase',
     'Tooltip',

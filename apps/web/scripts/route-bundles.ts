@@ -16,6 +16,8 @@ export interface Route {
   budgetBytes: number;
   /** Whether a customer opens it: then none of its chunks may hold the admin console's code. */
   customer: boolean;
+  /** Files it may load before it shows, when not MAX_ROUTE_FILES. */
+  maxFiles?: number;
 }
 
 const layout = 'src/features/dashboard/components/dashboard-layout.tsx';
@@ -40,7 +42,8 @@ export const ROUTES: Route[] = [
   {
     name: 'Proxies',
     modules: [layout, 'src/features/proxies/components/proxies-page.tsx'],
-    budgetBytes: 219 * KB,
+    // The Proxy Users card draws a menu of actions per user (Mantine's Menu, in the overlays' file) as the page shows.
+    budgetBytes: 227 * KB,
     customer: true,
   },
   {
@@ -66,6 +69,9 @@ export const ROUTES: Route[] = [
     modules: [layout, adminGate, 'src/features/admin/components/admin-page.tsx'],
     budgetBytes: 226 * KB,
     customer: false,
+    // The console's query keys became a file of their own once its split-off tabs and the page all import them: to
+    // bring back to seven.
+    maxFiles: 8,
   },
   // What a customer who opens /dashboard/admin loads: the role's gate and 'Access Denied', none of the console.
   { name: 'Admin, denied', modules: [layout, adminGate], budgetBytes: 189 * KB, customer: true },

@@ -27,9 +27,9 @@ import { proxyUserKeys } from '../api/proxy-users-api.ts';
 import { ordersOf, tabOf } from '../proxies-model.ts';
 import { ListLinkButton } from './list-link-button.tsx';
 import { OrderCard } from './order-card.tsx';
-import { ReplaceDialog } from './replace-dialog.tsx';
 
 const CancelDialog = lazyDialog(async () => (await import('./cancel-dialog.tsx')).CancelDialog);
+const ReplaceDialog = lazyDialog(async () => (await import('./replace-dialog.tsx')).ReplaceDialog);
 
 /**
  * The Residential tab's panel (the data left, the endpoint generator with its Select and number field, the daily
@@ -246,7 +246,7 @@ export function ProxiesPage() {
         </Tabs.Panel>
       </Tabs>
 
-      <ReplaceDialog order={replacing} onClose={() => setReplacing(null)} />
+      <ReplaceDialog opened={replacing !== null} order={replacing} onClose={() => setReplacing(null)} />
       <CancelDialog
         opened={cancelling !== null}
         order={cancelling}

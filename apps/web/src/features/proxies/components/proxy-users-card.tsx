@@ -14,7 +14,6 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import {
   describeAllowance,
   formatGb,
@@ -38,6 +37,7 @@ import {
 import { lazy, Suspense, useState } from 'react';
 import { CopyValueButton } from '../../../components/copy-value-button.tsx';
 import { FormError } from '../../../components/form-error.tsx';
+import { showToast } from '../../../lib/toasts.ts';
 import { useDeleteProxyUser, useProxyUserPassword, useProxyUsers, useUpdateProxyUser } from '../api/proxy-users-api.ts';
 import { usageColor } from '../proxies-model.ts';
 
@@ -231,11 +231,11 @@ export function ProxyUsersCard({ account }: { account: OrderUsage }) {
       { id: user.id, body: { paused: !user.paused } },
       {
         onSuccess: (saved) =>
-          notifications.show({
+          showToast({
             color: 'green',
             message: saved.paused ? proxyUserMessages.paused : proxyUserMessages.resumed,
           }),
-        onError: (error) => notifications.show({ color: 'red', message: error.message }),
+        onError: (error) => showToast({ color: 'red', message: error.message }),
       },
     );
 
@@ -330,7 +330,7 @@ export function ProxyUsersCard({ account }: { account: OrderUsage }) {
             <ProxyUserForm
               user={null}
               onCreated={(created) => {
-                notifications.show({ color: 'green', message: proxyUserMessages.created });
+                showToast({ color: 'green', message: proxyUserMessages.created });
                 setDialog({ kind: 'password', user: created, password: created.password, fresh: true });
               }}
               onSaved={close}
@@ -341,7 +341,7 @@ export function ProxyUsersCard({ account }: { account: OrderUsage }) {
               user={dialog.user}
               onCreated={close}
               onSaved={() => {
-                notifications.show({ color: 'green', message: proxyUserMessages.saved });
+                showToast({ color: 'green', message: proxyUserMessages.saved });
                 close();
               }}
             />
@@ -379,7 +379,7 @@ export function ProxyUsersCard({ account }: { account: OrderUsage }) {
                   remove.mutate(dialog.user.id, {
                     onSuccess: () => {
                       close();
-                      notifications.show({ color: 'green', message: proxyUserMessages.deleted });
+                      showToast({ color: 'green', message: proxyUserMessages.deleted });
                     },
                   })
                 }

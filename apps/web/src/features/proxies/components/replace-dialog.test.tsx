@@ -53,7 +53,7 @@ describe('ReplaceDialog', () => {
       }),
     });
     const closed = vi.fn();
-    renderWithApp(<ReplaceDialog order={order} onClose={closed} />);
+    renderWithApp(<ReplaceDialog opened order={order} onClose={closed} />);
     expect(await screen.findByText(/2 of 2 replacements left this billing period/)).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Reason'), { target: { value: 'slow' } });
     fireEvent.click(screen.getByLabelText('192.0.2.1:8000'));

@@ -1,5 +1,4 @@
 import { Alert, Button, Checkbox, Group, Modal, NativeSelect, Pagination, Stack, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import {
   counted,
   type Order,
@@ -11,6 +10,7 @@ import {
 import { useMemo, useState } from 'react';
 import { FormError } from '../../../components/form-error.tsx';
 import { useTimeZone } from '../../../lib/time-zone.ts';
+import { showToast } from '../../../lib/toasts.ts';
 import { usePreviewReplacement, useReplaceIps, useReplacementPage } from '../api/proxies-api.ts';
 import { allowanceText } from './replacement-history.tsx';
 import classes from './replacements.module.css';
@@ -22,10 +22,18 @@ const CHOICES_PER_PAGE = 8;
 const addressOf = (line: string) => line.split(':').slice(0, 2).join(':');
 
 /** "Replace IPs" of an active Elite ISP or PK1 order: pick IPs and a reason, see what it does, confirm. */
-export function ReplaceDialog({ order, onClose }: { order: Order | null; onClose: () => void }) {
+export function ReplaceDialog({
+  opened,
+  order,
+  onClose,
+}: {
+  opened: boolean;
+  order: Order | null;
+  onClose: () => void;
+}) {
   return (
     <Modal
-      opened={order !== null}
+      opened={opened && order !== null}
       onClose={onClose}
       title={order ? `Replace IPs of order #${shortId(order.id, 8)}` : 'Replace IPs'}
       centered
@@ -103,7 +111,7 @@ function ReplaceForm({ order, onDone }: { order: Order; onDone: () => void }) {
             onClick={() =>
               replace.mutate(request, {
                 onSuccess: (result) => {
-                  notifications.show({
+                  showToast({
                     color: result.replaced.length > 0 ? 'green' : 'yellow',
                     title: result.replaced.length > 0 ? 'IPs replaced' : 'Waiting for stock',
                     message: result.message,
