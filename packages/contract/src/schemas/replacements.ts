@@ -77,6 +77,11 @@ export const replacementHistorySchema = z.object({
   allowance: replacementAllowanceSchema,
   replacements: z.array(replacementEntrySchema).describe('Newest first'),
   next: z.string().nullable().describe('Pass as after for the next page; null on the last'),
+  waitingIps: z
+    .array(z.string())
+    .describe(
+      "The order's IPs waiting for their replacement now (ip:port), whatever the page: they cannot be asked again",
+    ),
 });
 export type ReplacementHistory = z.infer<typeof replacementHistorySchema>;
 

@@ -52,6 +52,12 @@ export async function listReplacements({
       .limit(REPLACEMENTS_PAGE_SIZE + 1);
     const page = rows.slice(0, REPLACEMENTS_PAGE_SIZE);
     const last = page.at(-1);
+    // Few: a waiting replacement is within the period's allowance.
+    const waiting = await tx
+      .select({ ip: ipReplacements.oldAddress })
+      .from(ipReplacements)
+      .where(and(eq(ipReplacements.orderId, order.id), eq(ipReplacements.status, 'waiting')))
+      .orderBy(ipReplacements.oldAddress);
     return {
       allowance,
       replacements: page.map((row) => ({
@@ -64,6 +70,7 @@ export async function listReplacements({
         doneAt: row.doneAt?.toISOString() ?? null,
       })),
       next: rows.length > REPLACEMENTS_PAGE_SIZE && last ? `${last.requestedAt.toISOString()}_${last.id}` : null,
+      waitingIps: waiting.map((row) => row.ip),
     };
   });
 }

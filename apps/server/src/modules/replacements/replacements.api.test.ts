@@ -216,6 +216,8 @@ describe('replacing bad static IPs', () => {
       await callApi(t, 'GET', '/api/admin/ips/pk1/replacements', { cookie: admin.cookie })
     ).json<ReplacementStats>();
     expect(stats.waiting).toBe(1);
+    // The order's waiting IPs, whatever the history's page: the dialog keeps them from being asked again.
+    expect((await history(ann.cookie, order.id)).json<ReplacementHistory>().waitingIps).toEqual([order.addresses[0]]);
 
     const upload = await callApi(t, 'POST', '/api/admin/stocks/pk1/upload', {
       cookie: admin.cookie,

@@ -75,6 +75,7 @@ describe('OrderCard', () => {
           allowance: { percent: 10, limit: 1, used: 0, left: 1, periodEnd: null },
           replacements: [],
           next: null,
+          waitingIps: [],
         },
       }),
     });

@@ -23,7 +23,7 @@ const order: Order = {
   expired: false,
 };
 const allowance = { percent: 10, limit: 2, used: 0, left: 2, periodEnd: order.expiration_time };
-const history: ReplacementHistory = { allowance, replacements: [], next: null };
+const history: ReplacementHistory = { allowance, replacements: [], next: null, waitingIps: [] };
 
 describe('ReplaceDialog', () => {
   it('picks IPs within the allowance, previews, and replaces with the reason chosen', async () => {

@@ -56,9 +56,7 @@ function ReplaceForm({ order, onDone }: { order: Order; onDone: () => void }) {
   const [page, setPage] = useState(1);
   const addresses = useMemo(() => order.proxies.map(addressOf), [order.proxies]);
   // An IP waiting for its replacement cannot be asked again (the server says so too).
-  const waiting = new Set(
-    history.data?.replacements.filter((entry) => entry.status === 'waiting').map((entry) => entry.oldIp),
-  );
+  const waiting = new Set(history.data?.waitingIps);
   const allowance = history.data?.allowance;
   const left = allowance?.left ?? 0;
   const wanted = filter.trim();
@@ -137,7 +135,8 @@ function ReplaceForm({ order, onDone }: { order: Order; onDone: () => void }) {
     >
       <Stack>
         <Text size="sm">
-          Pick the IPs that do not work for you. Each gets a new IP from the pool at once; the old one stops working.
+          Pick the IPs that do not work for you. Each gets a new IP from the pool, at once while the pool has free IPs
+          (else when new ones arrive); the old one stops working when it is replaced.
         </Text>
         {allowance ? (
           <Text size="sm" fw={500}>
