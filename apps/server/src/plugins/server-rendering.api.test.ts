@@ -189,6 +189,7 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
       'admin/coupons/list': '/api/admin/coupons',
       'admin/coupons/redemptions': '/api/admin/coupons/redemptions',
       'admin/inventory/subnets/pk1/page/{}/null': '/api/admin/ips/pk1/subnets',
+      'admin/inventory/subnets/pk1/replacements/null': '/api/admin/ips/pk1/replacements',
       'auth/me': '/api/user/auth',
     };
     const expectHooksAnswers = async (html: string, label: string) => {
@@ -244,7 +245,15 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
     for (const [tab, keys] of [
       ['active_coupons', ['admin/alerts', 'admin/coupons/list', 'auth/me']],
       ['coupon_redemptions', ['admin/alerts', 'admin/coupons/redemptions', 'auth/me']],
-      ['pk1_inventory_list', ['admin/alerts', 'admin/inventory/subnets/pk1/page/{}/null', 'auth/me']],
+      [
+        'pk1_inventory_list',
+        [
+          'admin/alerts',
+          'admin/inventory/subnets/pk1/page/{}/null',
+          'admin/inventory/subnets/pk1/replacements/null',
+          'auth/me',
+        ],
+      ],
       ['custom_ordering', ['admin/alerts', 'auth/me']],
     ] as const) {
       const response = await page(`/dashboard/admin?tab=${tab}`, `${grace.cookie}; tz=UTC`);
@@ -377,8 +386,9 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
       'orders/list',
       'orders/processing',
       'orders/usage',
+      'proxy-users/list',
     ]);
-    // The other tabs show no chart, so their page makes no such read.
+    // The other tabs show no chart (nor the Proxy Users card), so their page makes no such reads.
     const isp = await page('/dashboard/proxies', `${cy.cookie}; tz=UTC`);
     expect(keysOfPage(isp.body)).toEqual(['auth/me', 'orders/list', 'orders/processing', 'orders/usage']);
 
