@@ -14,6 +14,7 @@ export const paths = {
   dashboard: '/dashboard',
   overview: '/dashboard/overview',
   proxies: '/dashboard/proxies',
+  usage: '/dashboard/usage',
   purchase: '/dashboard/purchase',
   settings: '/dashboard/settings',
   orderHistory: '/dashboard/order-history',

@@ -114,6 +114,14 @@ export const signedInPages: SignedInPage[] = [
     ),
   },
   {
+    path: paths.usage,
+    page: splitPage(
+      'src/features/usage/components/usage-page.tsx',
+      () => import('../features/usage/components/usage-page.tsx'),
+      'UsagePage',
+    ),
+  },
+  {
     path: paths.purchase,
     page: splitPage(
       'src/features/purchase/components/purchase-page.tsx',

@@ -9,6 +9,7 @@ import { paths } from '@storefront/contract';
 export const PAGE_HEADINGS = {
   [paths.overview]: { title: 'Overview' },
   [paths.proxies]: { title: 'Proxies' },
+  [paths.usage]: { title: 'Usage' },
   [paths.purchase]: {
     title: 'Purchase Proxies',
     intro:

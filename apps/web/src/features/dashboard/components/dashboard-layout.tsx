@@ -3,6 +3,7 @@ import { AppShell, Box, Burger, Button, Group, NavLink, ScrollArea, Stack, Text 
 import { useDisclosure, useWindowEvent } from '@mantine/hooks';
 import { type AuthCheckResponse, authMessages, paths } from '@storefront/contract';
 import {
+  IconChartBar,
   IconExternalLink,
   IconHistory,
   IconHome,
@@ -37,6 +38,7 @@ type AuthUser = NonNullable<AuthCheckResponse['user']>;
 const NAV_ITEMS = [
   { to: paths.overview, label: 'Overview', Icon: IconHome },
   { to: paths.proxies, label: 'Proxies', Icon: IconServer },
+  { to: paths.usage, label: 'Usage', Icon: IconChartBar },
   { to: paths.purchase, label: 'Purchase', Icon: IconShoppingCart },
   { to: paths.settings, label: 'Settings', Icon: IconSettings },
   { to: paths.orderHistory, label: 'Order History', Icon: IconHistory },
