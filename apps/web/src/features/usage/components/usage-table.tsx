@@ -32,32 +32,30 @@ export function UsageTable({
           Nothing in this range.
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={320}>
-          <Table aria-labelledby={id} verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{column}</Table.Th>
-                <Table.Th scope="col" ta="right">
-                  Data used
-                </Table.Th>
-                <Table.Th scope="col" ta="right">
-                  Connections
-                </Table.Th>
+        <Table aria-labelledby={id} verticalSpacing="xs">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">{column}</Table.Th>
+              <Table.Th scope="col" ta="right">
+                Data used
+              </Table.Th>
+              <Table.Th scope="col" ta="right">
+                Connections
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((row) => (
+              <Table.Tr key={row.label}>
+                <Table.Td style={{ wordBreak: 'break-word' }}>{row.label}</Table.Td>
+                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                  {formatData(row.bytes)}
+                </Table.Td>
+                <Table.Td ta="right">{formatCount(row.connections)}</Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((row) => (
-                <Table.Tr key={row.label}>
-                  <Table.Td style={{ wordBreak: 'break-word' }}>{row.label}</Table.Td>
-                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                    {formatData(row.bytes)}
-                  </Table.Td>
-                  <Table.Td ta="right">{formatCount(row.connections)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+            ))}
+          </Table.Tbody>
+        </Table>
       )}
     </Card>
   );
