@@ -79,7 +79,7 @@ test('a new customer’s pages, Purchase and the sandbox’s payment page, with 
   const audit = new Audit(page);
   await signUp(page, uniqueEmail('a11y'));
 
-  for (const url of [paths.overview, paths.proxies, paths.orderHistory]) {
+  for (const url of [paths.overview, paths.proxies, paths.usage, paths.orderHistory]) {
     await open(page, url);
     await audit.check(`${url}, nothing bought`);
   }

@@ -89,6 +89,7 @@ test('each signed-in page has its own <title> in the HTML the server draws, the 
   const pages = [
     [paths.overview, 'Overview'],
     [paths.proxies, 'Proxies'],
+    [paths.usage, 'Usage'],
     [paths.purchase, 'Purchase Proxies'],
     [paths.orderHistory, 'Order History'],
     [paths.settings, 'Settings'],

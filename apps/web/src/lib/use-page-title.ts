@@ -9,6 +9,7 @@ import { site } from '../config/site.ts';
 export const PAGE_TITLES = {
   [paths.overview]: 'Overview',
   [paths.proxies]: 'Proxies',
+  [paths.usage]: 'Usage',
   [paths.purchase]: 'Purchase Proxies',
   [paths.orderHistory]: 'Order History',
   [paths.settings]: 'Settings',

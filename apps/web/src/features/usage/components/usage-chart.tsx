@@ -42,7 +42,7 @@ export function UsageChart({ report, timeZone }: { report: UsageReport; timeZone
   const title = report.by === 'hour' ? 'Data used by hour' : 'Data used by day';
   return (
     <Card withBorder padding="md">
-      <Group justify="space-between" mb="sm" wrap="nowrap">
+      <Group justify="space-between" mb="sm" gap="xs">
         <Title order={2} size="h4">
           {title}
         </Title>

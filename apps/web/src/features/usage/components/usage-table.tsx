@@ -21,7 +21,7 @@ export function UsageTable({
   const id = `usage-${table}-title`;
   return (
     <Card withBorder padding="md" data-testid={`usage-table-${table}`}>
-      <Group justify="space-between" mb="sm" wrap="nowrap">
+      <Group justify="space-between" mb="sm" gap="xs">
         <Title order={2} size="h4" id={id}>
           {title}
         </Title>
