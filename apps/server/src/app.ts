@@ -302,7 +302,13 @@ async function registerApi(
   });
   await api.register(apiKeyRoutes, { db, guards });
   await api.register(customerSettingsRoutes, { db, guards, allowPrivateIps: config.gateway.allowPrivateTargets });
-  await api.register(proxyUserRoutes, { db, guards, allowPrivateIps: config.gateway.allowPrivateTargets });
+  await api.register(proxyUserRoutes, {
+    db,
+    guards,
+    allowPrivateIps: config.gateway.allowPrivateTargets,
+    rateLimit,
+    keyRateLimitPerMinute: config.apiKeyRateLimitPerMinute,
+  });
   await api.register(orderRoutes, {
     db,
     guards,

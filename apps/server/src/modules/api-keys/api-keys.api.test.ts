@@ -380,6 +380,11 @@ describe('the rate limit of a key', () => {
     expect((await read(second.key)).statusCode).toBe(200);
     // The signed-in session is not counted against the key.
     expect((await t.app.inject({ url: '/api/orders', headers: { cookie: dee.cookie } })).statusCode).toBe(200);
+    // Every read a key may make counts: the proxy users' too.
+    const third = await create();
+    const proxyUsers = () => callApi(t, 'GET', '/api/proxy-users', { key: third.key });
+    for (let i = 0; i < 3; i++) expect((await proxyUsers()).statusCode).toBe(200);
+    expect((await proxyUsers()).statusCode).toBe(429);
   });
 });
 

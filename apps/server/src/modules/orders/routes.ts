@@ -9,6 +9,7 @@ import { enforceLimit } from '../../lib/rate-limits.ts';
 import { routeOf } from '../../lib/route.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
 import { type Guards, readerOf, signedInOf } from '../auth/guards.ts';
+import { readRouteOf } from '../auth/read-route.ts';
 import { listReplacements } from '../replacements/list-replacements.ts';
 import { previewReplacement } from '../replacements/preview-replacement.ts';
 import { replaceIps } from '../replacements/replace-ips.ts';
@@ -46,35 +47,6 @@ const CONNECTION_TESTS_PER_MINUTE = 5;
 /** Whether an If-None-Match header names `etag` (a list, weak or strong, or `*`). */
 const sentBack = (header: string | undefined, etag: string) =>
   header?.split(',').some((tag) => ['*', etag].includes(tag.trim().replace(/^W\//, ''))) ?? false;
-
-/**
- * The customer's own reads: routeOf's reader guard (a session, or an API key; in the query string only where the
- * endpoint says `keyInQuery`: the list link), then a key counted against its own limit (shared across instances),
- * both before the request is read further; and the key's schemes in the API reference.
- */
-function readRouteOf(app: FastifyInstance, guards: Guards, keyRateLimitPerMinute: number) {
-  const perKey = app.createRateLimit({
-    max: keyRateLimitPerMinute,
-    timeWindow: 60_000,
-    keyGenerator: (request) => `api-key:${request.keyHolder?.keyId ?? sourceKey(request.ip)}`,
-  });
-  return <const E extends Endpoint & { access: 'reader' }>(endpoint: E) => {
-    const route = routeOf(endpoint, guards);
-    const requireReader = route.onRequest;
-    if (!requireReader) throw new Error(`${endpoint.path} has no reader guard`);
-    return {
-      ...route,
-      onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
-        await requireReader(request, reply);
-        if (!request.keyHolder) return;
-        await enforceLimit(perKey, request, reply, {
-          msg: 'API key rate limit reached',
-          keyId: request.keyHolder.keyId,
-        });
-      },
-    };
-  };
-}
 
 export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
   app,

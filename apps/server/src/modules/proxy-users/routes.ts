@@ -1,3 +1,4 @@
+import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
 import { endpoints } from '@storefront/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -5,6 +6,7 @@ import type { Db } from '../../db/client.ts';
 import { privateNoStore } from '../../lib/no-store.ts';
 import { routeOf } from '../../lib/route.ts';
 import { type Guards, readerOf, signedInOf } from '../auth/guards.ts';
+import { readRouteOf } from '../auth/read-route.ts';
 import { checkedIps } from '../customer-settings/authorized-ips.ts';
 import { listAllowanceChanges } from './allowance-history.ts';
 import { createProxyUser } from './create-proxy-user.ts';
@@ -18,17 +20,23 @@ import { updateProxyUser } from './update-proxy-user.ts';
  * /api/proxy-users: a session or an API key reads them (the list, an allowance's history); creating, changing, showing
  * a password and deleting take a signed-in session. Passwords travel in bodies only, which are never logged.
  */
-export const proxyUserRoutes: FastifyPluginAsync<{ db: Db; guards: Guards; allowPrivateIps: boolean }> = async (
-  app,
-  { db, guards, allowPrivateIps },
-) => {
+export const proxyUserRoutes: FastifyPluginAsync<{
+  db: Db;
+  guards: Guards;
+  allowPrivateIps: boolean;
+  rateLimit: RateLimitPluginOptions;
+  keyRateLimitPerMinute: number;
+}> = async (app, { db, guards, allowPrivateIps, rateLimit: rateLimitOptions, keyRateLimitPerMinute }) => {
+  await app.register(rateLimit, rateLimitOptions);
+  // A key's reads count against its limit here as on the orders' reads.
+  const readRoute = readRouteOf(app, guards, keyRateLimitPerMinute);
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.addHook('onSend', privateNoStore);
   const ips = (values: string[] | undefined) =>
     values === undefined ? undefined : checkedIps(values, allowPrivateIps);
 
   api.route({
-    ...routeOf(endpoints.listProxyUsers, guards),
+    ...readRoute(endpoints.listProxyUsers),
     handler: async (request) => listProxyUsers({ db, userId: readerOf(request) }),
   });
 
@@ -78,7 +86,7 @@ export const proxyUserRoutes: FastifyPluginAsync<{ db: Db; guards: Guards; allow
   });
 
   api.route({
-    ...routeOf(endpoints.listAllowanceChanges, guards),
+    ...readRoute(endpoints.listAllowanceChanges),
     handler: async (request) =>
       listAllowanceChanges({ db, userId: readerOf(request), id: request.params.id, before: request.query.before }),
   });
