@@ -115,6 +115,9 @@ test('a custom PK1 order: found by e-mail, paid by the customer through its link
   page,
   browser,
 }) => {
+  // Two people's whole flow (sign-up, search, link, payment, fulfilment): beside the accessibility walks running at
+  // the same time it came within a second of the default 30 s.
+  test.slow();
   const customer = await browser.newPage();
   const email = uniqueEmail('custom');
   await signUp(customer, email);
