@@ -31,6 +31,8 @@ export * from './schemas/orders.ts';
 export * from './schemas/proxy-users.ts';
 export * from './schemas/replacements.ts';
 export * from './schemas/site-config.ts';
+export * from './schemas/top-up.ts';
 export * from './schemas/usage.ts';
 export * from './site.ts';
+export * from './top-up.ts';
 export * from './usage.ts';

@@ -22,6 +22,7 @@ export const paths = {
   sandboxCheckout: '/sandbox/checkout/:id',
   sandboxInvoice: '/sandbox/invoices/:id',
   sandboxBilling: '/sandbox/billing/:id',
+  sandboxCardSetup: '/sandbox/card/:id',
 } as const;
 
 /** The address of a page with parameters: pathTo(paths.sandboxInvoice, { id }) → /sandbox/invoices/in_… */

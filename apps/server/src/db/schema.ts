@@ -944,3 +944,72 @@ export const ipReplacementFlags = pgTable(
   },
   (table) => [primaryKey({ columns: [table.productId, table.subnet, table.userId] })],
 );
+
+/**
+ * A customer's automatic top-up of residential data (docs/decisions/2026-11-29-automatic-top-up.md) and the card it is
+ * charged to. The card itself stays at the provider: the shop keeps its ids there and a label such as "Visa •••• 4242".
+ */
+export const topUpSettings = pgTable('top_up_settings', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  enabled: boolean('enabled').notNull().default(false),
+  thresholdGb: integer('threshold_gb').notNull(),
+  amountGb: integer('amount_gb').notNull(),
+  monthlyCapCents: integer('monthly_cap_cents').notNull(),
+  maxPerDay: integer('max_per_day').notNull(),
+  /** The provider that holds the card; a card saved with one provider is not used by the other. */
+  provider: text('provider', { enum: ['sandbox', 'stripe'] }),
+  providerCustomerId: text('provider_customer_id'),
+  paymentMethodId: text('payment_method_id'),
+  cardLabel: text('card_label'),
+  cardSavedAt: timestamp('card_saved_at', { withTimezone: true }),
+  failuresInARow: integer('failures_in_a_row').notNull().default(0),
+  /** After a failed payment, no next attempt before this. */
+  retryAfter: timestamp('retry_after', { withTimezone: true }),
+  /** Set when top-up switched itself off after failed payments in a row; cleared when the customer turns it on. */
+  switchedOffAt: timestamp('switched_off_at', { withTimezone: true }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Each top-up: `charging` from the moment it is decided until the provider's answer is recorded (one at a time per
+ * customer, by the unique index, whichever instance decides it), then `paid`, `failed` or `needs_action`. A paid one's
+ * order is in Order History like any purchase; a failed one's order is deleted.
+ */
+export const topUps = pgTable(
+  'top_ups',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    orderId: uuid('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    amountGb: integer('amount_gb').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status', { enum: ['charging', 'paid', 'failed', 'needs_action'] }).notNull(),
+    message: text('message'),
+    /** While charging: until when the job that decided it holds it; past this another run charges it again. */
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+    /** The job's time when it was decided (the sandbox's clock when moved): the caps count by it. */
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('top_ups_one_charging_key').on(table.userId).where(sql`${table.status} = 'charging'`),
+    index('top_ups_user_idx').on(table.userId, table.startedAt),
+    index('top_ups_charging_idx').on(table.claimedUntil).where(sql`${table.status} = 'charging'`),
+  ],
+);
+
+/** A card page opened for a customer (Stripe's Checkout session in setup mode, or the sandbox's page). */
+export const cardSetups = pgTable('card_setups', {
+  id: text('id').primaryKey(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  provider: text('provider', { enum: ['sandbox', 'stripe'] }).notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+});

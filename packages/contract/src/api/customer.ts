@@ -62,6 +62,7 @@ import {
   replacementRequestSchema,
   replacementResultSchema,
 } from '../schemas/replacements.ts';
+import { topUpCardPageSchema, topUpSchema, topUpSettingsRequestSchema } from '../schemas/top-up.ts';
 import { usageQuerySchema, usageReportSchema } from '../schemas/usage.ts';
 import { routes } from './routes.ts';
 
@@ -292,6 +293,36 @@ export const customerEndpoints = {
     response: checkoutResponseSchema,
     // Every refusal has the checkout's own shape, as the Purchase page reads it.
     answers: { '4xx': checkoutFailureSchema, '5xx': checkoutFailureSchema },
+  }),
+
+  // Automatic top-up of residential data: a key reads the settings and history; changing them takes a session.
+  getTopUp: endpoint(routes.getTopUp, {
+    tags: ['residential', 'api keys'],
+    summary: 'Automatic top-up: the settings, the saved card, what this month has spent and the latest top-ups',
+    status: 200,
+    response: topUpSchema,
+  }),
+  saveTopUp: endpoint(routes.saveTopUp, {
+    tags: ['residential'],
+    summary: 'Turn automatic top-up on or off and set its threshold, amount and caps',
+    description:
+      'Turning it on needs a saved card (POST /api/residential/top-up/card) and a monthly cap of at least one top-up. Turning it on again after it switched itself off starts the count of failed payments afresh.',
+    body: topUpSettingsRequestSchema,
+    status: 200,
+    response: topUpSchema,
+  }),
+  startCardSetup: endpoint(routes.startCardSetup, {
+    tags: ['residential'],
+    summary:
+      "Open the payment provider's page where the customer saves a card for top-ups (no card data reaches the shop)",
+    status: 200,
+    response: topUpCardPageSchema,
+  }),
+  removeCard: endpoint(routes.removeCard, {
+    tags: ['residential'],
+    summary: 'Forget the saved card (detached at the provider); automatic top-up turns off',
+    status: 200,
+    response: topUpSchema,
   }),
 
   // Proxy users: a key reads them (list, allowance history); creating, changing and deleting take a signed-in session.

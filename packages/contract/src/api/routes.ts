@@ -42,6 +42,11 @@ export const routes = {
   replaceIps: { method: 'POST', path: '/orders/:id/replacements', access: 'owner' },
   // Buying.
   createCheckout: { method: 'POST', path: '/checkout', access: 'customer' },
+  // Automatic top-up of residential data: a key reads the settings and history; changing them takes a session.
+  getTopUp: { method: 'GET', path: '/residential/top-up', access: 'reader' },
+  saveTopUp: { method: 'PUT', path: '/residential/top-up', access: 'customer' },
+  startCardSetup: { method: 'POST', path: '/residential/top-up/card', access: 'customer' },
+  removeCard: { method: 'DELETE', path: '/residential/top-up/card', access: 'customer' },
   // Proxy users: a key reads them (list, allowance history); creating, changing and deleting take a signed-in session.
   listProxyUsers: { method: 'GET', path: '/proxy-users', access: 'reader' },
   createProxyUser: { method: 'POST', path: '/proxy-users', access: 'customer' },
@@ -97,5 +102,7 @@ export const routes = {
   getSandboxInvoice: { method: 'GET', path: '/sandbox/invoices/:id', access: 'capability' },
   getSandboxBilling: { method: 'GET', path: '/sandbox/orders/:id/billing', access: 'owner' },
   setSandboxCard: { method: 'POST', path: '/sandbox/orders/:id/card', access: 'owner' },
+  getSandboxCardSetup: { method: 'GET', path: '/sandbox/card-setups/:id', access: 'owner' },
+  saveSandboxCard: { method: 'POST', path: '/sandbox/card-setups/:id', access: 'owner' },
   moveSandboxClock: { method: 'POST', path: '/admin/sandbox/clock', access: 'admin' },
 } as const satisfies Record<string, Route>;

@@ -9,6 +9,7 @@ import {
   sandboxPayResponseSchema,
 } from '../schemas/checkout.ts';
 import { orderIdSchema } from '../schemas/orders.ts';
+import { sandboxCardSetupRequestSchema, sandboxCardSetupSchema } from '../schemas/top-up.ts';
 import { routes } from './routes.ts';
 
 /**
@@ -18,6 +19,7 @@ import { routes } from './routes.ts';
 export const SANDBOX_ID_PATTERNS = {
   checkout: /^cs_sandbox_[A-Za-z0-9_-]{24}$/,
   invoice: /^in_sandbox_[A-Za-z0-9_-]{24}$/,
+  cardSetup: /^seti_sandbox_[A-Za-z0-9_-]{24}$/,
 } as const;
 
 // A malformed id is refused before it reaches the database (a NUL byte, say, which PostgreSQL cannot store in text).
@@ -30,6 +32,11 @@ const invoiceParams = z.object({
   id: z.string().regex(SANDBOX_ID_PATTERNS.invoice, 'This is not a sandbox invoice id (they look like in_sandbox_…).'),
 });
 const orderParams = z.object({ id: orderIdSchema });
+const cardSetupParams = z.object({
+  id: z
+    .string()
+    .regex(SANDBOX_ID_PATTERNS.cardSetup, 'This is not a sandbox card page id (they look like seti_sandbox_…).'),
+});
 
 /**
  * The sandbox payment provider's hosted pages and its clock (only when PAYMENT_PROVIDER is the sandbox). The payment
@@ -74,6 +81,21 @@ export const sandboxEndpoints = {
     body: sandboxPayRequestSchema,
     status: 200,
     response: sandboxBillingSchema,
+  }),
+  getSandboxCardSetup: endpoint(routes.getSandboxCardSetup, {
+    tags: ['sandbox'],
+    summary: "A sandbox card page (standing in for Stripe's page in setup mode) as it shows",
+    params: cardSetupParams,
+    status: 200,
+    response: sandboxCardSetupSchema,
+  }),
+  saveSandboxCard: endpoint(routes.saveSandboxCard, {
+    tags: ['sandbox'],
+    summary: 'Save the test card, or the declining one, for automatic top-up (no real card is involved)',
+    params: cardSetupParams,
+    body: sandboxCardSetupRequestSchema,
+    status: 200,
+    response: sandboxCardSetupSchema,
   }),
   moveSandboxClock: endpoint(routes.moveSandboxClock, {
     tags: ['sandbox'],
