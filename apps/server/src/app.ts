@@ -30,6 +30,7 @@ import { createJobRunner, type JobRunner } from './modules/jobs/runner.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { proxyUserRoutes } from './modules/proxy-users/routes.ts';
 import { sandboxRoutes } from './modules/sandbox/routes.ts';
+import { topUpRoutes } from './modules/top-up/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { createPaymentProvider } from './payments/create-provider.ts';
 import { registerApiDocs, registerApiDocsPage } from './plugins/api-docs.ts';
@@ -211,6 +212,7 @@ async function createServices(app: FastifyInstance, config: Config, database: Da
     mailer: appMailer,
     log: app.log,
     provider,
+    currency: config.payments.currency,
     settings: config.jobs,
     onPruned: (what, rows) => app.metrics.prunedRows.inc({ what }, rows),
     afterRun: () => alertService.check(),
@@ -327,6 +329,15 @@ async function registerApi(
     payments: config.payments,
     rateLimit,
     checkouts: app.metrics.checkouts,
+  });
+  await api.register(topUpRoutes, {
+    db,
+    guards,
+    provider,
+    brand,
+    payments: config.payments,
+    rateLimit,
+    keyRateLimitPerMinute: config.apiKeyRateLimitPerMinute,
   });
   await api.register(webhookRoutes, { db, provider, brand, flushEmails, events: app.metrics.webhookEvents });
   await registerAdminApi(api, app, { config, db, services });

@@ -56,6 +56,41 @@ export interface CreatedCheckout {
   mirrored?: { couponId: string; providerCouponId: string; promoCodeId: string; providerPromoCodeId: string };
 }
 
+/** What opening a card page asks the provider for: a page where the customer saves a card for automatic top-ups. */
+export interface CardSetupInput {
+  userId: string;
+  customerEmail: string;
+  /** The customer at the provider, when a card was saved before (Stripe reuses it). */
+  providerCustomerId: string | null;
+  currency: string;
+  successUrl: string;
+  cancelUrl: string;
+}
+
+export interface CardSetup {
+  setupId: string;
+  url: string;
+  providerCustomerId: string | null;
+}
+
+/** An off-session charge of a saved card: one automatic top-up, charged once per `topUpId` whoever asks again. */
+export interface SavedCardCharge {
+  topUpId: string;
+  orderId: string;
+  userId: string;
+  providerCustomerId: string | null;
+  paymentMethodId: string;
+  amountCents: number;
+  currency: string;
+  description: string;
+}
+
+/** A charge's outcome: paid, refused (in words safe to show), or still on its way (its webhook will tell). */
+export type ChargeOutcome =
+  | { status: 'paid'; invoice: PaidInvoice }
+  | { status: 'failed' | 'needs_action'; message: string }
+  | { status: 'pending' };
+
 /** An invoice as the order history keeps it. */
 export interface PaidInvoice {
   id: string;
@@ -121,6 +156,33 @@ export type PaymentEvent =
       orderId: string | null;
       subscriptionId: string | null;
       endedAt: Date;
+    }
+  | {
+      /** An automatic top-up's charge was paid (Stripe's payment_intent.succeeded, or the charge's own answer). */
+      kind: 'top_up.paid';
+      eventId: string;
+      type: string;
+      topUpId: string;
+      invoice: PaidInvoice;
+    }
+  | {
+      kind: 'top_up.failed';
+      eventId: string;
+      type: string;
+      topUpId: string;
+      needsAction: boolean;
+      message: string;
+    }
+  | {
+      /** A card was saved on a card page (Stripe's setup-mode Checkout Session completed, or the sandbox's page). */
+      kind: 'card.saved';
+      eventId: string;
+      type: string;
+      setupId: string;
+      userId: string;
+      providerCustomerId: string | null;
+      paymentMethodId: string;
+      label: string;
     }
   | { kind: 'ignored'; eventId: string; type: string };
 
@@ -199,4 +261,10 @@ export interface PaymentProvider {
   deleteCoupon(providerCouponId: string): Promise<void>;
   /** Whether the provider still has this coupon. */
   couponExists(providerCouponId: string): Promise<boolean>;
+  /** Opens the provider's page where the customer saves a card for automatic top-ups (setup mode at Stripe). */
+  startCardSetup(input: CardSetupInput): Promise<CardSetup>;
+  /** Charges a saved card without the customer present; asking again for the same top-up charges nothing more. */
+  chargeSavedCard(input: SavedCardCharge): Promise<ChargeOutcome>;
+  /** Forgets a saved card at the provider; one already gone counts as forgotten. */
+  detachCard(paymentMethodId: string): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { paths, pathTo } from '@storefront/contract';
+import { paths, pathTo, topUpMessages } from '@storefront/contract';
 import Stripe from 'stripe';
 import { z } from 'zod';
 import type { CreatedCheckout, PaidInvoice, PaymentEvent, PaymentProvider } from './provider.ts';
@@ -43,6 +43,12 @@ export function createSandboxInvoices(appUrl: string): SandboxInvoices {
     invoiceUrl: (invoiceId) => `${appUrl}${pathTo(paths.sandboxInvoice, { id: invoiceId })}`,
   };
 }
+
+/** The sandbox's saved cards: its test card and its declining card, as the card page saves them. */
+export const SANDBOX_CARDS = {
+  ok: { paymentMethodId: 'pm_sandbox_ok', label: 'Sandbox test card •••• 4242' },
+  declined: { paymentMethodId: 'pm_sandbox_declined', label: 'Sandbox declining card •••• 0002' },
+} as const;
 
 export interface SandboxProvider extends PaymentProvider, SandboxInvoices {
   readonly name: 'sandbox';
@@ -89,6 +95,31 @@ export function createSandboxProvider(options: { appUrl: string; authSecret: str
     async couponExists() {
       return false;
     },
+
+    async startCardSetup() {
+      const setupId = sandboxToken('seti_sandbox');
+      const url = `${options.appUrl}${pathTo(paths.sandboxCardSetup, { id: setupId })}`;
+      return { setupId, url, providerCustomerId: null };
+    },
+    // The declining card is refused as a bank would; the test card pays at once, on an invoice of the sandbox's own.
+    async chargeSavedCard(input) {
+      if (input.paymentMethodId !== SANDBOX_CARDS.ok.paymentMethodId) {
+        return { status: 'failed', message: topUpMessages.declined };
+      }
+      const invoiceId = invoices.newInvoiceId();
+      return {
+        status: 'paid',
+        invoice: {
+          id: invoiceId,
+          hostedUrl: invoices.invoiceUrl(invoiceId),
+          amountCents: input.amountCents,
+          discountCents: 0,
+          currency: input.currency,
+          paidAt: new Date(),
+        },
+      };
+    },
+    async detachCard() {},
 
     async parseWebhook(rawBody, signature): Promise<PaymentEvent> {
       let parsed: unknown;

@@ -4,11 +4,14 @@ import type { PaymentProvider } from './provider.ts';
 import {
   cancelAtPeriodEnd,
   cancelsAtPeriodEnd,
+  chargeSavedCard,
   couponExists,
   createCoupon,
   deleteCoupon,
+  detachCard,
   rereadsAt,
   setPromoCodeActive,
+  startCardSetup,
   startCheckout,
   stripeCouponId,
   stripePrices,
@@ -56,6 +59,9 @@ export function createStripeProvider(
       ),
     deleteCoupon: (providerCouponId) => act('delete the coupon', (action) => deleteCoupon(action, providerCouponId)),
     couponExists: (providerCouponId) => act('read the coupon', (action) => couponExists(action, providerCouponId)),
+    startCardSetup: (input) => act('open the card page', (action) => startCardSetup(action, input)),
+    chargeSavedCard: (input) => act('charge the saved card', (action) => chargeSavedCard(action, input)),
+    detachCard: (paymentMethodId) => act('remove the card', (action) => detachCard(action, paymentMethodId)),
     async parseWebhook(rawBody, signature) {
       const event = await verifiedEvent(rawBody, signature, options.webhookSecret);
       return act(readingOf(event), (action) => paymentEventOf(event, rereadsAt(action), options.currency));

@@ -159,6 +159,11 @@ describe('authorisation matrix: every route × visitor, customer, another custom
       promoCodeId: fixtureCoupon?.promoCodes[0]?.id ?? '',
       proxyUserId: await proxyUser('kept'),
       deletableProxyUserId: await proxyUser('deleted'),
+      cardSetupId: (
+        (await call('customer', 'POST', { url: '/api/residential/top-up/card' })).json() as { url: string }
+      ).url
+        .split('/')
+        .pop() as string,
     };
     expect(Object.values(fixture).every(Boolean)).toBe(true);
   });

@@ -46,6 +46,8 @@ export interface MatrixFixture {
   proxyUserId: string;
   /** Another of the customer's proxy users, which the owner's `DELETE` deletes. */
   deletableProxyUserId: string;
+  /** The customer's sandbox card page, not yet used. */
+  cardSetupId: string;
 }
 
 export interface MatrixRequest {
@@ -99,6 +101,11 @@ const SAMPLES: { [N in EndpointName]: (f: MatrixFixture) => CallInput<Endpoints[
   previewReplacement: (f) => ({ params: { id: f.orderId }, body: { ips: ['192.0.2.1:8000'], reason: 'blocked' } }),
   replaceIps: (f) => ({ params: { id: f.orderId }, body: { ips: ['192.0.2.1:8000'], reason: 'slow' } }),
   createCheckout: () => ({ body: { productId: 'isp_proxies', quantity: 5 } }),
+  getTopUp: () => ({}),
+  // Off, so that a call the guard lets through changes settings only.
+  saveTopUp: () => ({ body: { enabled: false, thresholdGb: 2, amountGb: 5, monthlyCapDollars: 100, maxPerDay: 2 } }),
+  startCardSetup: () => ({}),
+  removeCard: () => ({}),
   listProxyUsers: () => ({}),
   createProxyUser: () => ({
     body: { name: 'matrixnew', allowance: { type: 'total', limitInKb: 1_024_000 }, authorizedIps: ['8.8.8.9'] },
@@ -117,6 +124,8 @@ const SAMPLES: { [N in EndpointName]: (f: MatrixFixture) => CallInput<Endpoints[
   getSandboxInvoice: (f) => ({ params: { id: f.invoiceId } }),
   getSandboxBilling: (f) => ({ params: { id: f.orderId } }),
   setSandboxCard: (f) => ({ params: { id: f.orderId }, body: { card: 'ok' } }),
+  getSandboxCardSetup: (f) => ({ params: { id: f.cardSetupId } }),
+  saveSandboxCard: (f) => ({ params: { id: f.cardSetupId }, body: { card: 'ok' } }),
   moveSandboxClock: () => ({ body: { now: new Date(Date.now() + 60_000).toISOString() } }),
   // The administrator's console.
   listOpenAlerts: () => ({}),

@@ -141,6 +141,11 @@ function answer(store: Store, { method, path, params }: RecordedRequest): Answer
   const route = `${method} ${path}`;
   if (route === 'GET /v1/prices') return listPrices(store, params);
   if (route === 'POST /v1/checkout/sessions') return createSession(store);
+  if (route === 'POST /v1/payment_intents') return createPaymentIntent(store, params);
+  if (method === 'GET' && resource === 'setup_intents' && id) return [200, succeededSetupIntent(id)];
+  if (method === 'POST' && resource === 'payment_methods' && path.endsWith('/detach')) {
+    return [200, { id, object: 'payment_method', customer: null }];
+  }
   if (method === 'POST' && resource && !id) return createObject(store, resource, params);
   if (method === 'POST' && (resource === 'promotion_codes' || resource === 'subscriptions') && id) {
     const updated = { ...(store.objects.get(id) ?? { id, object: resource.replace(/s$/, '') }), ...params };
@@ -175,11 +180,54 @@ function createSession(store: Store): Answer {
   return [200, { id: sessionId, object: 'checkout.session', url: `https://checkout.stripe.test/c/pay/${sessionId}` }];
 }
 
+/**
+ * An off-session PaymentIntent confirmed at once, as Stripe's test cards answer: `pm_card_chargeDeclined` is declined
+ * (insufficient funds), `pm_card_authenticationRequired` needs 3-D Secure, any other card pays.
+ */
+function createPaymentIntent(store: Store, params: Params): Answer {
+  const method = params.payment_method;
+  if (method === 'pm_card_chargeDeclined' || method === 'pm_card_authenticationRequired') {
+    const declined = method === 'pm_card_chargeDeclined';
+    return [
+      402,
+      {
+        error: {
+          type: 'card_error',
+          code: declined ? 'card_declined' : 'authentication_required',
+          ...(declined && { decline_code: 'insufficient_funds' }),
+          message: declined ? 'Your card has insufficient funds.' : 'This payment requires authentication.',
+        },
+      },
+    ];
+  }
+  const intent = {
+    id: store.next('pi_test'),
+    object: 'payment_intent',
+    status: 'succeeded',
+    amount: Number(params.amount),
+    amount_received: Number(params.amount),
+    currency: params.currency,
+    created: 1_795_300_000,
+    metadata: { topUpId: params['metadata[topUpId]'], orderId: params['metadata[orderId]'] },
+  };
+  store.objects.set(intent.id, intent);
+  return [200, intent];
+}
+
+const succeededSetupIntent = (id: string) => ({
+  id,
+  object: 'setup_intent',
+  status: 'succeeded',
+  customer: 'cus_saved',
+  payment_method: { id: 'pm_card_visa', object: 'payment_method', card: { brand: 'visa', last4: '4242' } },
+});
+
 const PREFIXES: Record<string, string> = {
   products: 'prod',
   prices: 'price',
   coupons: 'coup',
   promotion_codes: 'promo',
+  customers: 'cus',
 };
 
 /** A product, price, coupon or promotion code, kept under the id asked for or one made here. */

@@ -97,6 +97,8 @@ export const sandboxClockReportSchema = z.object({
   reminded: z.number().int(),
   emailsSent: z.number().int(),
   abandonedRemoved: z.number().int(),
+  toppedUp: z.number().int().describe('Automatic top-ups paid'),
+  topUpsFailed: z.number().int().describe('Automatic top-ups whose payment failed or needs the customer'),
 });
 export type SandboxClockReport = z.infer<typeof sandboxClockReportSchema>;
 

@@ -4,6 +4,8 @@ import type { Db, Tx } from '../../db/client.ts';
 import { orders, payments, webhookEvents } from '../../db/schema.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import type { PaymentEvent, ProviderName } from '../../payments/provider.ts';
+import { saveCard } from '../top-up/save-card.ts';
+import { settleTopUpFailed, settleTopUpPaid } from '../top-up/settle-top-up.ts';
 import { applyCheckoutPaid } from './checkout-paid.ts';
 import { expireOrder } from './expire-order.ts';
 import { recordRenewal } from './record-renewal.ts';
@@ -22,7 +24,8 @@ export type EventOutcome =
   | 'cancel_scheduled'
   | 'cancel_cleared'
   | 'expired'
-  | 'not_active';
+  | 'not_active'
+  | 'card_saved';
 
 export interface HandleEventOptions {
   provider: ProviderName;
@@ -52,6 +55,9 @@ export async function handlePaymentEventIn({
   if (recorded.length === 0) return 'duplicate';
   if (event.kind === 'ignored') return 'ignored';
   if (event.kind === 'checkout.paid') return applyCheckoutPaid({ tx, event, brand });
+  if (event.kind === 'top_up.paid') return settleTopUpPaid({ tx, event, brand, now });
+  if (event.kind === 'top_up.failed') return settleTopUpFailed({ tx, event, brand, now });
+  if (event.kind === 'card.saved') return saveCard({ tx, provider, event, now });
 
   const order = await findOrder(tx, event.orderId, event.subscriptionId);
   if (!order) return 'unknown_order';

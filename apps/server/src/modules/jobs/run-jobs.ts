@@ -6,7 +6,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { orders } from '../../db/schema.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import type { Mailer } from '../../lib/mailer.ts';
-import type { ProviderName } from '../../payments/provider.ts';
+import type { PaymentProvider, ProviderName } from '../../payments/provider.ts';
 import { createSandboxInvoices } from '../../payments/sandbox-provider.ts';
 import { expireOrder } from '../billing/expire-order.ts';
 import { emailFacts, GRACE_DAYS, type OrderRow } from '../billing/order-facts.ts';
@@ -16,6 +16,7 @@ import { queueUsageEmails } from '../customer-settings/usage-emails.ts';
 import { reminderEmail } from '../notifications/customer-emails.ts';
 import { dispatchOutbox, enqueueEmail } from '../notifications/outbox.ts';
 import { queueProxyUserUsageEmails } from '../proxy-users/proxy-user-usage-emails.ts';
+import { runTopUps } from '../top-up/run-top-ups.ts';
 import { DEFAULT_RETENTION, PRUNED, type Pruned, pruneOldRows } from './prune.ts';
 
 export interface JobContext {
@@ -30,6 +31,8 @@ export interface JobContext {
   settings?: JobsConfig;
   /** Told the rows each prune deleted (the metrics). */
   onPruned?: (what: Pruned, rows: number) => void;
+  /** The provider that charges automatic top-ups, in the shop's currency; without it no top-up is made. */
+  payments?: { provider: PaymentProvider; currency: string };
 }
 
 /** The settings' defaults (config-schema.ts): for a context made without them. */
@@ -86,10 +89,19 @@ export async function runJobs(ctx: JobContext, now: Date): Promise<JobReport> {
     reminded: 0,
     emailsSent: 0,
     abandonedRemoved: 0,
+    toppedUp: 0,
+    topUpsFailed: 0,
   };
   if (ctx.provider === 'sandbox') Object.assign(report, await renewSandboxSubscriptions(ctx, now));
   report.expired = await expireEndedOrders(ctx, now);
   report.reminded = await remindBeforeRenewals(ctx, now);
+  // Automatic top-ups before the usage e-mails, so that an account topped up is not told its data ran out.
+  if (ctx.payments && !ctx.signal?.aborted) {
+    const settings = ctx.settings ?? DEFAULT_JOBS;
+    const topUps = await runTopUps({ ...ctx, ...ctx.payments, batchSize: settings.batchSize }, now);
+    report.toppedUp = topUps.paid;
+    report.topUpsFailed = topUps.failed;
+  }
   // Residential data at 80 % and 100 %: an e-mail each, once per purchase level (for a proxy user, per allowance and
   // period), sent with the rest just below.
   if (ctx.signal?.aborted) return report;

@@ -40,6 +40,8 @@ export interface JobRunnerOptions {
   mailer: Mailer;
   log: FastifyBaseLogger;
   provider: PaymentProvider;
+  /** The shop's currency: automatic top-ups are charged in it. */
+  currency: string;
   /** Batch sizes and retention periods (defaults when absent). */
   settings?: JobsConfig;
   /** Told the rows each prune deleted (the metrics). */
@@ -59,6 +61,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     mailer: options.mailer,
     log: options.log,
     provider: options.provider.name,
+    payments: { provider: options.provider, currency: options.currency },
     signal: stopping.signal,
     settings: options.settings,
     onPruned: options.onPruned,
@@ -151,14 +154,22 @@ async function recordInDatabase(
 }
 
 function nothingDone(at: Date): JobReport {
-  return { now: at.toISOString(), renewed: 0, failed: 0, expired: 0, reminded: 0, emailsSent: 0, abandonedRemoved: 0 };
+  return {
+    now: at.toISOString(),
+    renewed: 0,
+    failed: 0,
+    expired: 0,
+    reminded: 0,
+    emailsSent: 0,
+    abandonedRemoved: 0,
+    toppedUp: 0,
+    topUpsFailed: 0,
+  };
 }
 
 function logReport(log: FastifyBaseLogger, report: JobReport) {
-  if (
-    report.renewed + report.failed + report.expired + report.reminded + report.emailsSent + report.abandonedRemoved >
-    0
-  ) {
+  const { now: _now, ...counts } = report;
+  if (Object.values(counts).some((count) => count > 0)) {
     log.info({ report }, 'periodic job');
   }
 }

@@ -8,6 +8,7 @@ import { routeOf } from '../../lib/route.ts';
 import type { SandboxProvider } from '../../payments/sandbox-provider.ts';
 import { actorOf, type Guards, signedInOf } from '../auth/guards.ts';
 import type { JobRunner } from '../jobs/runner.ts';
+import { getSandboxCardSetup, saveSandboxCard } from '../top-up/card-setup.ts';
 import { getSandboxBilling, setSandboxCard } from './billing.ts';
 import { getSandboxCheckout } from './checkout-page.ts';
 import { getSandboxInvoice } from './invoice.ts';
@@ -87,6 +88,23 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRoutesOptions> = async (
       if (charged) jobs.flushEmails();
       return billing;
     },
+  });
+
+  api.route({
+    ...routeOf(endpoints.getSandboxCardSetup, guards),
+    handler: async (request) => getSandboxCardSetup(db, brand, request.params.id, signedInOf(request).user.id),
+  });
+
+  api.route({
+    ...routeOf(endpoints.saveSandboxCard, guards),
+    handler: async (request) =>
+      saveSandboxCard({
+        db,
+        brand,
+        id: request.params.id,
+        userId: signedInOf(request).user.id,
+        card: request.body.card,
+      }),
   });
 };
 

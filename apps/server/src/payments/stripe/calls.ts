@@ -1,8 +1,16 @@
-import { PRODUCT_IDS, PRODUCTS, type ProductId } from '@storefront/contract';
+import { PRODUCT_IDS, PRODUCTS, type ProductId, topUpMessages } from '@storefront/contract';
 import Stripe from 'stripe';
-import type { CheckoutInput, CreatedCheckout, PromoCodeForProvider } from '../provider.ts';
+import type {
+  CardSetup,
+  CardSetupInput,
+  ChargeOutcome,
+  CheckoutInput,
+  CreatedCheckout,
+  PromoCodeForProvider,
+  SavedCardCharge,
+} from '../provider.ts';
 import { type Act, isMissing, type StripeAction } from './client.ts';
-import type { Rereads } from './events.ts';
+import { chargeOutcomeOf, declineWords, type Rereads } from './events.ts';
 
 /** Our products at Stripe have fixed ids, so coupons can name them whatever the price. */
 export const stripeProductId = (productId: ProductId) => `storefront_${productId}`;
@@ -239,8 +247,74 @@ export async function couponExists({ stripe, call }: StripeAction, providerCoupo
   }
 }
 
-/** The invoice and subscription an event names, asked of Stripe again (events.ts). */
+/** The invoice, subscription and saved card an event names, asked of Stripe again (events.ts). */
 export const rereadsAt = ({ stripe, call }: StripeAction): Rereads => ({
   invoice: (id) => stripe.invoices.retrieve(id, {}, call()),
   subscription: (id) => stripe.subscriptions.retrieve(id, {}, call()),
+  setupIntent: (id) => stripe.setupIntents.retrieve(id, { expand: ['payment_method'] }, call()),
 });
+
+/**
+ * A Checkout Session in setup mode for the customer at Stripe (made at the first card, under an idempotency key of our
+ * customer's id): Stripe's own page takes the card, which never reaches the shop.
+ */
+export async function startCardSetup({ stripe, call }: StripeAction, input: CardSetupInput): Promise<CardSetup> {
+  const customer =
+    input.providerCustomerId ??
+    (
+      await stripe.customers.create(
+        { email: input.customerEmail, metadata: { userId: input.userId } },
+        call({ idempotencyKey: `customer-${input.userId}` }),
+      )
+    ).id;
+  const session = await stripe.checkout.sessions.create(
+    {
+      mode: 'setup',
+      currency: input.currency,
+      customer,
+      success_url: input.successUrl,
+      cancel_url: input.cancelUrl,
+      metadata: { userId: input.userId, purpose: 'top_up_card' },
+      setup_intent_data: { metadata: { userId: input.userId } },
+    },
+    call(),
+  );
+  if (!session.url) throw new Error('Stripe returned a Checkout Session without a URL');
+  return { setupId: session.id, url: session.url, providerCustomerId: customer };
+}
+
+/**
+ * An off-session PaymentIntent on the saved card, confirmed at once, under the top-up's idempotency key: asked again
+ * (a run that stopped before recording the answer) it answers the same intent, never a second charge. A card the bank
+ * declines, or one that needs the customer (3-D Secure), is an outcome, not an error.
+ */
+export async function chargeSavedCard({ stripe, call }: StripeAction, input: SavedCardCharge): Promise<ChargeOutcome> {
+  try {
+    const intent = await stripe.paymentIntents.create(
+      {
+        amount: input.amountCents,
+        currency: input.currency,
+        ...(input.providerCustomerId && { customer: input.providerCustomerId }),
+        payment_method: input.paymentMethodId,
+        off_session: true,
+        confirm: true,
+        description: input.description,
+        metadata: { orderId: input.orderId, topUpId: input.topUpId, userId: input.userId },
+      },
+      call({ idempotencyKey: `top-up-${input.topUpId}` }),
+    );
+    return chargeOutcomeOf(intent);
+  } catch (error) {
+    if (!(error instanceof Stripe.errors.StripeCardError)) throw error;
+    if (error.code === 'authentication_required') return { status: 'needs_action', message: topUpMessages.needsAction };
+    return { status: 'failed', message: declineWords(error.decline_code ?? error.code) };
+  }
+}
+
+export async function detachCard({ stripe, call }: StripeAction, paymentMethodId: string): Promise<void> {
+  try {
+    await stripe.paymentMethods.detach(paymentMethodId, {}, call());
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+  }
+}

@@ -29,6 +29,15 @@ function rereads() {
       asked.push(id);
       return { id, items: { data: [{ current_period_end: PERIOD_END }] } } as unknown as Stripe.Subscription;
     },
+    setupIntent: async (id) => {
+      asked.push(id);
+      return {
+        id,
+        status: 'succeeded',
+        customer: 'cus_1',
+        payment_method: { id: 'pm_1', card: { brand: 'visa', display_brand: 'visa', last4: '4242' } },
+      } as unknown as Stripe.SetupIntent;
+    },
   };
   return { at, asked };
 }

@@ -1,5 +1,6 @@
+import { topUpMessages } from '@storefront/contract';
 import Stripe from 'stripe';
-import type { PaidInvoice, PaymentEvent } from '../provider.ts';
+import type { ChargeOutcome, PaidInvoice, PaymentEvent } from '../provider.ts';
 import { assertWebhookNotFromFuture, WEBHOOK_TOLERANCE_SECONDS, WebhookSignatureError } from '../provider.ts';
 
 const PAID_CHECKOUT_EVENTS = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);
@@ -33,6 +34,8 @@ export async function verifiedEvent(
 export interface Rereads {
   invoice(id: string): Promise<Stripe.Invoice>;
   subscription(id: string): Promise<Stripe.Subscription>;
+  /** With its payment method expanded: the card's brand and last digits. */
+  setupIntent(id: string): Promise<Stripe.SetupIntent>;
 }
 
 /** What reading the event does at Stripe, in the words of a refusal ("The payment provider refused to read the payment"). */
@@ -44,7 +47,13 @@ export const readingOf = (event: Stripe.Event) =>
  * or ended; any other event, and those that concern no renewal, are 'ignored'.
  */
 export async function paymentEventOf(event: Stripe.Event, rereads: Rereads, currency: string): Promise<PaymentEvent> {
+  if (event.type === 'checkout.session.completed' && (event.data.object as Stripe.Checkout.Session).mode === 'setup') {
+    return cardSavedEvent(event, rereads);
+  }
   if (PAID_CHECKOUT_EVENTS.has(event.type)) return checkoutEvent(event, rereads, currency);
+  if (event.type === 'payment_intent.succeeded' || event.type === 'payment_intent.payment_failed') {
+    return topUpEvent(event);
+  }
   if (event.type === 'invoice.paid' || event.type === 'invoice.payment_failed') return invoiceEvent(event, rereads);
   if (event.type === 'customer.subscription.updated' || event.type === 'customer.subscription.deleted') {
     return subscriptionEvent(event);
@@ -82,6 +91,51 @@ async function checkoutEvent(event: Stripe.Event, rereads: Rereads, currency: st
     subscriptionId,
     customerId: idOf(session.customer),
     periodEnd,
+  };
+}
+
+/** A card saved on a setup-mode Checkout Session opened for automatic top-up: the card as Stripe has it now. */
+async function cardSavedEvent(event: Stripe.Event, rereads: Rereads): Promise<PaymentEvent> {
+  const session = event.data.object as Stripe.Checkout.Session;
+  const userId = session.metadata?.userId;
+  const setupIntentId = idOf(session.setup_intent);
+  if (session.metadata?.purpose !== 'top_up_card' || !userId || !setupIntentId) return ignored(event);
+  const intent = await rereads.setupIntent(setupIntentId);
+  const method = intent.payment_method;
+  if (intent.status !== 'succeeded' || !method) return ignored(event);
+  const card = typeof method === 'string' ? undefined : method.card;
+  const brand = card?.display_brand ?? card?.brand;
+  return {
+    kind: 'card.saved',
+    eventId: event.id,
+    type: event.type,
+    setupId: session.id,
+    userId,
+    providerCustomerId: idOf(session.customer) ?? idOf(intent.customer),
+    paymentMethodId: idOf(method) ?? '',
+    label: card
+      ? `${brand ? brand.charAt(0).toUpperCase() + brand.slice(1).replaceAll('_', ' ') : 'Card'} •••• ${card.last4}`
+      : 'Saved payment method',
+  };
+}
+
+/** The outcome of an automatic top-up's charge, as its PaymentIntent tells it (the charge's own answer may be lost). */
+function topUpEvent(event: Stripe.Event): PaymentEvent {
+  const intent = event.data.object as Stripe.PaymentIntent;
+  const topUpId = intent.metadata?.topUpId;
+  if (!topUpId) return ignored(event);
+  const outcome = chargeOutcomeOf(intent);
+  if (outcome.status === 'paid') {
+    return { kind: 'top_up.paid', eventId: event.id, type: event.type, topUpId, invoice: outcome.invoice };
+  }
+  if (outcome.status === 'pending') return ignored(event);
+  return {
+    kind: 'top_up.failed',
+    eventId: event.id,
+    type: event.type,
+    topUpId,
+    needsAction: outcome.status === 'needs_action',
+    message: outcome.message,
   };
 }
 
@@ -168,3 +222,35 @@ async function periodEndOf(rereads: Rereads, subscriptionId: string | null): Pro
   const end = subscription.items.data[0]?.current_period_end;
   return end ? new Date(end * 1000) : null;
 }
+
+/** What a PaymentIntent's state means for a top-up. */
+export function chargeOutcomeOf(intent: Stripe.PaymentIntent): ChargeOutcome {
+  switch (intent.status) {
+    case 'succeeded':
+      return {
+        status: 'paid',
+        invoice: {
+          id: intent.id,
+          hostedUrl: null,
+          amountCents: intent.amount_received || intent.amount,
+          discountCents: 0,
+          currency: intent.currency,
+          paidAt: new Date(intent.created * 1000),
+        },
+      };
+    case 'requires_action':
+    case 'requires_confirmation':
+      return { status: 'needs_action', message: topUpMessages.needsAction };
+    case 'requires_payment_method':
+    case 'canceled':
+      return { status: 'failed', message: declineWords(intent.last_payment_error?.decline_code) };
+    default:
+      return { status: 'pending' };
+  }
+}
+
+/** The bank's reason code in words ("insufficient funds"), which is safe to show. */
+export const declineWords = (code: string | undefined | null) =>
+  code && code !== 'card_declined'
+    ? `${topUpMessages.declined.slice(0, -1)} (${code.replaceAll('_', ' ')}).`
+    : topUpMessages.declined;
