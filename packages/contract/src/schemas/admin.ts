@@ -37,6 +37,13 @@ export const residentialStockSchema = z.object({
   usagePercentage: z.number(),
   /** MB the residential gateway has carried for all accounts together (metered; 1 MB = 1024 KB of the accounts). */
   bandwidthCarried: z.number(),
+  /** Automatic top-ups this calendar month (UTC): the sales they made and the payments that failed. */
+  topUpsThisMonth: z.object({
+    paid: z.number().int(),
+    paidCents: z.number().int(),
+    failed: z.number().int().describe('Failed or needing the customer (3-D Secure)'),
+    currency: z.string(),
+  }),
 });
 export type ResidentialStock = z.infer<typeof residentialStockSchema>;
 

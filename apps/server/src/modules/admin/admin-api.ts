@@ -70,7 +70,7 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (
   });
   await admin.register(alertAdminRoutes, { db });
   await admin.register(featureAdminRoutes, { db });
-  await admin.register(inventoryAdminRoutes, { db, brand });
+  await admin.register(inventoryAdminRoutes, { db, brand, currency });
   await admin.register(replacementAdminRoutes, { db });
   await admin.register(customOrderAdminRoutes, { db, brand, provider, currency });
   await admin.register(couponAdminRoutes, { db, provider });

@@ -267,6 +267,7 @@ describe('the admin console API', () => {
       bandwidthAvailable: 3000,
       usagePercentage: 40,
       bandwidthCarried: 0,
+      topUpsThisMonth: { paid: 0, paidCents: 0, failed: 0, currency: 'usd' },
     });
   });
 

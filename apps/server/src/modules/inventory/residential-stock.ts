@@ -1,5 +1,5 @@
 import { adminMessages, counted, KB_PER_GB, POOL_MB_PER_GB, type ResidentialStock } from '@storefront/contract';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { residentialPool } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -7,8 +7,28 @@ import type { Branding } from '../../lib/branded-email.ts';
 import { type Actor, recordAudit } from '../audit/record-audit.ts';
 import { deliverWaitingOrders } from '../delivery/deliver-order.ts';
 
+/** Automatic top-ups of this calendar month (UTC), for the console's sales figures. */
+async function topUpsThisMonth(db: Db | Tx, currency: string): Promise<ResidentialStock['topUpsThisMonth']> {
+  const [row] = (
+    (await db.execute(sql`
+      select count(*) filter (where status = 'paid') as paid,
+        coalesce(sum(amount_cents) filter (where status = 'paid'), 0) as paid_cents,
+        count(*) filter (where status in ('failed', 'needs_action')) as failed
+      from top_ups where started_at >= date_trunc('month', now() at time zone 'UTC') at time zone 'UTC'`)) as {
+      rows: { paid: string | number; paid_cents: string | number; failed: string | number }[];
+    }
+  ).rows;
+  return {
+    paid: Number(row?.paid ?? 0),
+    paidCents: Number(row?.paid_cents ?? 0),
+    failed: Number(row?.failed ?? 0),
+    currency,
+  };
+}
+
 function stockOf(
   pool: { bandwidthLimitMb: number; bandwidthUsedMb: number; carriedKb: number } | undefined,
+  topUps: ResidentialStock['topUpsThisMonth'],
 ): ResidentialStock {
   const limit = pool?.bandwidthLimitMb ?? 0;
   const used = pool?.bandwidthUsedMb ?? 0;
@@ -18,6 +38,7 @@ function stockOf(
     bandwidthAvailable: Math.max(0, limit - used),
     usagePercentage: limit === 0 ? 0 : Math.round((used / limit) * 10_000) / 100,
     bandwidthCarried: Math.round((pool?.carriedKb ?? 0) / KB_PER_MB),
+    topUpsThisMonth: topUps,
   };
 }
 
@@ -31,8 +52,9 @@ async function poolRow(db: Db | Tx, lock: boolean) {
 }
 
 /** GET /api/admin/stocks/residential: the pool in MB (spec section 3 'Residential stock'). */
-export async function getResidentialStock({ db }: { db: Db }): Promise<ResidentialStock> {
-  return stockOf(await poolRow(db, false));
+export async function getResidentialStock({ db, currency }: { db: Db; currency: string }): Promise<ResidentialStock> {
+  const [pool, topUps] = await Promise.all([poolRow(db, false), topUpsThisMonth(db, currency)]);
+  return stockOf(pool, topUps);
 }
 
 /**
@@ -44,11 +66,13 @@ export async function setResidentialLimit({
   brand,
   actor,
   bandwidthLimit,
+  currency,
 }: {
   db: Db;
   brand: Branding;
   actor: Actor;
   bandwidthLimit: number;
+  currency: string;
 }) {
   return db.transaction(async (tx) => {
     const before = await poolRow(tx, true);
@@ -71,7 +95,7 @@ export async function setResidentialLimit({
       summary: `Residential pool ${previous.toLocaleString('en-US')} MB → ${bandwidthLimit.toLocaleString('en-US')} MB${delivered > 0 ? `; ${counted(delivered, 'waiting order', 'waiting orders')} delivered` : ''}`,
       details: { previousMb: previous, limitMb: bandwidthLimit, delivered },
     });
-    const stock = stockOf(await poolRow(tx, false));
+    const stock = stockOf(await poolRow(tx, false), await topUpsThisMonth(tx, currency));
     return {
       ...stock,
       delivered,

@@ -17,17 +17,26 @@ import { uploadIps } from './upload-ips.ts';
  * The pools of static IPs and the residential pool: the administrator's console API (spec section 7). Registered in the admin context (modules/admin/admin-api.ts),
  * whose own hook lets only administrators through (401 for a visitor, 403 for a customer).
  */
-export const inventoryAdminRoutes: FastifyPluginAsync<{ db: Db; brand: Branding }> = async (app, { db, brand }) => {
+export const inventoryAdminRoutes: FastifyPluginAsync<{ db: Db; brand: Branding; currency: string }> = async (
+  app,
+  { db, brand, currency },
+) => {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.route({ ...routeOf(endpoints.getResidentialStock), handler: async () => getResidentialStock({ db }) });
+  api.route({ ...routeOf(endpoints.getResidentialStock), handler: async () => getResidentialStock({ db, currency }) });
 
   api.route({ ...routeOf(endpoints.getResidentialDailyUsage), handler: async () => listDailyUsage({ db }) });
 
   api.route({
     ...routeOf(endpoints.setResidentialLimit),
     handler: async (request) =>
-      setResidentialLimit({ db, brand, actor: actorOf(request), bandwidthLimit: request.body.bandwidthLimit }),
+      setResidentialLimit({
+        db,
+        brand,
+        actor: actorOf(request),
+        bandwidthLimit: request.body.bandwidthLimit,
+        currency,
+      }),
   });
 
   api.route({

@@ -1,6 +1,7 @@
 import {
   type CreatedApiKey,
   KB_PER_GB,
+  type ResidentialStock,
   type SandboxClockReport,
   type TopUp,
   topUpMessages,
@@ -188,6 +189,13 @@ describe('automatic top-up of residential data (sandbox)', () => {
     expect(mails.map((mail) => mail.subject)).toContain(
       `Receipt: ${payment ? `$${(price / 100).toFixed(2)}` : ''} for Residential Proxies`,
     );
+
+    // The console's sales figures count it (this calendar month's, by the database's clock).
+    if (start.getUTCMonth() === new Date().getUTCMonth()) {
+      const stock = (await call('GET', '/api/admin/stocks/residential', boss)).json<ResidentialStock>();
+      expect(stock.topUpsThisMonth.paid).toBeGreaterThanOrEqual(1);
+      expect(stock.topUpsThisMonth.paidCents).toBeGreaterThanOrEqual(price);
+    }
 
     // Over the threshold now: nothing more, however often the job runs.
     expect((await runAt(new Date(start.getTime() + 60_000))).toppedUp).toBe(0);

@@ -17,6 +17,7 @@ const stock = (bandwidthLimit: number): ResidentialStock => ({
   bandwidthAvailable: bandwidthLimit - 1000,
   usagePercentage: (100 * 1000) / bandwidthLimit,
   bandwidthCarried: 0,
+  topUpsThisMonth: { paid: 2, paidCents: 5000, failed: 1, currency: 'usd' },
 });
 const poolField = () => screen.getByRole('textbox', { name: /Set the pool/ }) as HTMLInputElement;
 
@@ -33,6 +34,7 @@ describe('Residential inventory: Set pool', () => {
     });
     renderWithApp(<ResidentialInventoryCard />);
     expect(await screen.findByText('2.000 GB')).toBeTruthy();
+    expect(screen.getByText('Automatic top-ups this month: 2 paid ($50.00), 1 failed')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Set pool' }) as HTMLButtonElement).disabled).toBe(true);
     fireEvent.change(poolField(), { target: { value: '2.5' } });
     fireEvent.click(screen.getByRole('button', { name: 'Set pool' }));

@@ -1,5 +1,5 @@
 import { Badge, Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { formatPoolGb, USAGE_CHART_DAYS } from '@storefront/contract';
+import { formatMoney, formatPoolGb, USAGE_CHART_DAYS } from '@storefront/contract';
 import { useState } from 'react';
 import { DailyUsageChart } from '../../../components/daily-usage-chart.tsx';
 import { FormError } from '../../../components/form-error.tsx';
@@ -87,6 +87,9 @@ export function ResidentialInventoryCard() {
               <Figure label="Available" value={formatPoolGb(data.bandwidthAvailable)} />
               <Figure label="Carried by the gateway" value={formatPoolGb(data.bandwidthCarried)} />
             </SimpleGrid>
+            <Text size="sm" c="dimmed">
+              {`Automatic top-ups this month: ${data.topUpsThisMonth.paid.toLocaleString('en-US')} paid (${formatMoney(data.topUpsThisMonth.paidCents, data.topUpsThisMonth.currency)}), ${data.topUpsThisMonth.failed.toLocaleString('en-US')} failed`}
+            </Text>
           </>
         )}
         {/* The chart's room is held while its days load (a page drawn by the browser). */}
