@@ -134,6 +134,7 @@ const SAMPLES: { [N in EndpointName]: (f: MatrixFixture) => CallInput<Endpoints[
   saveFeatureFlags: () => ({ body: [{ featureName: 'isp_proxies', isEnabled: true }] }),
   getResidentialStock: () => ({}),
   getResidentialDailyUsage: () => ({}),
+  listTopResidentialCustomers: () => ({}),
   setResidentialLimit: () => ({ body: { bandwidthLimit: 500_000 } }),
   getIpStock: () => ({ params: { pool: 'isp' }, query: {} }),
   downloadBurntIps: () => ({ params: { pool: 'isp' } }),

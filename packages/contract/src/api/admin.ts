@@ -33,6 +33,7 @@ import {
   swapSubnetRequestSchema,
   swapSubnetResponseSchema,
   toggleCouponRequestSchema,
+  topResidentialCustomersSchema,
   updateFeaturesRequestSchema,
 } from '../schemas/admin.ts';
 import { adminAlertsSchema } from '../schemas/alerts.ts';
@@ -90,6 +91,12 @@ export const adminEndpoints = {
     summary: 'The residential data the gateway carried for all customers per day, last 30 days',
     status: 200,
     response: dailyUsageSchema,
+  }),
+  listTopResidentialCustomers: endpoint(routes.listTopResidentialCustomers, {
+    tags: ['admin'],
+    summary: 'The 10 customers who used the most residential data this calendar month (UTC), most first',
+    status: 200,
+    response: topResidentialCustomersSchema,
   }),
   setResidentialLimit: endpoint(routes.setResidentialLimit, {
     tags: ['admin'],

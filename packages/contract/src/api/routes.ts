@@ -70,6 +70,7 @@ export const routes = {
   // The residential pool and the pools of static IPs.
   getResidentialStock: { method: 'GET', path: '/admin/stocks/residential', access: 'admin' },
   getResidentialDailyUsage: { method: 'GET', path: '/admin/stocks/residential/daily', access: 'admin' },
+  listTopResidentialCustomers: { method: 'GET', path: '/admin/stocks/residential/top-customers', access: 'admin' },
   setResidentialLimit: { method: 'PUT', path: '/admin/stocks/residential', access: 'admin' },
   getIpStock: { method: 'GET', path: '/admin/stocks/:pool', access: 'admin' },
   downloadBurntIps: { method: 'GET', path: '/admin/stocks/:pool/burnt.txt', access: 'admin' },

@@ -47,6 +47,15 @@ export const residentialStockSchema = z.object({
 });
 export type ResidentialStock = z.infer<typeof residentialStockSchema>;
 
+/** The customers who used the most residential data this calendar month (UTC), most first. */
+export const topResidentialCustomersSchema = z.object({
+  month: z.string().describe('The month counted, YYYY-MM (UTC)'),
+  customers: z.array(
+    z.object({ userId: z.string(), email: z.string(), usedInKb: z.number().int().describe('Metered this month') }),
+  ),
+});
+export type TopResidentialCustomers = z.infer<typeof topResidentialCustomersSchema>;
+
 export const setResidentialLimitRequestSchema = z.object({
   bandwidthLimit: z
     .number({ error: 'The limit is a number of MB, such as 500000 for 500 GB.' })

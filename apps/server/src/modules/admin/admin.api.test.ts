@@ -286,6 +286,14 @@ describe('the admin console API', () => {
       { userId: other.id, day: '2020-01-01', usedKb: 99 },
     ]);
     expect((await get('/api/admin/stocks/residential')).json().bandwidthCarried).toBe(4);
+    // The month's heaviest users, most first; days of other months are not counted.
+    const top = (await get('/api/admin/stocks/residential/top-customers')).json();
+    expect(top.month).toBe(today.slice(0, 7));
+    const annThisMonth = yesterday.slice(0, 7) === today.slice(0, 7) ? 3072 : 2048;
+    expect(top.customers.map((c: { email: string; usedInKb: number }) => [c.email, c.usedInKb])).toEqual([
+      ['ann@example.com', annThisMonth],
+      ['other-res@example.com', 1024],
+    ]);
     const all = (await get('/api/admin/stocks/residential/daily')).json().days;
     expect(all).toHaveLength(30);
     expect(all.at(-1)).toEqual({ day: today, usedInKb: 3072 });

@@ -11,6 +11,7 @@ import { burntIpsText, getIpStock } from './ip-stock.ts';
 import { getSubnet, listSubnets } from './list-subnets.ts';
 import { getResidentialStock, setResidentialLimit } from './residential-stock.ts';
 import { swapSubnet } from './swap-subnet.ts';
+import { listTopResidentialCustomers } from './top-residential-customers.ts';
 import { uploadIps } from './upload-ips.ts';
 
 /**
@@ -26,6 +27,11 @@ export const inventoryAdminRoutes: FastifyPluginAsync<{ db: Db; brand: Branding;
   api.route({ ...routeOf(endpoints.getResidentialStock), handler: async () => getResidentialStock({ db, currency }) });
 
   api.route({ ...routeOf(endpoints.getResidentialDailyUsage), handler: async () => listDailyUsage({ db }) });
+
+  api.route({
+    ...routeOf(endpoints.listTopResidentialCustomers),
+    handler: async () => listTopResidentialCustomers({ db }),
+  });
 
   api.route({
     ...routeOf(endpoints.setResidentialLimit),

@@ -10,6 +10,7 @@ export const inventoryKeys = {
   all: [...admin, 'inventory'] as const,
   residential: () => [...inventoryKeys.all, 'residential'] as const,
   residentialDaily: () => [...inventoryKeys.all, 'residential-daily'] as const,
+  residentialTop: () => [...inventoryKeys.all, 'residential-top'] as const,
   /** A pool's stock; each page of its burnt IPs is under it, so all reload together. */
   stock: (pool: IpPool) => [...inventoryKeys.all, 'stock', pool] as const,
   stockPage: (pool: IpPool, after: string | undefined) => [...inventoryKeys.stock(pool), after ?? null] as const,

@@ -6,6 +6,15 @@ import { alertsKeys, auditKeys, inventoryKeys } from './admin-keys.ts';
 export const poolName = (pool: IpPool) => (pool === 'pk1' ? 'PK1' : 'Elite ISP');
 
 /** GET /api/admin/stocks/residential/daily: what the gateway carried for all customers per day. */
+/** The customers who used the most residential data this month. */
+export function useTopResidentialCustomers() {
+  return useQuery({
+    queryKey: inventoryKeys.residentialTop(),
+    queryFn: ({ signal }) =>
+      callApi('listTopResidentialCustomers', { fallbackMessage: adminMessages.fetchResidentialFailed, signal }),
+  });
+}
+
 export function useResidentialDailyUsage() {
   return useQuery({
     queryKey: inventoryKeys.residentialDaily(),

@@ -27,6 +27,9 @@ describe('Residential inventory: Set pool', () => {
     const calls = fakeApi({
       'GET /api/admin/stocks/residential': () => ({ body: stock(limit) }),
       'GET /api/admin/stocks/residential/daily': () => ({ body: { days: [] } }),
+      'GET /api/admin/stocks/residential/top-customers': () => ({
+        body: { month: '2026-11', customers: [{ userId: 'u1', email: 'heavy@example.com', usedInKb: 3_584_000 }] },
+      }),
       'PUT /api/admin/stocks/residential': ({ body }) => {
         limit = (body as { bandwidthLimit: number }).bandwidthLimit;
         return { body: { ...stock(limit), message: 'The pool is 2.5 GB; no order was waiting.', delivered: 0 } };
@@ -35,6 +38,8 @@ describe('Residential inventory: Set pool', () => {
     renderWithApp(<ResidentialInventoryCard />);
     expect(await screen.findByText('2.000 GB')).toBeTruthy();
     expect(screen.getByText('Automatic top-ups this month: 2 paid ($50.00), 1 failed')).toBeTruthy();
+    expect(await screen.findByText('heavy@example.com')).toBeTruthy();
+    expect(screen.getByText('3.500 GB')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Set pool' }) as HTMLButtonElement).disabled).toBe(true);
     fireEvent.change(poolField(), { target: { value: '2.5' } });
     fireEvent.click(screen.getByRole('button', { name: 'Set pool' }));

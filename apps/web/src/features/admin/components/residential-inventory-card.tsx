@@ -1,10 +1,15 @@
 import { Badge, Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { formatMoney, formatPoolGb, USAGE_CHART_DAYS } from '@storefront/contract';
+import { formatGb, formatMoney, formatPoolGb, USAGE_CHART_DAYS } from '@storefront/contract';
 import { useState } from 'react';
 import { DailyUsageChart } from '../../../components/daily-usage-chart.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { showToast } from '../../../lib/toasts.ts';
-import { useResidentialDailyUsage, useResidentialStock, useSetResidentialLimit } from '../api/inventory-api.ts';
+import {
+  useResidentialDailyUsage,
+  useResidentialStock,
+  useSetResidentialLimit,
+  useTopResidentialCustomers,
+} from '../api/inventory-api.ts';
 import { Reserved } from './reserved.tsx';
 import { HealthBadge, UsageBar } from './usage-health.tsx';
 
@@ -95,6 +100,7 @@ export function ResidentialInventoryCard() {
         {/* The chart's room is held while its days load (a page drawn by the browser). */}
         {daily.isPending && <ChartPlaceholder />}
         {daily.data && <DailyUsageChart days={daily.data.days} label="Carried by the gateway" />}
+        <TopCustomers />
         <Group align="flex-end" gap="sm">
           <NumberInput
             label="Set the pool (GB)"
@@ -112,6 +118,37 @@ export function ResidentialInventoryCard() {
         <FormError message={setLimit.error?.message ?? null} />
       </Stack>
     </Card>
+  );
+}
+
+/** Who used the most data this month: the customers to watch, or to talk to about a larger plan. */
+function TopCustomers() {
+  const top = useTopResidentialCustomers();
+  if (!top.data) return null;
+  return (
+    <div>
+      <Title order={3} size="h6" mb={4}>
+        Most data this month
+      </Title>
+      {top.data.customers.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No residential data used this month yet.
+        </Text>
+      ) : (
+        <Stack gap={2}>
+          {top.data.customers.map((customer) => (
+            <Group key={customer.userId} justify="space-between" wrap="nowrap" gap="sm">
+              <Text size="sm" truncate="end">
+                {customer.email}
+              </Text>
+              <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
+                {formatGb(customer.usedInKb)}
+              </Text>
+            </Group>
+          ))}
+        </Stack>
+      )}
+    </div>
   );
 }
 
