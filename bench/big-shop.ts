@@ -605,6 +605,10 @@ try {
     { label: 'admin: GET /api/admin/features', ...admin('/api/admin/features') },
     { label: 'admin: GET /api/admin/stocks/residential', ...admin('/api/admin/stocks/residential') },
     { label: 'admin: GET /api/admin/stocks/residential/daily', ...admin('/api/admin/stocks/residential/daily') },
+    {
+      label: 'admin: GET /api/admin/stocks/residential/top-customers',
+      ...admin('/api/admin/stocks/residential/top-customers'),
+    },
   );
   for (const [pool, bigSubnet, smallSubnet] of [
     ['isp', bigIspSubnet, '192.0.2.0/24'],

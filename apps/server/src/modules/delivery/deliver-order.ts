@@ -111,7 +111,7 @@ export async function deliverWaitingOrders({
   brand: Branding;
   productId: ProductId;
 }): Promise<number> {
-  if (PRODUCTS[productId].unit !== 'gb') await deliverWaitingReplacements(tx, productId);
+  if (PRODUCTS[productId].unit !== 'gb') await deliverWaitingReplacements(tx, brand, productId);
   const waiting = await tx
     .select()
     .from(orders)

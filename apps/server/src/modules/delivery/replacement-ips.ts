@@ -1,7 +1,10 @@
-import { proxyAddress } from '@storefront/contract';
+import { type ProductId, proxyAddress } from '@storefront/contract';
 import { and, asc, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { ipReplacements, orders, proxyIps } from '../../db/schema.ts';
+import { ipReplacements, orders, proxyIps, users } from '../../db/schema.ts';
+import type { Branding } from '../../lib/branded-email.ts';
+import { replacementsDoneEmail } from '../notifications/customer-emails.ts';
+import { enqueueEmail } from '../notifications/outbox.ts';
 
 /** A free IP claimed for a replacement, in the pool's order (oldest first). */
 export interface ClaimedIp {
@@ -102,18 +105,23 @@ export async function burnReplaced(tx: Tx, ids: string[]): Promise<void> {
  * order ended, or whose IP left the order, is void. One whose order another transaction holds, or that the pool cannot
  * serve outside its customer's burnt subnets, waits on; it stops when the pool is empty. Answers how many were made.
  */
-export async function deliverWaitingReplacements(tx: Tx, productId: string): Promise<number> {
+export async function deliverWaitingReplacements(tx: Tx, brand: Branding, productId: ProductId): Promise<number> {
   const waiting = await tx
     .select({
       id: ipReplacements.id,
       orderId: ipReplacements.orderId,
       userId: ipReplacements.userId,
       oldIpId: ipReplacements.oldIpId,
+      oldAddress: ipReplacements.oldAddress,
     })
     .from(ipReplacements)
     .where(and(eq(ipReplacements.productId, productId as never), eq(ipReplacements.status, 'waiting')))
     .orderBy(asc(ipReplacements.requestedAt), asc(ipReplacements.id))
     .for('update', { skipLocked: true });
+  const madeByOrder = new Map<
+    string,
+    { userId: string; firstId: string; replaced: { oldIp: string; newIp: string }[] }
+  >();
   let made = 0;
   for (const replacement of waiting) {
     // The order's row, as the customer's own replacement takes it first; one held elsewhere is left for next time.
@@ -143,7 +151,28 @@ export async function deliverWaitingReplacements(tx: Tx, productId: string): Pro
       .update(ipReplacements)
       .set({ status: 'done', newIpId: fresh.id, newAddress: fresh.address, doneAt: sql`now()` })
       .where(eq(ipReplacements.id, replacement.id));
+    const done = madeByOrder.get(replacement.orderId) ?? {
+      userId: replacement.userId,
+      firstId: replacement.id,
+      replaced: [],
+    };
+    done.replaced.push({ oldIp: replacement.oldAddress, newIp: fresh.address });
+    madeByOrder.set(replacement.orderId, done);
     made += 1;
+  }
+  // One e-mail per order for what this addition of stock made, in the same transaction (the outbox sends it).
+  for (const [orderId, done] of madeByOrder) {
+    const [row] = await tx
+      .select({ email: users.email, quantity: orders.quantity })
+      .from(orders)
+      .innerJoin(users, eq(users.id, orders.userId))
+      .where(eq(orders.id, orderId));
+    if (!row) continue;
+    await enqueueEmail(
+      tx,
+      `replacements-done:${done.firstId}`,
+      replacementsDoneEmail(brand, row.email, { orderId, productId, quantity: row.quantity }, done.replaced),
+    );
   }
   return made;
 }

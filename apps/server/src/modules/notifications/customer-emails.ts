@@ -85,6 +85,24 @@ export function paymentFailedEmail(
   });
 }
 
+/** Replacements that waited for new stock are made: the old lines stop working, the new ones are in the list. */
+export function replacementsDoneEmail(
+  brand: Branding,
+  to: string,
+  order: OrderFacts,
+  replaced: readonly { oldIp: string; newIp: string }[],
+): Mail {
+  return actionEmail(brand, to, {
+    subject: `Your replacement ${replaced.length === 1 ? 'IP is' : 'IPs are'} ready`,
+    heading: `Your replacement ${replaced.length === 1 ? 'IP is' : 'IPs are'} ready`,
+    body: `${replaced.length === 1 ? 'An IP' : `${replaced.length} IPs`} of ${what(order)} waited for new stock and ${replaced.length === 1 ? 'has' : 'have'} now been replaced. Update your tools: the old ${replaced.length === 1 ? 'line no longer works' : 'lines no longer work'}.`,
+    items: replaced.map((entry) => `${entry.oldIp} → ${entry.newIp}`),
+    action: 'View your proxies',
+    url: proxiesUrl(brand, order),
+    footnote: "Every replacement is in the order's replacement history.",
+  });
+}
+
 export function expiredEmail(brand: Branding, to: string, order: OrderFacts): Mail {
   return actionEmail(brand, to, {
     subject: `${PRODUCTS[order.productId].label} order #${shortId(order.orderId, 8)} has expired`,

@@ -1,7 +1,7 @@
 import type { ReplacementHistory, ReplacementPreview, ReplacementResult, ReplacementStats } from '@storefront/contract';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ipReplacementSubnets, ipReplacements, orders, proxyIps } from '../../db/schema.ts';
+import { emailOutbox, ipReplacementSubnets, ipReplacements, orders, proxyIps } from '../../db/schema.ts';
 import { testBrand } from '../../test/payments.ts';
 import { callApi, createTestApp, signUpCustomer, type TestApp } from '../../test/test-app.ts';
 import { expireOrder } from '../billing/expire-order.ts';
@@ -228,6 +228,14 @@ describe('replacing bad static IPs', () => {
     expect(await ipRow('10.11.11.5:8000')).toMatchObject({ assignedOrderId: order.id });
     const [entry] = (await history(ann.cookie, order.id)).json<ReplacementHistory>().replacements;
     expect(entry).toMatchObject({ status: 'done', oldIp: order.addresses[0], newIp: '10.11.11.5:8000' });
+    // The customer is told, with the old line and the new one.
+    const [mail] = await t.database.db
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.dedupeKey, `replacements-done:${entry?.id}`));
+    expect(mail?.subject).toBe('Your replacement IP is ready');
+    expect(mail?.toAddress).toBe('ann@example.com');
+    expect(mail?.text).toContain(`${order.addresses[0]} → 10.11.11.5:8000`);
   });
 
   it("refuses anyone else's order or IP, and changes nothing", async () => {
