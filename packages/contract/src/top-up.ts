@@ -42,6 +42,7 @@ export const topUpMessages = {
   removeFailed: 'Failed to remove the card',
   switchedOff: `Automatic top-up switched itself off after ${TOP_UP_FAILURES_MAX} failed payments in a row. Check your card, then turn it on again.`,
   declined: 'The card was declined.',
+  cardGone: 'The card was removed before this payment could be made.',
   needsAction: 'Your bank asks you to confirm this payment, which cannot be done automatically.',
   dailyLimitReached: (count: number) =>
     `Waiting: ${count} top-up${count === 1 ? '' : 's'} in the last 24 hours, the most you allowed.`,

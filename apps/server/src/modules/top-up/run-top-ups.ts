@@ -1,4 +1,4 @@
-import { KB_PER_GB, PRODUCTS } from '@storefront/contract';
+import { KB_PER_GB, PRODUCTS, topUpMessages } from '@storefront/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client.ts';
@@ -55,7 +55,7 @@ export async function runTopUps(ctx: TopUpContext, now: Date): Promise<{ paid: n
     if (outcome === 'paid') counts.paid += 1;
     if (outcome === 'failed') counts.failed += 1;
   };
-  for (const left of await reclaimLeftBehind(ctx)) {
+  for (const left of await reclaimLeftBehind(ctx, now)) {
     if (ctx.signal?.aborted) return counts;
     await charge(left);
   }
@@ -150,9 +150,13 @@ async function decide(tx: Tx, ctx: TopUpContext, userId: string, now: Date): Pro
   };
 }
 
-/** Top-ups left charging past their lease (a run stopped between the charge and its record): taken over, renewed. */
-async function reclaimLeftBehind(ctx: TopUpContext): Promise<Charge[]> {
-  return ctx.db.transaction(async (tx) => {
+/**
+ * Top-ups left charging past their lease (a run stopped between the charge and its record): taken over with a new
+ * lease. One whose card is gone since, or was saved with another provider than the shop's now, cannot be asked again:
+ * it is recorded as failed.
+ */
+async function reclaimLeftBehind(ctx: TopUpContext, now: Date): Promise<Charge[]> {
+  const { charges, orphans } = await ctx.db.transaction(async (tx) => {
     const stale = rowsOf<{
       id: string;
       order_id: string | null;
@@ -160,24 +164,29 @@ async function reclaimLeftBehind(ctx: TopUpContext): Promise<Charge[]> {
       amount_gb: number;
       amount_cents: number;
       currency: string;
+      provider: string | null;
       provider_customer_id: string | null;
       payment_method_id: string | null;
     }>(
       await tx.execute(sql`
         select t.id, t.order_id, t.user_id, t.amount_gb, t.amount_cents, t.currency,
-          s.provider_customer_id, s.payment_method_id
-        from top_ups t join top_up_settings s on s.user_id = t.user_id
-        where t.status = 'charging' and t.claimed_until <= now() and s.provider = ${ctx.provider.name}
+          s.provider, s.provider_customer_id, s.payment_method_id
+        from top_ups t left join top_up_settings s on s.user_id = t.user_id
+        where t.status = 'charging' and t.claimed_until <= now()
         order by t.claimed_until limit ${ctx.batchSize}
         for update of t skip locked`),
     );
     const charges: Charge[] = [];
+    const orphans: string[] = [];
     for (const row of stale) {
       await tx
         .update(topUps)
         .set({ claimedUntil: sql`now() + make_interval(secs => ${STEP_LEASE_SECONDS})` })
         .where(and(eq(topUps.id, row.id), eq(topUps.status, 'charging')));
-      if (!row.order_id || !row.payment_method_id) continue;
+      if (!row.order_id || !row.payment_method_id || row.provider !== ctx.provider.name) {
+        orphans.push(row.id);
+        continue;
+      }
       charges.push({
         topUpId: row.id,
         orderId: row.order_id,
@@ -189,8 +198,25 @@ async function reclaimLeftBehind(ctx: TopUpContext): Promise<Charge[]> {
         paymentMethodId: row.payment_method_id,
       });
     }
-    return charges;
+    return { charges, orphans };
   });
+  for (const topUpId of orphans) {
+    await handlePaymentEvent({
+      db: ctx.db,
+      provider: ctx.provider.name,
+      brand: ctx.brand,
+      now,
+      event: {
+        kind: 'top_up.failed',
+        eventId: `top-up:${topUpId}:failed`,
+        type: 'top_up.failed',
+        topUpId,
+        needsAction: false,
+        message: topUpMessages.cardGone,
+      },
+    });
+  }
+  return charges;
 }
 
 /**

@@ -293,6 +293,22 @@ describe('automatic top-up of residential data (sandbox)', () => {
     await runTopUps(ctx, new Date(at.getTime() + 60_000));
     const all = await t.database.db.select().from(topUps).where(eq(topUps.userId, gus.id));
     expect(all.map((topUp) => topUp.status)).toEqual(['paid', 'paid']);
+
+    // One left charging whose card was removed since cannot be asked again: recorded as failed, never stuck.
+    await t.database.db.insert(topUps).values({
+      userId: gus.id,
+      orderId: order?.id,
+      amountGb: 3,
+      amountCents: 1500,
+      currency: 'usd',
+      status: 'charging',
+      claimedUntil: new Date(Date.now() - 1000),
+      startedAt: at,
+    });
+    expect((await call('DELETE', '/api/residential/top-up/card', gus)).statusCode).toBe(200);
+    await runTopUps(ctx, new Date(at.getTime() + 120_000));
+    const last = (await settings(gus)).json<TopUp>().history.find((entry) => entry.status !== 'paid');
+    expect(last).toMatchObject({ status: 'failed', message: topUpMessages.cardGone });
     expect(await totalKbOf(gus.id)).toBe(10 * KB_PER_GB);
   });
 
