@@ -9,8 +9,10 @@ import {
   PROXY_FORMATS,
   type ProductId,
   paths,
+  topUpMessages,
 } from '@storefront/contract';
 import { IconDownload, IconPlus, IconRefresh } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { startTransition, useCallback, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { lazyDialog } from '../../../components/lazy-dialog.tsx';
@@ -24,6 +26,7 @@ import { showToast } from '../../../lib/toasts.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useCancelOrder, useDailyUsage, useProcessingOrders } from '../api/proxies-api.ts';
 import { proxyUserKeys } from '../api/proxy-users-api.ts';
+import { topUpKeys } from '../api/top-up-api.ts';
 import { ordersOf, tabOf } from '../proxies-model.ts';
 import { ListLinkButton } from './list-link-button.tsx';
 import { OrderCard } from './order-card.tsx';
@@ -61,16 +64,21 @@ export const firstReads: FirstReads = (search) => [
   read('listOrders', ordersKeys.list()),
   read('listOrderUsage', ordersKeys.usage()),
   read('listProcessingOrders', ordersKeys.processing()),
-  // The Residential tab's daily chart and its Proxy Users card's list, drawn with the page rather than arriving under
-  // it; no other tab shows them.
+  // The Residential tab's daily chart, its Automatic top-up card and its Proxy Users card's list, drawn with the page
+  // rather than arriving under it; no other tab shows them.
   ...(tabOf(search.get('tab')) === 'residential_proxies'
-    ? [read('getDailyUsage', ordersKeys.dailyUsage()), read('listProxyUsers', proxyUserKeys.list())]
+    ? [
+        read('getDailyUsage', ordersKeys.dailyUsage()),
+        read('getTopUp', topUpKeys.settings()),
+        read('listProxyUsers', proxyUserKeys.list()),
+      ]
     : []),
 ];
 
 export function ProxiesPage() {
   usePageTitle('Proxies');
   const [params, setParams] = useSearchParams();
+  const queryClient = useQueryClient();
   const tab = tabOf(params.get('tab'));
   // Back from a paid checkout (?paid=1): said once, and the address keeps only its tab (a reload says nothing).
   const paid = params.get('paid') === '1';
@@ -85,6 +93,19 @@ export function ProxiesPage() {
       { replace: true },
     );
   }, [paid, setParams]);
+  // Back from the card page (?card=saved): said once, as a paid checkout is.
+  const cardSaved = params.get('card') === 'saved';
+  useEffect(() => {
+    if (!cardSaved) return;
+    showToast({ color: 'green', message: topUpMessages.cardSaved });
+    setParams(
+      (current) => {
+        current.delete('card');
+        return current;
+      },
+      { replace: true },
+    );
+  }, [cardSaved, setParams]);
   const orders = useOrders({ refreshWhileProcessing: true });
   const usage = useOrderUsage();
   // A customer with residential data has its daily chart's read made as the page opens at any tab, so that changing
@@ -123,6 +144,7 @@ export function ProxiesPage() {
     void orders.refetch();
     void usage.refetch();
     void processing.refetch();
+    void queryClient.invalidateQueries({ queryKey: topUpKeys.all });
   };
 
   return (

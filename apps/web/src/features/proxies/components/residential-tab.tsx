@@ -29,6 +29,7 @@ import { usageColor } from '../proxies-model.ts';
 import { ProcessingRow } from './order-card.tsx';
 import { ProxyUsersCard } from './proxy-users-card.tsx';
 import { ResidentialGenerator } from './residential-generator.tsx';
+import { TopUpCard } from './top-up-card.tsx';
 
 function CopyIcon({ value, label }: { value: string; label: string }) {
   return (
@@ -106,7 +107,10 @@ function UsageCard({ account }: { account: OrderUsage }) {
   );
 }
 
-/** The Residential tab: waiting orders, then each account's usage, credentials and list generator. */
+/**
+ * The Residential tab: waiting orders, then each account's usage, credentials and list generator, its automatic top-up
+ * and its proxy users.
+ */
 export function ResidentialTab({ usage, processing }: { usage: OrderUsage[]; processing: ProcessingOrder[] }) {
   const timeZone = useTimeZone();
   if (usage.length === 0 && processing.length === 0) {
@@ -132,6 +136,7 @@ export function ResidentialTab({ usage, processing }: { usage: OrderUsage[]; pro
       {usage.map((account) => (
         <Stack key={account.username} gap="md">
           <UsageCard account={account} />
+          <TopUpCard />
           <ProxyUsersCard account={account} />
         </Stack>
       ))}
