@@ -221,6 +221,11 @@ export const browserPages = {
     () => import('../features/sandbox/components/sandbox-billing-page.tsx'),
     'SandboxBillingPage',
   ),
+  sandboxCardSetup: splitPage(
+    'src/features/sandbox/components/sandbox-card-setup-page.tsx',
+    () => import('../features/sandbox/components/sandbox-card-setup-page.tsx'),
+    'SandboxCardSetupPage',
+  ),
 };
 
 /** The signed-in page at `pathname`, if any. */

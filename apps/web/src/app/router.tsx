@@ -34,7 +34,7 @@ function Waiting({ text }: { text: string }) {
  */
 export function AppRoutes() {
   const { login, signup, forgotPassword, resetPassword, authCallback } = browserPages;
-  const { sandboxCheckout, sandboxInvoice, sandboxBilling } = browserPages;
+  const { sandboxCheckout, sandboxInvoice, sandboxBilling, sandboxCardSetup } = browserPages;
   return (
     <Suspense fallback={null}>
       <Routes>
@@ -70,6 +70,7 @@ export function AppRoutes() {
         <Route path={paths.sandboxCheckout} element={<sandboxCheckout.Page />} />
         <Route path={paths.sandboxInvoice} element={<sandboxInvoice.Page />} />
         <Route path={paths.sandboxBilling} element={<sandboxBilling.Page />} />
+        <Route path={paths.sandboxCardSetup} element={<sandboxCardSetup.Page />} />
         <Route path="*" element={<publicPages.notFound.Page />} />
       </Routes>
     </Suspense>

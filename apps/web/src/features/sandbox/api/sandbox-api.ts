@@ -9,6 +9,7 @@ export const sandboxKeys = {
   checkout: (id: string) => [...sandboxKeys.all, 'checkout', id] as const,
   invoice: (id: string) => [...sandboxKeys.all, 'invoice', id] as const,
   billing: (orderId: string) => [...sandboxKeys.all, 'billing', orderId] as const,
+  cardSetup: (id: string) => [...sandboxKeys.all, 'card-setup', id] as const,
 };
 
 export function useSandboxCheckout(id: string) {
@@ -83,5 +84,32 @@ export function useUpdateSandboxCard(orderId: string) {
       // A working card after a failed renewal is charged at once: the order's state and history change.
       void queryClient.invalidateQueries({ queryKey: ordersKeys.all });
     },
+  });
+}
+
+/** The sandbox's stand-in for the provider's page that saves a card for automatic top-up. */
+export function useSandboxCardSetup(id: string) {
+  return useQuery({
+    queryKey: sandboxKeys.cardSetup(id),
+    queryFn: ({ signal }) =>
+      callApi('getSandboxCardSetup', {
+        params: { id },
+        fallbackMessage: 'This card page could not be loaded.',
+        signal,
+      }),
+    retry: false,
+  });
+}
+
+export function useSaveSandboxCard(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (card: 'ok' | 'declined') =>
+      callApi('saveSandboxCard', {
+        params: { id },
+        body: { card },
+        fallbackMessage: 'The card could not be saved. Please try again.',
+      }),
+    onSuccess: (setup) => queryClient.setQueryData(sandboxKeys.cardSetup(id), setup),
   });
 }

@@ -7,6 +7,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../../lib/api-client.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useSandboxCheckout, useSandboxPay } from '../api/sandbox-api.ts';
+import { inAppPath } from '../in-app-path.ts';
 import { SandboxFrame } from './sandbox-frame.tsx';
 
 function Line({ label, value, strong }: { label: string; value: ReactNode; strong?: boolean }) {
@@ -20,16 +21,6 @@ function Line({ label, value, strong }: { label: string; value: ReactNode; stron
       </Text>
     </Group>
   );
-}
-
-/** Same-origin return addresses are followed inside the app; anything else is left as a full navigation. */
-function inAppPath(url: string): string | undefined {
-  try {
-    const target = new URL(url, window.location.href);
-    return target.origin === window.location.origin ? `${target.pathname}${target.search}` : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The sandbox provider's hosted payment page (/sandbox/checkout/:id): clearly a test, where no real money moves. */
