@@ -18,6 +18,7 @@ import { useTimeZone } from '../../../lib/time-zone.ts';
 import { showToast } from '../../../lib/toasts.ts';
 import { withSchemas } from '../../../lib/zod-without-eval.ts';
 import { useRemoveCard, useStartCardSetup, useTopUp } from '../api/top-up-api.ts';
+import classes from './top-up.module.css';
 
 // The form checks the contract's schema: a chunk of its own with zod, so the Residential tab shows without it. It is
 // asked for as the card mounts, while the settings are read, rather than once they have come.
@@ -117,6 +118,29 @@ function SavedCard({ topUp }: { topUp: TopUp }) {
   );
 }
 
+function StatusBadge({ status }: { status: TopUpStatus }) {
+  return (
+    <Badge color={STATUS[status].color} variant="light" style={{ flexShrink: 0 }}>
+      {STATUS[status].label}
+    </Badge>
+  );
+}
+
+/** A paid top-up's order, in Order History; else why a payment did not go through, if it says. */
+function Details({ entry }: { entry: TopUpEntry }) {
+  if (entry.status === 'paid' && entry.orderId)
+    return (
+      <Anchor component={Link} to={paths.orderHistory} size="sm">
+        Order #{shortId(entry.orderId, 8)} in Order History
+      </Anchor>
+    );
+  return entry.message ? (
+    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+      {entry.message}
+    </Text>
+  ) : null;
+}
+
 /** What each top-up did, newest first: when, how much, what it cost, and how it went in words. */
 function TopUpHistory({ history }: { history: TopUpEntry[] }) {
   const timeZone = useTimeZone();
@@ -126,54 +150,68 @@ function TopUpHistory({ history }: { history: TopUpEntry[] }) {
         No top-ups yet.
       </Text>
     );
+  const when = (entry: TopUpEntry) => formatDate(entry.startedAt, 'date-time', timeZone);
+  const what = (entry: TopUpEntry) =>
+    `${entry.amountGb.toLocaleString('en-US')} GB · ${formatMoney(entry.amountCents, entry.currency)}`;
   return (
-    // On a phone the table scrolls sideways: the scroll area takes the focus, so the arrow keys scroll it too.
-    <Table.ScrollContainer
-      minWidth={600}
-      scrollAreaProps={{
-        type: 'auto',
-        viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Top-ups, scrolling sideways' },
-      }}
-    >
-      <Table verticalSpacing="xs" aria-label="Top-up history">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Date</Table.Th>
-            <Table.Th ta="right">Data</Table.Th>
-            <Table.Th ta="right">Amount</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th>Details</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {history.map((entry) => (
-            <Table.Tr key={entry.id} data-testid="top-up-entry">
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(entry.startedAt, 'date-time', timeZone)}</Table.Td>
-              <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                {entry.amountGb.toLocaleString('en-US')} GB
-              </Table.Td>
-              <Table.Td ta="right">{formatMoney(entry.amountCents, entry.currency)}</Table.Td>
-              <Table.Td>
-                <Badge color={STATUS[entry.status].color} variant="light" style={{ whiteSpace: 'nowrap' }}>
-                  {STATUS[entry.status].label}
-                </Badge>
-              </Table.Td>
-              <Table.Td>
-                {entry.status === 'paid' && entry.orderId ? (
-                  <Anchor component={Link} to={paths.orderHistory} size="sm">
-                    Order #{shortId(entry.orderId, 8)} in Order History
-                  </Anchor>
-                ) : (
-                  <Text size="sm" c={entry.message ? undefined : 'dimmed'} style={{ overflowWrap: 'anywhere' }}>
-                    {entry.message ?? '-'}
-                  </Text>
-                )}
-              </Table.Td>
+    <>
+      <ul className={classes.list} aria-label="Top-up history">
+        {history.map((entry) => (
+          <li key={entry.id}>
+            <Stack gap={4}>
+              <Group justify="space-between" gap="xs" align="flex-start">
+                <Text size="sm" fw={500}>
+                  {when(entry)}
+                </Text>
+                <StatusBadge status={entry.status} />
+              </Group>
+              <Text size="sm" c="dimmed">
+                {what(entry)}
+              </Text>
+              <Details entry={entry} />
+            </Stack>
+          </li>
+        ))}
+      </ul>
+      {/* Wider than the card on a small laptop: it scrolls sideways, and the scroll area takes the focus for it. */}
+      <Table.ScrollContainer
+        minWidth={600}
+        className={classes.table}
+        scrollAreaProps={{
+          type: 'auto',
+          viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Top-ups, scrolling sideways' },
+        }}
+      >
+        <Table verticalSpacing="xs" aria-label="Top-up history">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Date</Table.Th>
+              <Table.Th ta="right">Data</Table.Th>
+              <Table.Th ta="right">Amount</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Details</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+          </Table.Thead>
+          <Table.Tbody>
+            {history.map((entry) => (
+              <Table.Tr key={entry.id} data-testid="top-up-entry">
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{when(entry)}</Table.Td>
+                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                  {entry.amountGb.toLocaleString('en-US')} GB
+                </Table.Td>
+                <Table.Td ta="right">{formatMoney(entry.amountCents, entry.currency)}</Table.Td>
+                <Table.Td>
+                  <StatusBadge status={entry.status} />
+                </Table.Td>
+                <Table.Td>
+                  <Details entry={entry} />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </>
   );
 }
 
