@@ -18,11 +18,13 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'chromium', use: { ...devices['Desktop Chrome'] }, testIgnore: /(time|admin)\.spec\.ts$/ },
+    { name: 'chromium', use: { ...devices['Desktop Chrome'] }, testIgnore: /(time|admin|top-up)\.spec\.ts$/ },
     // Switches products off and swaps pool subnets of the shared app, so it runs after the customers' tests.
     { name: 'admin', use: { ...devices['Desktop Chrome'] }, testMatch: /admin\.spec\.ts$/, dependencies: ['chromium'] },
     // Moves the shared app's sandbox clock forward, so it runs alone, after every other test.
     { name: 'time', use: { ...devices['Desktop Chrome'] }, testMatch: /time\.spec\.ts$/, dependencies: ['admin'] },
+    // Moves the clock too, by hours, to run its customers' top-ups: alone, after the clock's own test.
+    { name: 'top-up', use: { ...devices['Desktop Chrome'] }, testMatch: /top-up\.spec\.ts$/, dependencies: ['time'] },
   ],
   webServer: {
     // The built app on a fresh in-memory database, with an SMTP server and an OpenID Connect provider (e2e/support).

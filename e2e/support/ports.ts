@@ -15,6 +15,8 @@ export const E2E = {
   consoleAdminEmail: 'console-admin@e2e.test',
   /** The administrator who moves the sandbox's test clock (e2e/time.spec.ts). */
   clockAdminEmail: 'clock-admin@e2e.test',
+  /** The administrator who moves the clock for the top-ups (e2e/top-up.spec.ts). */
+  topUpAdminEmail: 'top-up-admin@e2e.test',
   /** The administrators who open every page for the accessibility check (e2e/accessibility*.spec.ts), two at once. */
   a11yAdminEmail: 'a11y-admin@e2e.test',
   a11yAdminEmail2: 'a11y-admin-2@e2e.test',

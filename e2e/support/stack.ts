@@ -100,6 +100,7 @@ const app = spawn(process.execPath, ['apps/server/src/main.ts'], {
       E2E.stockAdminEmail,
       E2E.consoleAdminEmail,
       E2E.clockAdminEmail,
+      E2E.topUpAdminEmail,
       E2E.a11yAdminEmail,
       E2E.a11yAdminEmail2,
       E2E.speedAdminEmail,
