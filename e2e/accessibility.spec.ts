@@ -2,6 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { paths, pathTo } from '@storefront/contract';
 import { Audit, NARROW, PAIR_A, PAIR_B, VIEWS, WIDE } from './support/axe.ts';
 import { buyThroughSandbox, confirmField, passwordField, signUp, uniqueEmail } from './support/helpers.ts';
+import { E2E } from './support/ports.ts';
 
 // axe-core on every page of the app, as first shown and with its dialogs, menus, toasts and form errors open, at 1280 and
 // 375 px in both colour schemes; any finding fails (WCAG 2.2 AA and axe's best practices). The administrator's console
@@ -165,6 +166,11 @@ test('a customer’s orders: Proxies, Order History, the invoice, Overview and S
   await audit.check('sandbox invoice');
   await open(page, pathTo(paths.sandboxBilling, { id: paid?.order_id ?? '' }));
   await audit.check('sandbox billing');
+  // The card page of automatic top-up, opened as the Residential tab's Save a card does.
+  const started = await page.request.post('/api/residential/top-up/card', { headers: { origin: E2E.appUrl } });
+  const setup = (await started.json()) as { url: string };
+  await open(page, new URL(setup.url).pathname);
+  await audit.check('sandbox card page');
 
   // Overview with orders; Settings, its dialogs and their errors.
   await open(page, paths.overview);
