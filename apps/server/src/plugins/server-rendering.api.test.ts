@@ -387,8 +387,10 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
       'orders/processing',
       'orders/usage',
       'proxy-users/list',
+      'top-up/settings',
     ]);
-    // The other tabs show no chart (nor the Proxy Users card), so their page makes no such reads.
+    // The other tabs show no chart (nor the Automatic top-up and Proxy Users cards), so their page makes no such
+    // reads.
     const isp = await page('/dashboard/proxies', `${cy.cookie}; tz=UTC`);
     expect(keysOfPage(isp.body)).toEqual(['auth/me', 'orders/list', 'orders/processing', 'orders/usage']);
 
