@@ -376,6 +376,9 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
       'Data used: 2.000 GB in the last 30 days',
       'Data used, per day over the last 30 days',
       `<td>${formatDate(`${today}T00:00:00Z`, 'month-day', 'UTC')}</td><td>2</td>`,
+      // The Automatic top-up card with its form, a part of its own that the server loads with the tab.
+      'When data left falls under (GB)',
+      'No top-ups yet.',
     ]);
     expect(drawnChart).not.toContain('7.000 GB');
     const keysOfPage = (html: string) =>

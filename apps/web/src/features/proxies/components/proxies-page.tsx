@@ -39,10 +39,12 @@ const ReplaceDialog = lazyDialog(async () => (await import('./replace-dialog.tsx
  * chart): a chunk of its own, loaded as the tab is pointed at, focused or chosen (lib/split-part.tsx). Changing tabs is
  * a transition (the router's), so the tab shown stays until the panel's code has come; the server draws it at once.
  */
-const residentialTab = splitPart(
-  async () => (await import('./residential-tab.tsx')).ResidentialTab,
-  'src/features/proxies/components/residential-tab.tsx',
-);
+const residentialTab = splitPart(async () => {
+  const tab = await import('./residential-tab.tsx');
+  // The server draws the tab whole, the Automatic top-up card's form (a part of its own) included.
+  if (import.meta.env.SSR) await tab.preloadTopUpForm();
+  return tab.ResidentialTab;
+}, 'src/features/proxies/components/residential-tab.tsx');
 
 /** The parts of the page split off into chunks of their own, which the server loads with it. */
 export const splitParts = [residentialTab];

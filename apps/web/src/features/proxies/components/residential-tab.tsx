@@ -31,6 +31,8 @@ import { ProxyUsersCard } from './proxy-users-card.tsx';
 import { ResidentialGenerator } from './residential-generator.tsx';
 import { TopUpCard } from './top-up-card.tsx';
 
+export { preloadTopUpForm } from './top-up-card.tsx';
+
 function CopyIcon({ value, label }: { value: string; label: string }) {
   return (
     <CopyButton value={value}>

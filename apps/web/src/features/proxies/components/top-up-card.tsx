@@ -10,27 +10,23 @@ import {
   topUpMessages,
 } from '@storefront/contract';
 import { IconAlertCircle, IconCreditCard } from '@tabler/icons-react';
-import { lazy, Suspense, useEffect, useId, useState } from 'react';
+import { Suspense, useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { FormError } from '../../../components/form-error.tsx';
 import { LazyModal } from '../../../components/lazy-dialog.tsx';
+import { splitPart } from '../../../lib/split-part.tsx';
 import { useTimeZone } from '../../../lib/time-zone.ts';
 import { showToast } from '../../../lib/toasts.ts';
 import { withSchemas } from '../../../lib/zod-without-eval.ts';
 import { useRemoveCard, useStartCardSetup, useTopUp } from '../api/top-up-api.ts';
 import classes from './top-up.module.css';
 
-// The form checks the contract's schema: a chunk of its own with zod, so the Residential tab shows without it. It is
-// asked for as the card mounts, while the settings are read, rather than once they have come.
-let formLoading: Promise<typeof import('./top-up-form.tsx')> | undefined;
-const loadForm = () => {
-  formLoading ??= withSchemas(() => import('./top-up-form.tsx')).catch((error: unknown) => {
-    formLoading = undefined;
-    throw error;
-  });
-  return formLoading;
-};
-const TopUpForm = lazy(async () => ({ default: (await loadForm()).TopUpForm }));
+// The form checks the contract's schema: a part of its own with zod, so the Residential tab shows without it. The
+// browser asks for it as the card mounts, while the settings are read; the server draws it with the tab.
+const topUpForm = splitPart(async () => (await withSchemas(() => import('./top-up-form.tsx'))).TopUpForm);
+
+/** Loads the form's code: the server does before it draws the tab (proxies-page.tsx). */
+export const preloadTopUpForm = () => topUpForm.preload();
 
 const STATUS: Record<TopUpStatus, { label: string; color: string }> = {
   paid: { label: 'Paid', color: 'green' },
@@ -222,7 +218,7 @@ function TopUpHistory({ history }: { history: TopUpEntry[] }) {
 export function TopUpCard() {
   const titleId = useId();
   const topUp = useTopUp(true);
-  useEffect(() => void loadForm().catch(() => {}), []);
+  useEffect(() => void topUpForm.preload().catch(() => {}), []);
   const data = topUp.data;
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby={titleId} data-testid="top-up-card">
@@ -267,7 +263,7 @@ export function TopUpCard() {
             </Text>
             <SavedCard topUp={data} />
             <Suspense fallback={<Loader size="sm" aria-label="Loading the form" />}>
-              <TopUpForm topUp={data} />
+              <topUpForm.Part topUp={data} />
             </Suspense>
             <Title order={3} size="h6" mt="sm">
               Latest top-ups
