@@ -103,6 +103,22 @@ describe('TopUpCard', () => {
     expect(await screen.findByText('The threshold is a whole number of GB from 1 to 10,000.')).toBeTruthy();
   });
 
+  it('removes the card once asked to confirm, and shows top-up off without it', async () => {
+    const calls = fakeApi({
+      'GET /api/residential/top-up': () => ({ body: topUp({ enabled: true, card: withCard }) }),
+      'DELETE /api/residential/top-up/card': () => ({ body: topUp() }),
+    });
+    renderWithApp(<TopUpCard />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove card' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove the card?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove card' }));
+    expect(await screen.findByText(topUpMessages.cardRemoved)).toBeTruthy();
+    expect(calls.some((call) => call.method === 'DELETE')).toBe(true);
+    expect(await screen.findByText('No card saved')).toBeTruthy();
+    expect(screen.getByText('Off')).toBeTruthy();
+    expect((screen.getByRole('switch') as HTMLInputElement).checked).toBe(false);
+  });
+
   it('lists the latest top-ups with their status in words and a link to the paid one in Order History', async () => {
     show(
       topUp({
