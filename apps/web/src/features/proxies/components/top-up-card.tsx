@@ -239,7 +239,8 @@ export function TopUpCard() {
             caps.
           </Text>
         </Stack>
-        {topUp.isError ? (
+        {/* A read that fails after one that did leaves what was read on screen. */}
+        {!data && topUp.isError ? (
           <FormError message={topUp.error.message} />
         ) : !data ? (
           <Text c="dimmed" size="sm">
