@@ -89,12 +89,13 @@ export function SandboxCardSetupPage() {
                   The shop charges this card when your residential data runs low, within the caps you set. No card is
                   charged now.
                 </Text>
-                {/* Mantine's SegmentedControl is a set of radio buttons: the group is named by its label. */}
-                <Stack gap={6} role="radiogroup" aria-labelledby={labelId}>
+                <Stack gap={6}>
                   <Text size="sm" fw={500} id={labelId}>
                     Test card
                   </Text>
+                  {/* Mantine's SegmentedControl is a radio group: named by the label above. */}
                   <SegmentedControl
+                    aria-labelledby={labelId}
                     fullWidth
                     orientation="vertical"
                     value={card}
