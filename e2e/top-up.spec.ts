@@ -30,6 +30,15 @@ async function moveClockBy(admin: Page, minutes: number) {
   throw new Error('The sandbox clock did not move.');
 }
 
+const residentialTab = `${paths.proxies}?tab=residential_proxies`;
+
+/** axe on the page as it is, in the four views, once it is live (a page hydrating is inert, out of axe's sight). */
+async function check(page: Page, audit: Audit, label: string) {
+  await pageLive(page);
+  await audit.check(label, VIEWS);
+  await showView(page, VIEWS[0]);
+}
+
 /**
  * Saves a test card through the sandbox's card page, as a customer does from the tab; ends back on the tab. Answers the
  * card page's address.
@@ -45,9 +54,7 @@ async function saveCard(
   await expect(page).toHaveURL(/\/sandbox\/card\//);
   await expect(page.getByRole('heading', { name: 'Save a card for automatic top-up (sandbox)' })).toBeVisible();
   const address = page.url();
-  if (audit) {
-    await check(page, audit, 'the sandbox card page');
-  }
+  if (audit) await check(page, audit, 'the sandbox card page');
   await page.getByText(card, { exact: true }).click();
   await page.getByRole('button', { name: 'Save card' }).click();
   await expect(page).toHaveURL(/\/dashboard\/proxies\?tab=residential_proxies$/);
@@ -81,18 +88,9 @@ test.afterAll(async () => {
   await admin.close();
 });
 
-const residentialTab = `${paths.proxies}?tab=residential_proxies`;
-
-/** axe on the page as it is, in the four views, once it is live (a page hydrating is inert, out of axe's sight). */
-async function check(page: Page, audit: Audit, label: string) {
-  await pageLive(page);
-  await audit.check(label, VIEWS);
-  await showView(page, VIEWS[0]);
-}
-
 test.describe('automatic top-up', () => {
   test('the test card tops up under the threshold: the data, the paid entry, the order', async ({ page }) => {
-    // A purchase, the card page, a move of the clock and the card checked by axe in four views, three times.
+    // A purchase, the card page, a move of the clock, and axe on five states in four views each.
     test.setTimeout(180_000);
     await signUp(page, uniqueEmail('top-up'));
     await buyThroughSandbox(page, /Residential Proxies/, /^2 GB/);
