@@ -34,7 +34,8 @@ const MODULE_IMPORTS = {
   orders: ['replacements'],
   replacements: ['delivery'],
   'proxy-users': ['customer-settings', 'notifications'],
-  sandbox: ['audit', 'billing', 'jobs'],
+  sandbox: ['audit', 'billing', 'jobs', 'top-up'],
+  'top-up': ['billing', 'jobs'],
   users: ['notifications'],
 };
 

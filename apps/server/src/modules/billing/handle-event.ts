@@ -4,12 +4,12 @@ import type { Db, Tx } from '../../db/client.ts';
 import { orders, payments, webhookEvents } from '../../db/schema.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import type { PaymentEvent, ProviderName } from '../../payments/provider.ts';
-import { saveCard } from '../top-up/save-card.ts';
-import { settleTopUpFailed, settleTopUpPaid } from '../top-up/settle-top-up.ts';
 import { applyCheckoutPaid } from './checkout-paid.ts';
 import { expireOrder } from './expire-order.ts';
 import { recordRenewal } from './record-renewal.ts';
 import { recordRenewalFailure } from './record-renewal-failure.ts';
+import { saveCard } from './save-card.ts';
+import { settleTopUpFailed, settleTopUpPaid } from './settle-top-up.ts';
 export type EventOutcome =
   | 'duplicate'
   | 'ignored'

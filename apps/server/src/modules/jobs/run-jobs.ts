@@ -11,12 +11,12 @@ import { createSandboxInvoices } from '../../payments/sandbox-provider.ts';
 import { expireOrder } from '../billing/expire-order.ts';
 import { emailFacts, GRACE_DAYS, type OrderRow } from '../billing/order-facts.ts';
 import { renewalAmount } from '../billing/renewal-amount.ts';
+import { runTopUps } from '../billing/run-top-ups.ts';
 import { chargeSandboxRenewal, failSandboxRenewal } from '../billing/sandbox-renewal.ts';
 import { queueUsageEmails } from '../customer-settings/usage-emails.ts';
 import { reminderEmail } from '../notifications/customer-emails.ts';
 import { dispatchOutbox, enqueueEmail } from '../notifications/outbox.ts';
 import { queueProxyUserUsageEmails } from '../proxy-users/proxy-user-usage-emails.ts';
-import { runTopUps } from '../top-up/run-top-ups.ts';
 import { DEFAULT_RETENTION, PRUNED, type Pruned, pruneOldRows } from './prune.ts';
 
 export interface JobContext {

@@ -7,7 +7,7 @@ import type { Branding } from '../../lib/branded-email.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
 import { SANDBOX_CARDS } from '../../payments/sandbox-provider.ts';
 import { handlePaymentEvent } from '../billing/handle-event.ts';
-import { defaultSettings } from './save-card.ts';
+import { defaultSettings } from '../billing/save-card.ts';
 
 const residentialTab = proxiesTabPath('residential_proxies');
 

@@ -11,7 +11,7 @@ import type { Db } from '../../db/client.ts';
 import { products, topUpSettings, topUps } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
-import { defaultSettings } from './save-card.ts';
+import { defaultSettings } from '../billing/save-card.ts';
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 

@@ -13,7 +13,7 @@ import { emailOutbox, orders, payments, residentialAccounts, topUpSettings, topU
 import { createSandboxProvider } from '../../payments/sandbox-provider.ts';
 import { testBrand } from '../../test/payments.ts';
 import { callApi, createTestApp, type Method, signUpCustomer, type TestApp } from '../../test/test-app.ts';
-import { runTopUps } from './run-top-ups.ts';
+import { runTopUps } from '../billing/run-top-ups.ts';
 
 const silent = { info() {}, warn() {}, error() {}, child: () => silent } as unknown as FastifyBaseLogger;
 const HOUR = 3_600_000;

@@ -66,6 +66,7 @@ const tabReads: Record<AdminTab, FirstRead[]> = {
     read('listFeatureFlags', featuresKeys.admin()),
     read('getResidentialStock', inventoryKeys.residential()),
     read('getResidentialDailyUsage', inventoryKeys.residentialDaily()),
+    read('listTopResidentialCustomers', inventoryKeys.residentialTop()),
     stock('pk1'),
     stock('isp'),
   ],

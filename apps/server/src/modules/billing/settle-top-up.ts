@@ -5,8 +5,8 @@ import type { Tx } from '../../db/client.ts';
 import { topUpSettings, topUps, users } from '../../db/schema.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import type { PaymentEvent } from '../../payments/provider.ts';
-import { applyCheckoutPaid } from '../billing/checkout-paid.ts';
 import { enqueueEmail } from '../notifications/outbox.ts';
+import { applyCheckoutPaid } from './checkout-paid.ts';
 import { topUpFailedEmail } from './top-up-emails.ts';
 
 const isUuid = (value: string) => z.uuid().safeParse(value).success;

@@ -6,7 +6,7 @@ import { orders, products, topUps } from '../../db/schema.ts';
 import type { Branding } from '../../lib/branded-email.ts';
 import { type ChargeOutcome, type PaymentProvider, ProviderError } from '../../payments/provider.ts';
 import { STEP_LEASE_SECONDS } from '../../payments/provider-steps.ts';
-import { handlePaymentEvent } from '../billing/handle-event.ts';
+import { handlePaymentEvent } from './handle-event.ts';
 
 /** Both drivers (node-postgres and PGlite) answer a raw statement with `rows`. */
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
