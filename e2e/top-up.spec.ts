@@ -1,8 +1,19 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { expect, type Page, test } from '@playwright/test';
 import { paths, pathTo, TOP_UP_FAILURES_MAX, TOP_UP_RETRY_MINUTES, topUpMessages } from '@storefront/contract';
 import { Audit, showView, VIEWS } from './support/axe.ts';
 import { buyThroughSandbox, pageLive, signUp, uniqueEmail } from './support/helpers.ts';
 import { E2E } from './support/ports.ts';
+
+const run = promisify(execFile);
+
+/** The subjects of the e-mails sent to `to` so far. */
+async function subjectsTo(to: string): Promise<string[]> {
+  const response = await fetch(`http://127.0.0.1:${E2E.controlPort}/mails?to=${encodeURIComponent(to)}`);
+  const mails = (await response.json()) as { raw: string }[];
+  return mails.map((mail) => /^Subject: (.*)$/m.exec(mail.raw)?.[1]?.trim() ?? '');
+}
 
 /** Where the sandbox's clock is, as far as this file has seen: it runs ahead of the real time once moved. */
 let clockAt = 0;
@@ -92,7 +103,8 @@ test.describe('automatic top-up', () => {
   test('the test card tops up under the threshold: the data, the paid entry, the order', async ({ page }) => {
     // A purchase, the card page, a move of the clock, and axe on five states in four views each.
     test.setTimeout(180_000);
-    await signUp(page, uniqueEmail('top-up'));
+    const email = uniqueEmail('top-up');
+    await signUp(page, email);
     await buyThroughSandbox(page, /Residential Proxies/, /^2 GB/);
     await expect(page.getByText('0.000 GB of 2.000 GB')).toBeVisible();
     const topUp = page.getByRole('region', { name: 'Automatic top-up' });
@@ -113,23 +125,52 @@ test.describe('automatic top-up', () => {
     await expect(page.getByText(topUpMessages.noSetupPage)).toBeVisible();
     await page.goto(residentialTab);
 
-    // The test card, then top-up on above what is left (2 GB): the next run of the job buys 3 GB.
+    // The test card, then top-up on at 2 GB: with 2 GB left nothing is bought, however often the job runs.
     const cardPage = await saveCard(page, 'Test card that pays', audit);
     await expect(topUp.getByTestId('top-up-card-label')).toHaveText(/^Card: /);
-    await turnOn(page, { thresholdGb: 5, amountGb: 3 });
+    await turnOn(page, { thresholdGb: 2, amountGb: 3 });
     await check(page, audit, 'the Automatic top-up card, on with a card');
     // The card page has done its work: opened again, it says so.
     await page.goto(cardPage);
     await expect(page.getByText(topUpMessages.setupUsed)).toBeVisible();
     await check(page, audit, 'the sandbox card page, used');
     await page.goto(residentialTab);
+    await moveClockBy(admin, 5);
+    await page.reload();
+    await expect(topUp.getByText('No top-ups yet.')).toBeVisible();
 
+    // Data through the gateway takes what is left under the threshold: the next run of the job buys 3 GB.
+    const username = await page.getByRole('textbox', { name: 'Username' }).inputValue();
+    const password = await page.getByLabel('Password', { exact: true }).inputValue();
+    const { stdout } = await run('curl', [
+      '--silent',
+      '--fail',
+      '--proxy',
+      `http://127.0.0.1:${E2E.gatewayPort}`,
+      '--proxy-user',
+      `${username}:${password}`,
+      `${E2E.appUrl}/`,
+    ]);
+    expect(stdout).toContain('<html');
+    // The gateway's batch reaches the account within a second or so: the job must see it.
+    await expect
+      .poll(
+        async () =>
+          ((await (await page.request.get('/api/orders/usage')).json()) as { usedInKb: number }[])[0]?.usedInKb,
+      )
+      .toBeGreaterThan(0);
     await moveClockBy(admin, 5);
     await expect(async () => {
       await page.reload();
       await expect(topUp.getByTestId('top-up-entry').first()).toContainText('Paid', { timeout: 3000 });
     }).toPass({ timeout: 30_000 });
-    await expect(page.getByText('0.000 GB of 5.000 GB')).toBeVisible();
+    await expect(page.getByText(/ GB of 5\.000 GB$/)).toBeVisible();
+    // The receipt, as for any purchase: the first purchase's and the top-up's.
+    await expect
+      .poll(async () =>
+        (await subjectsTo(email)).filter((subject) => /^Receipt: .+ for Residential Proxies$/.test(subject)),
+      )
+      .toHaveLength(2);
     const paid = topUp.getByTestId('top-up-entry').first();
     await expect(paid).toContainText('3 GB');
     await check(page, audit, 'the Automatic top-up card, a paid top-up');
@@ -143,7 +184,8 @@ test.describe('automatic top-up', () => {
 
   test('a declined card fails three times, an hour apart, and top-up switches itself off', async ({ page }) => {
     test.setTimeout(180_000);
-    await signUp(page, uniqueEmail('top-up-declined'));
+    const email = uniqueEmail('top-up-declined');
+    await signUp(page, email);
     await buyThroughSandbox(page, /Residential Proxies/, /^2 GB/);
     await expect(page.getByText('0.000 GB of 2.000 GB')).toBeVisible();
     const topUp = page.getByRole('region', { name: 'Automatic top-up' });
@@ -166,8 +208,15 @@ test.describe('automatic top-up', () => {
     await expect(topUp.getByTestId('top-up-entry').first()).toContainText(topUpMessages.declined);
     const audit = new Audit(page);
     await check(page, audit, 'the Automatic top-up card, switched itself off');
-    // Nothing was bought.
+    // Nothing was bought; each failure was e-mailed, the last saying that top-up switched itself off.
     await expect(page.getByText('0.000 GB of 2.000 GB')).toBeVisible();
+    await expect
+      .poll(async () => (await subjectsTo(email)).filter((subject) => subject.includes('top-up')).sort())
+      .toEqual([
+        'Automatic top-up is switched off',
+        'Automatic top-up of 3 GB did not go through',
+        'Automatic top-up of 3 GB did not go through',
+      ]);
     expect(audit.findings).toEqual([]);
   });
 });
