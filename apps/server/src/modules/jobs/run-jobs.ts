@@ -76,13 +76,10 @@ async function eachDue(
   return done;
 }
 
-/**
- * Runs every due piece of work at `now`: sandbox renewals, the ends of grace periods and cancelled periods, reminders,
- * e-mails, then the pruning of what is past its retention (abandoned checkouts among it).
- */
-export async function runJobs(ctx: JobContext, now: Date): Promise<JobReport> {
-  const report: JobReport = {
-    now: now.toISOString(),
+/** A run at `at` that did nothing (yet). */
+export function emptyReport(at: Date): JobReport {
+  return {
+    now: at.toISOString(),
     renewed: 0,
     failed: 0,
     expired: 0,
@@ -92,6 +89,14 @@ export async function runJobs(ctx: JobContext, now: Date): Promise<JobReport> {
     toppedUp: 0,
     topUpsFailed: 0,
   };
+}
+
+/**
+ * Runs every due piece of work at `now`: sandbox renewals, the ends of grace periods and cancelled periods, reminders,
+ * e-mails, then the pruning of what is past its retention (abandoned checkouts among it).
+ */
+export async function runJobs(ctx: JobContext, now: Date): Promise<JobReport> {
+  const report = emptyReport(now);
   if (ctx.provider === 'sandbox') Object.assign(report, await renewSandboxSubscriptions(ctx, now));
   report.expired = await expireEndedOrders(ctx, now);
   report.reminded = await remindBeforeRenewals(ctx, now);

@@ -10,7 +10,7 @@ import { dispatchOutbox } from '../notifications/outbox.ts';
 import { jobTime } from './clock.ts';
 import { recordJobRun } from './job-state.ts';
 import type { Pruned } from './prune.ts';
-import { type JobContext, type JobReport, runJobs } from './run-jobs.ts';
+import { emptyReport, type JobContext, type JobReport, runJobs } from './run-jobs.ts';
 import { settleProviderSteps } from './settle-provider-steps.ts';
 
 export interface JobRunner {
@@ -75,7 +75,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     while (running) await running.catch(() => {});
     // A run asked for while the last one was under way (a run longer than the interval) waits for it: once the job is
     // stopping it does nothing, as the database is about to close.
-    if (stopping.signal.aborted) return nothingDone(at ?? new Date());
+    if (stopping.signal.aborted) return emptyReport(at ?? new Date());
     // With traces on, each run is a span, the parent of its queries, provider calls and e-mails.
     running = traced('periodic job', {}, () => runAndRecord(options, ctx, record, at));
     try {
@@ -151,20 +151,6 @@ async function recordInDatabase(
   await recordJobRun(options.db, outcome, intervalSeconds).catch((error: unknown) =>
     options.log.error({ err: error }, 'the outcome of the periodic job could not be recorded'),
   );
-}
-
-function nothingDone(at: Date): JobReport {
-  return {
-    now: at.toISOString(),
-    renewed: 0,
-    failed: 0,
-    expired: 0,
-    reminded: 0,
-    emailsSent: 0,
-    abandonedRemoved: 0,
-    toppedUp: 0,
-    topUpsFailed: 0,
-  };
 }
 
 function logReport(log: FastifyBaseLogger, report: JobReport) {

@@ -275,36 +275,37 @@ describe('automatic top-up of residential data (sandbox)', () => {
 
     // A run stopped between its charge and the record: the top-up is charging past its lease; the next run ends it.
     const [left] = await t.database.db.select().from(topUps).where(eq(topUps.userId, gus.id));
-    const [order] = await t.database.db
-      .insert(orders)
-      .values({ userId: gus.id, productId: 'residential_proxies', quantity: 3, totalCents: 1500, provider: 'sandbox' })
-      .returning();
-    await t.database.db.insert(topUps).values({
-      userId: gus.id,
-      orderId: order?.id,
-      amountGb: 3,
-      amountCents: 1500,
-      currency: 'usd',
-      status: 'charging',
-      claimedUntil: new Date(Date.now() - 1000),
-      startedAt: at,
-    });
+    /** A top-up and its order as a run leaves them when it stops after deciding: charging, its lease run out. */
+    const leaveCharging = async () => {
+      const [order] = await t.database.db
+        .insert(orders)
+        .values({
+          userId: gus.id,
+          productId: 'residential_proxies',
+          quantity: 3,
+          totalCents: 1500,
+          provider: 'sandbox',
+        })
+        .returning();
+      await t.database.db.insert(topUps).values({
+        userId: gus.id,
+        orderId: order?.id,
+        amountGb: 3,
+        amountCents: 1500,
+        currency: 'usd',
+        status: 'charging',
+        claimedUntil: new Date(Date.now() - 1000),
+        startedAt: at,
+      });
+    };
+    await leaveCharging();
     expect(left?.status).toBe('paid');
     await runTopUps(ctx, new Date(at.getTime() + 60_000));
     const all = await t.database.db.select().from(topUps).where(eq(topUps.userId, gus.id));
     expect(all.map((topUp) => topUp.status)).toEqual(['paid', 'paid']);
 
     // One left charging whose card was removed since cannot be asked again: recorded as failed, never stuck.
-    await t.database.db.insert(topUps).values({
-      userId: gus.id,
-      orderId: order?.id,
-      amountGb: 3,
-      amountCents: 1500,
-      currency: 'usd',
-      status: 'charging',
-      claimedUntil: new Date(Date.now() - 1000),
-      startedAt: at,
-    });
+    await leaveCharging();
     expect((await call('DELETE', '/api/residential/top-up/card', gus)).statusCode).toBe(200);
     await runTopUps(ctx, new Date(at.getTime() + 120_000));
     const last = (await settings(gus)).json<TopUp>().history.find((entry) => entry.status !== 'paid');
