@@ -247,7 +247,7 @@ function fillSteps(appUrl: string): [string, string][] {
         where c.promo_code_id = p.id;`,
     ],
     [
-      `residential accounts, the pool, 90 days of usage for ${USAGE_CUSTOMERS.toLocaleString('en-US')} customers`,
+      `residential accounts, the pool, 90 days of usage (by day, by hour, by domain) for ${USAGE_CUSTOMERS.toLocaleString('en-US')} customers`,
       `
       insert into residential_accounts (user_id, username, password, total_kb, used_kb, created_at, updated_at)
         select user_id, 'res' || substr(md5(user_id || 'r'), 1, 12), substr(md5(user_id || 'pw'), 1, 16),
@@ -259,6 +259,19 @@ function fillSteps(appUrl: string): [string, string][] {
       insert into residential_usage_daily (user_id, day, used_kb)
         select user_id, (now() at time zone 'utc')::date - d, greatest(1, (total_kb * f / 400 * (0.3 + random() * 1.4))::bigint)
         from plan_usage cross join generate_series(0, 89) d;
+      -- The usage analytics of the same customers: every hour of the 90 days (one country an hour, of four), and 20
+      -- target domains a day, as the gateway records them.
+      insert into residential_usage_hourly (user_id, hour, proxy_user_id, country, upload_bytes, download_bytes, connections)
+        select user_id, date_trunc('hour', now()) - h * interval '1 hour', '', (array['US', 'DE', 'GB', 'JP'])[1 + h % 4],
+          (total_kb * f / 400 / 24 * 20)::bigint, (total_kb * f / 400 / 24 * 1000 * (0.3 + random() * 1.4))::bigint,
+          1 + (random() * 40)::int
+        from plan_usage cross join generate_series(0, 90 * 24 - 1) h;
+      insert into residential_usage_domains (user_id, day, proxy_user_id, country, domain, upload_bytes, download_bytes,
+          connections)
+        select user_id, (now() at time zone 'utc')::date - d, '', 'US', 'site' || k || '.example.com',
+          (total_kb * f / 400 / 20 * 20)::bigint, (total_kb * f / 400 / 20 * 1000 * (0.3 + random() * 1.4))::bigint,
+          1 + (random() * 40)::int
+        from plan_usage cross join generate_series(0, 89) d cross join generate_series(1, 20) k;
       update residential_accounts a set used_kb = least(a.total_kb, s.kb + (a.total_kb * 0.05 * random())::bigint)
         from (select user_id, sum(used_kb) as kb from residential_usage_daily group by user_id) s
         where s.user_id = a.user_id;

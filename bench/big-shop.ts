@@ -264,11 +264,9 @@ async function copyCustomer(from: pg.Client, fromUserId: string, to: pg.Client, 
       username: `res${randomBytes(6).toString('hex')}`,
     })),
   );
-  await insertRows(
-    to,
-    'residential_usage_daily',
-    remap(await byUser('residential_usage_daily'), () => ({ user_id: toUserId })),
-  );
+  for (const table of ['residential_usage_daily', 'residential_usage_hourly', 'residential_usage_domains']) {
+    await insertRows(to, table, remap(await byUser(table), () => ({ user_id: toUserId })));
+  }
   await insertRows(
     to,
     'api_keys',
@@ -553,6 +551,7 @@ try {
     { label: 'GET /api/pricing', ...same('/api/pricing')('', '') },
     { label: 'GET /api/features', ...same('/api/features')('', '') },
   ];
+  const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
   const etags = new Map<string, string>();
   for (const [who, b, s] of [
     ['customer', bigRegular, smallRegular],
@@ -569,6 +568,10 @@ try {
       '/api/user/authorized-ips',
       '/api/user/preferences',
       '/api/api-keys',
+      // The Usage page's reads: a day by the hour, 30 days by the day, the 90 days the hourly rows are kept.
+      '/api/usage?range=today&timeZone=Europe%2FBerlin',
+      '/api/usage?range=30d&timeZone=Europe%2FBerlin',
+      `/api/usage?range=custom&from=${daysAgo(89)}&to=${daysAgo(0)}`,
     ]) {
       calls.push({ label: `${who}: GET ${path}`, ...same(path)(b.cookie, s.cookie) });
       if (path === '/api/orders') {

@@ -252,6 +252,14 @@ const alone = await startProcess(
   await gatewayEnv(alonePort),
   /gateway listening on port/,
 );
+// The same without recording targets' domains (USAGE_DOMAINS=false): what that recording costs, beside it.
+const noDomainsPort = await freePort();
+const noDomains = await startProcess(
+  process.execPath,
+  [YOUNG, 'apps/server/src/gateway/main.ts'],
+  { ...(await gatewayEnv(noDomainsPort)), USAGE_DOMAINS: 'false' },
+  /gateway listening on port/,
+);
 // The release's gateway, bundled and without TypeScript at run time, as `node . gateway` runs it (no flags).
 const releaseDir = mkdtempSync(path.join(os.tmpdir(), 'bench-gateway-release-'));
 execFileSync(process.execPath, ['scripts/package.ts', '--out', releaseDir], {
@@ -296,6 +304,12 @@ interface Way {
 }
 const ways: Way[] = [
   { name: 'gateway alone', port: alonePort, pid: alone.child.pid ?? 0, modes: ['plain', 'connect', 'socks'] },
+  {
+    name: 'gateway alone, no domains',
+    port: noDomainsPort,
+    pid: noDomains.child.pid ?? 0,
+    modes: ['plain', 'connect', 'socks'],
+  },
   { name: 'gateway in server', port: serverPort + 1, pid: server.pid ?? 0, modes: ['plain', 'connect', 'socks'] },
   { name: 'squid', port: squid.port, pid: squid.pid, modes: ['plain', 'connect'] },
   { name: 'bare Node', port: nodeStreams.port, pid: nodeStreams.child.pid ?? 0, modes: ['plain', 'connect'] },
@@ -334,9 +348,10 @@ try {
   // The gateways write their last metered bytes as they stop: the database is dropped once they have.
   const exited = (child: ChildProcess) =>
     child.exitCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
-  const stopped = [exited(alone.child), exited(released.child), exited(server)];
+  const stopped = [exited(alone.child), exited(noDomains.child), exited(released.child), exited(server)];
   nodeStreams.child.kill('SIGTERM');
   alone.child.kill('SIGTERM');
+  noDomains.child.kill('SIGTERM');
   released.child.kill('SIGTERM');
   server.kill('SIGTERM');
   target.child.kill('SIGTERM');
@@ -498,8 +513,8 @@ async function loadRounds(tunnels: Map<string, { idle: number; loaded: number }>
   // One table: medians; each gateway figure with its CPU over bare Node's (Node's own floor: lower is better) and its
   // rate over bare Node's. Bare Node and squid speak no SOCKS 5: the gateway's SOCKS 5 rows are set beside their CONNECT.
   const ratio = (ours: number, theirs: number) => (theirs > 0 ? (ours / theirs).toFixed(2) : '–');
-  const columns = ['bare Node', 'gateway alone', 'gateway in server', 'squid'];
-  const gateways = new Set(['gateway alone', 'gateway in server']);
+  const columns = ['bare Node', 'gateway alone', 'gateway alone, no domains', 'gateway in server', 'squid'];
+  const gateways = new Set(['gateway alone', 'gateway alone, no domains', 'gateway in server']);
   const lines = [`| | direct | ${columns.join(' | ')} |`, `|---|---|${columns.map(() => '---').join('|')}|`];
   type Row = { rate: number[]; cpu: number[]; p50: number[]; p99: number[] };
   const cells = (kind: 'download' | 'small', mode: string, figure: (r: Row) => string) => {

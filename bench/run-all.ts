@@ -10,6 +10,7 @@ for (const script of [
   'proxies.ts',
   'admin.ts',
   'gateway.ts',
+  'usage-recording.ts',
   'release.ts',
 ]) {
   console.log(`\n== ${script}`);
