@@ -3,7 +3,8 @@
 // (Debian's package, basic auth; installed when missing, as CI installs Chromium), and the load generator; and, for
 // where Node.js itself stands, a bare proxy in plain Node (bench/node-proxy.ts: Node's HTTP server and client, as the
 // gateway uses them, its tunnels reading through Node's streams): one table, each gateway figure's CPU and rate set
-// against bare Node's.
+// against bare Node's. The gateway alone runs twice: as deployed, and with USAGE_DOMAINS=false (its targets here are
+// addresses, which have no domain, so the two differ by noise; bench/usage-recording.ts times the domains' code).
 //   Download: one 100 MB answer (BENCH_MB) through each way, MB/s and CPU seconds per GB in the proxy's process.
 //   Small requests: 50 clients (BENCH_CLIENTS) fetching 10 KB for 10 s (BENCH_SECONDS) on kept-alive plain HTTP, and
 //   with a new connection for each through CONNECT and SOCKS 5: requests/s, p50/p99 ms, CPU µs per request.
