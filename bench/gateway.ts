@@ -3,8 +3,7 @@
 // (Debian's package, basic auth; installed when missing, as CI installs Chromium), and the load generator; and, for
 // where Node.js itself stands, a bare proxy in plain Node (bench/node-proxy.ts: Node's HTTP server and client, as the
 // gateway uses them, its tunnels reading through Node's streams): one table, each gateway figure's CPU and rate set
-// against bare Node's. The gateway alone runs twice: as deployed, and with USAGE_DOMAINS=false (its targets here are
-// addresses, which have no domain, so the two differ by noise; bench/usage-recording.ts times the domains' code).
+// against bare Node's.
 //   Download: one 100 MB answer (BENCH_MB) through each way, MB/s and CPU seconds per GB in the proxy's process.
 //   Small requests: 50 clients (BENCH_CLIENTS) fetching 10 KB for 10 s (BENCH_SECONDS) on kept-alive plain HTTP, and
 //   with a new connection for each through CONNECT and SOCKS 5: requests/s, p50/p99 ms, CPU µs per request.
@@ -253,14 +252,6 @@ const alone = await startProcess(
   await gatewayEnv(alonePort),
   /gateway listening on port/,
 );
-// The same without recording targets' domains (USAGE_DOMAINS=false): what that recording costs, beside it.
-const noDomainsPort = await freePort();
-const noDomains = await startProcess(
-  process.execPath,
-  [YOUNG, 'apps/server/src/gateway/main.ts'],
-  { ...(await gatewayEnv(noDomainsPort)), USAGE_DOMAINS: 'false' },
-  /gateway listening on port/,
-);
 // The release's gateway, bundled and without TypeScript at run time, as `node . gateway` runs it (no flags).
 const releaseDir = mkdtempSync(path.join(os.tmpdir(), 'bench-gateway-release-'));
 execFileSync(process.execPath, ['scripts/package.ts', '--out', releaseDir], {
@@ -305,12 +296,6 @@ interface Way {
 }
 const ways: Way[] = [
   { name: 'gateway alone', port: alonePort, pid: alone.child.pid ?? 0, modes: ['plain', 'connect', 'socks'] },
-  {
-    name: 'gateway alone, no domains',
-    port: noDomainsPort,
-    pid: noDomains.child.pid ?? 0,
-    modes: ['plain', 'connect', 'socks'],
-  },
   { name: 'gateway in server', port: serverPort + 1, pid: server.pid ?? 0, modes: ['plain', 'connect', 'socks'] },
   { name: 'squid', port: squid.port, pid: squid.pid, modes: ['plain', 'connect'] },
   { name: 'bare Node', port: nodeStreams.port, pid: nodeStreams.child.pid ?? 0, modes: ['plain', 'connect'] },
@@ -349,10 +334,9 @@ try {
   // The gateways write their last metered bytes as they stop: the database is dropped once they have.
   const exited = (child: ChildProcess) =>
     child.exitCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
-  const stopped = [exited(alone.child), exited(noDomains.child), exited(released.child), exited(server)];
+  const stopped = [exited(alone.child), exited(released.child), exited(server)];
   nodeStreams.child.kill('SIGTERM');
   alone.child.kill('SIGTERM');
-  noDomains.child.kill('SIGTERM');
   released.child.kill('SIGTERM');
   server.kill('SIGTERM');
   target.child.kill('SIGTERM');
@@ -514,8 +498,8 @@ async function loadRounds(tunnels: Map<string, { idle: number; loaded: number }>
   // One table: medians; each gateway figure with its CPU over bare Node's (Node's own floor: lower is better) and its
   // rate over bare Node's. Bare Node and squid speak no SOCKS 5: the gateway's SOCKS 5 rows are set beside their CONNECT.
   const ratio = (ours: number, theirs: number) => (theirs > 0 ? (ours / theirs).toFixed(2) : '–');
-  const columns = ['bare Node', 'gateway alone', 'gateway alone, no domains', 'gateway in server', 'squid'];
-  const gateways = new Set(['gateway alone', 'gateway alone, no domains', 'gateway in server']);
+  const columns = ['bare Node', 'gateway alone', 'gateway in server', 'squid'];
+  const gateways = new Set(['gateway alone', 'gateway in server']);
   const lines = [`| | direct | ${columns.join(' | ')} |`, `|---|---|${columns.map(() => '---').join('|')}|`];
   type Row = { rate: number[]; cpu: number[]; p50: number[]; p99: number[] };
   const cells = (kind: 'download' | 'small', mode: string, figure: (r: Row) => string) => {
