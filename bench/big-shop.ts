@@ -265,7 +265,11 @@ async function copyCustomer(from: pg.Client, fromUserId: string, to: pg.Client, 
     })),
   );
   for (const table of ['residential_usage_daily', 'residential_usage_hourly', 'residential_usage_domains']) {
-    await insertRows(to, table, remap(await byUser(table), () => ({ user_id: toUserId })));
+    await insertRows(
+      to,
+      table,
+      remap(await byUser(table), () => ({ user_id: toUserId })),
+    );
   }
   await insertRows(
     to,

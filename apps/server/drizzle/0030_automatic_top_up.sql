@@ -33,9 +33,14 @@ CREATE TABLE "top_ups" (
 	"currency" text NOT NULL,
 	"status" text NOT NULL,
 	"message" text,
+	"provider" text NOT NULL,
+	"provider_customer_id" text,
+	"payment_method_id" text NOT NULL,
+	"provider_charge_id" text,
 	"claimed_until" timestamp with time zone,
 	"started_at" timestamp with time zone NOT NULL,
-	"settled_at" timestamp with time zone
+	"settled_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
 ALTER TABLE "card_setups" ADD CONSTRAINT "card_setups_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

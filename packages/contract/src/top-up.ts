@@ -42,7 +42,10 @@ export const topUpMessages = {
   removeFailed: 'Failed to remove the card',
   switchedOff: `Automatic top-up switched itself off after ${TOP_UP_FAILURES_MAX} failed payments in a row. Check your card, then turn it on again.`,
   declined: 'The card was declined.',
-  cardGone: 'The card was removed before this payment could be made.',
+  unconfirmed:
+    'The payment provider could not confirm this payment. No data was added; if your statement shows the charge, contact support.',
+  waitingForStock: 'Waiting: the last top-up waits for residential stock; the next starts once it is delivered.',
+  noCardForProvider: 'Save a card again: the shop now takes payments through another provider.',
   needsAction: 'Your bank asks you to confirm this payment, which cannot be done automatically.',
   dailyLimitReached: (count: number) =>
     `Waiting: ${count} top-up${count === 1 ? '' : 's'} in the last 24 hours, the most you allowed.`,

@@ -990,11 +990,22 @@ export const topUps = pgTable(
     currency: text('currency').notNull(),
     status: text('status', { enum: ['charging', 'paid', 'failed', 'needs_action'] }).notNull(),
     message: text('message'),
+    /**
+     * The card it was decided with, kept so that asking again (a run that stopped) asks for the same charge under the
+     * same idempotency key, whatever the customer has saved since.
+     */
+    provider: text('provider', { enum: ['sandbox', 'stripe'] }).notNull(),
+    providerCustomerId: text('provider_customer_id'),
+    paymentMethodId: text('payment_method_id').notNull(),
+    /** The provider's charge (a PaymentIntent) once answered: asked again by id, never made again. */
+    providerChargeId: text('provider_charge_id'),
     /** While charging: until when the job that decided it holds it; past this another run charges it again. */
     claimedUntil: timestamp('claimed_until', { withTimezone: true }),
     /** The job's time when it was decided (the sandbox's clock when moved): the caps count by it. */
     startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
     settledAt: timestamp('settled_at', { withTimezone: true }),
+    /** The real time it was decided (the provider keeps an idempotency key a day). */
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     uniqueIndex('top_ups_one_charging_key').on(table.userId).where(sql`${table.status} = 'charging'`),

@@ -85,11 +85,15 @@ export interface SavedCardCharge {
   description: string;
 }
 
-/** A charge's outcome: paid, refused (in words safe to show), or still on its way (its webhook will tell). */
-export type ChargeOutcome =
+/**
+ * A charge's outcome: paid, refused (in words safe to show), or still on its way (its webhook will tell), with the
+ * provider's id of the charge when it made one (asked again by that id, never made again).
+ */
+export type ChargeOutcome = { chargeId: string | null } & (
   | { status: 'paid'; invoice: PaidInvoice }
   | { status: 'failed' | 'needs_action'; message: string }
-  | { status: 'pending' };
+  | { status: 'pending' }
+);
 
 /** An invoice as the order history keeps it. */
 export interface PaidInvoice {
@@ -164,6 +168,8 @@ export type PaymentEvent =
       type: string;
       topUpId: string;
       invoice: PaidInvoice;
+      /** The provider's charge (a PaymentIntent), kept with the top-up. */
+      chargeId: string | null;
     }
   | {
       kind: 'top_up.failed';
@@ -172,6 +178,7 @@ export type PaymentEvent =
       topUpId: string;
       needsAction: boolean;
       message: string;
+      chargeId: string | null;
     }
   | {
       /** A card was saved on a card page (Stripe's setup-mode Checkout Session completed, or the sandbox's page). */
@@ -265,6 +272,8 @@ export interface PaymentProvider {
   startCardSetup(input: CardSetupInput): Promise<CardSetup>;
   /** Charges a saved card without the customer present; asking again for the same top-up charges nothing more. */
   chargeSavedCard(input: SavedCardCharge): Promise<ChargeOutcome>;
+  /** Where a charge that was on its way stands now. */
+  chargeStatus(chargeId: string): Promise<ChargeOutcome>;
   /** Forgets a saved card at the provider; one already gone counts as forgotten. */
   detachCard(paymentMethodId: string): Promise<void>;
 }

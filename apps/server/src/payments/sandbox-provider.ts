@@ -101,14 +101,16 @@ export function createSandboxProvider(options: { appUrl: string; authSecret: str
       const url = `${options.appUrl}${pathTo(paths.sandboxCardSetup, { id: setupId })}`;
       return { setupId, url, providerCustomerId: null };
     },
-    // The declining card is refused as a bank would; the test card pays at once, on an invoice of the sandbox's own.
+    // The declining card is refused as a bank would; the test card pays at once, on an invoice of the sandbox's own
+    // whose id is the top-up's: asked again, the same invoice, as Stripe answers the same intent to the same key.
     async chargeSavedCard(input) {
       if (input.paymentMethodId !== SANDBOX_CARDS.ok.paymentMethodId) {
-        return { status: 'failed', message: topUpMessages.declined };
+        return { status: 'failed', message: topUpMessages.declined, chargeId: null };
       }
-      const invoiceId = invoices.newInvoiceId();
+      const invoiceId = `in_sandbox_${createHmac('sha256', secret).update(input.topUpId).digest('hex').slice(0, 24)}`;
       return {
         status: 'paid',
+        chargeId: invoiceId,
         invoice: {
           id: invoiceId,
           hostedUrl: invoices.invoiceUrl(invoiceId),
@@ -118,6 +120,10 @@ export function createSandboxProvider(options: { appUrl: string; authSecret: str
           paidAt: new Date(),
         },
       };
+    },
+    // Its charges are answered at once: none is ever on its way.
+    async chargeStatus() {
+      return { status: 'pending', chargeId: null };
     },
     async detachCard() {},
 

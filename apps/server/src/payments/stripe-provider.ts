@@ -5,6 +5,7 @@ import {
   cancelAtPeriodEnd,
   cancelsAtPeriodEnd,
   chargeSavedCard,
+  chargeStatus,
   couponExists,
   createCoupon,
   deleteCoupon,
@@ -61,6 +62,7 @@ export function createStripeProvider(
     couponExists: (providerCouponId) => act('read the coupon', (action) => couponExists(action, providerCouponId)),
     startCardSetup: (input) => act('open the card page', (action) => startCardSetup(action, input)),
     chargeSavedCard: (input) => act('charge the saved card', (action) => chargeSavedCard(action, input)),
+    chargeStatus: (chargeId) => act('read the charge', (action) => chargeStatus(action, chargeId)),
     detachCard: (paymentMethodId) => act('remove the card', (action) => detachCard(action, paymentMethodId)),
     async parseWebhook(rawBody, signature) {
       const event = await verifiedEvent(rawBody, signature, options.webhookSecret);

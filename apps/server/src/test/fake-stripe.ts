@@ -48,6 +48,8 @@ type Answer = [status: number, payload: unknown];
 /** What the stand-in keeps: Stripe's objects by id, and a counter for the ids it makes. */
 class Store {
   readonly objects = new Map<string, StripeObject>();
+  /** Answers by idempotency key, for the calls that honour one here (PaymentIntents). */
+  readonly answers = new Map<string, Answer>();
   #counter = 0;
   next(prefix: string) {
     return `${prefix}_${String(++this.#counter).padStart(6, '0')}`;
@@ -136,12 +138,16 @@ function failureOf(failures: Map<string, { status: number; times: number }>, rou
 }
 
 /** Stripe's answer to one request, by route. */
-function answer(store: Store, { method, path, params }: RecordedRequest): Answer {
+function answer(store: Store, { method, path, params, idempotencyKey }: RecordedRequest): Answer {
   const [, , resource, id] = path.split('/');
   const route = `${method} ${path}`;
   if (route === 'GET /v1/prices') return listPrices(store, params);
   if (route === 'POST /v1/checkout/sessions') return createSession(store);
-  if (route === 'POST /v1/payment_intents') return createPaymentIntent(store, params);
+  if (route === 'POST /v1/payment_intents') return createPaymentIntent(store, params, idempotencyKey);
+  if (method === 'GET' && resource === 'payment_intents' && id) {
+    const intent = store.objects.get(id);
+    return intent ? [200, intent] : notFound(`payment_intent: '${id}'`);
+  }
   if (method === 'GET' && resource === 'setup_intents' && id) return [200, succeededSetupIntent(id)];
   if (method === 'POST' && resource === 'payment_methods' && path.endsWith('/detach')) {
     return [200, { id, object: 'payment_method', customer: null }];
@@ -182,35 +188,51 @@ function createSession(store: Store): Answer {
 
 /**
  * An off-session PaymentIntent confirmed at once, as Stripe's test cards answer: `pm_card_chargeDeclined` is declined
- * (insufficient funds), `pm_card_authenticationRequired` needs 3-D Secure, any other card pays.
+ * (insufficient funds), `pm_card_authenticationRequired` needs 3-D Secure (the code), `pm_card_declinedAuthentication`
+ * too (a card_declined whose decline code says it), `pm_card_processing` stays processing; any other card pays. As at
+ * Stripe, a key asked again answers what it answered the first time.
  */
-function createPaymentIntent(store: Store, params: Params): Answer {
+function createPaymentIntent(store: Store, params: Params, key: string | undefined): Answer {
+  const remembered = key ? store.answers.get(key) : undefined;
+  if (remembered) return remembered;
+  const answer = newPaymentIntent(store, params);
+  if (key) store.answers.set(key, answer);
+  return answer;
+}
+
+function newPaymentIntent(store: Store, params: Params): Answer {
   const method = params.payment_method;
-  if (method === 'pm_card_chargeDeclined' || method === 'pm_card_authenticationRequired') {
-    const declined = method === 'pm_card_chargeDeclined';
-    return [
-      402,
-      {
-        error: {
-          type: 'card_error',
-          code: declined ? 'card_declined' : 'authentication_required',
-          ...(declined && { decline_code: 'insufficient_funds' }),
-          message: declined ? 'Your card has insufficient funds.' : 'This payment requires authentication.',
-        },
-      },
-    ];
-  }
+  const id = store.next('pi_test');
+  const refusals: Record<string, { code: string; decline_code?: string; message: string }> = {
+    pm_card_chargeDeclined: {
+      code: 'card_declined',
+      decline_code: 'insufficient_funds',
+      message: 'Insufficient funds.',
+    },
+    pm_card_authenticationRequired: {
+      code: 'authentication_required',
+      message: 'This payment requires authentication.',
+    },
+    pm_card_declinedAuthentication: {
+      code: 'card_declined',
+      decline_code: 'authentication_required',
+      message: 'Your card was declined. This transaction requires authentication.',
+    },
+  };
+  const refusal = method ? refusals[method] : undefined;
   const intent = {
-    id: store.next('pi_test'),
+    id,
     object: 'payment_intent',
-    status: 'succeeded',
+    status: refusal ? 'requires_payment_method' : method === 'pm_card_processing' ? 'processing' : 'succeeded',
     amount: Number(params.amount),
-    amount_received: Number(params.amount),
+    amount_received: refusal ? 0 : Number(params.amount),
     currency: params.currency,
     created: 1_795_300_000,
     metadata: { topUpId: params['metadata[topUpId]'], orderId: params['metadata[orderId]'] },
+    last_payment_error: refusal ?? null,
   };
-  store.objects.set(intent.id, intent);
+  store.objects.set(id, intent);
+  if (refusal) return [402, { error: { type: 'card_error', ...refusal, payment_intent: intent } }];
   return [200, intent];
 }
 

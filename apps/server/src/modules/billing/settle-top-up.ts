@@ -55,7 +55,7 @@ export async function settleTopUpPaid({
   if (outcome === 'unknown_order') return outcome;
   await tx
     .update(topUps)
-    .set({ status: 'paid', message: null, claimedUntil: null, settledAt: now })
+    .set({ status: 'paid', message: null, claimedUntil: null, settledAt: now, providerChargeId: event.chargeId })
     .where(eq(topUps.id, topUp.id));
   await tx
     .update(topUpSettings)
@@ -90,6 +90,7 @@ export async function settleTopUpFailed({
       message: event.message,
       claimedUntil: null,
       settledAt: now,
+      ...(event.chargeId && { providerChargeId: event.chargeId }),
     })
     .where(eq(topUps.id, topUp.id));
   const [settings] = await tx
@@ -100,7 +101,11 @@ export async function settleTopUpFailed({
       updatedAt: now,
     })
     .where(eq(topUpSettings.userId, topUp.userId))
-    .returning({ failures: topUpSettings.failuresInARow, enabled: topUpSettings.enabled });
+    .returning({
+      failures: topUpSettings.failuresInARow,
+      enabled: topUpSettings.enabled,
+      card: topUpSettings.paymentMethodId,
+    });
   const switchedOff = settings !== undefined && settings.enabled && settings.failures >= TOP_UP_FAILURES_MAX;
   if (switchedOff) {
     await tx
@@ -113,7 +118,12 @@ export async function settleTopUpFailed({
     await enqueueEmail(
       tx,
       `top-up-failed:${topUp.id}`,
-      topUpFailedEmail(brand, user.email, { ...topUp, message: event.message, switchedOff }),
+      topUpFailedEmail(brand, user.email, {
+        ...topUp,
+        message: event.message,
+        switchedOff,
+        triesAgain: !switchedOff && settings?.enabled === true && settings.card !== null,
+      }),
     );
   }
   return 'failed';

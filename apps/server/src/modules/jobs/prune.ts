@@ -67,7 +67,9 @@ function batchOf(what: Pruned, cutoffs: Record<Pruned, Date>, limit: number): SQ
     // Unpaid checkouts: by their partial index (orders_coupon_hold_idx holds only these, few at any time).
     case 'abandoned_checkouts':
       return sql`delete from orders where id in (
-        select id from orders where status = 'awaiting_payment' and created_at <= ${at}
+        select id from orders o where status = 'awaiting_payment' and created_at <= ${at}
+          -- A top-up still being charged keeps its order: a late payment is delivered on it.
+          and not exists (select 1 from top_ups t where t.order_id = o.id and t.status = 'charging')
         limit ${limit} for update skip locked)`;
     case 'resolved_alerts':
       return sql`delete from alerts where id in (

@@ -40,6 +40,13 @@ export async function startCardSetup({
   });
   await db.transaction(async (tx) => {
     await tx.insert(cardSetups).values({ id: setup.setupId, userId: customer.id, provider: provider.name });
+    // A card saved with another provider (the shop moved from the sandbox to Stripe) is forgotten: it cannot be charged.
+    if (settings && settings.provider !== provider.name && settings.paymentMethodId) {
+      await tx
+        .update(topUpSettings)
+        .set({ enabled: false, paymentMethodId: null, cardLabel: null, cardSavedAt: null, updatedAt: new Date() })
+        .where(eq(topUpSettings.userId, customer.id));
+    }
     if (setup.providerCustomerId && setup.providerCustomerId !== settings?.providerCustomerId) {
       const atProvider = { provider: provider.name, providerCustomerId: setup.providerCustomerId };
       await tx

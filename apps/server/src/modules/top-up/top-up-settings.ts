@@ -11,6 +11,7 @@ import type { Db } from '../../db/client.ts';
 import { products, topUpSettings, topUps } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
+import { topUpsLastDay, topUpsThisMonthCents, topUpWaitsForStock } from '../billing/run-top-ups.ts';
 import { defaultSettings } from '../billing/save-card.ts';
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
@@ -44,15 +45,12 @@ export async function readTopUp({
       .limit(TOP_UP_HISTORY_SIZE),
     db
       .execute(sql`
-        select
-          (select count(*) from top_ups where user_id = ${userId}
-            and started_at > ${now.toISOString()}::timestamptz - interval '1 day'
-            and started_at <= ${now.toISOString()}::timestamptz) as last_day,
-          (select coalesce(sum(amount_cents), 0) from top_ups where user_id = ${userId}
-            and status in ('paid', 'charging')
-            and started_at >= date_trunc('month', ${now.toISOString()}::timestamptz at time zone 'UTC') at time zone 'UTC')
-            as this_month_cents`)
-      .then((result) => rowsOf<{ last_day: string | number; this_month_cents: string | number }>(result)),
+        select ${topUpsLastDay(now)} as last_day, ${topUpsThisMonthCents(now)} as this_month_cents,
+          ${topUpWaitsForStock} as waits_for_stock
+        from (select ${userId}::text as user_id) s`)
+      .then((result) =>
+        rowsOf<{ last_day: string | number; this_month_cents: string | number; waits_for_stock: boolean }>(result),
+      ),
   ]);
   const current = settings ?? { ...defaultSettings, failuresInARow: 0, retryAfter: null, switchedOffAt: null };
   const card =
@@ -63,9 +61,15 @@ export async function readTopUp({
   const lastDay = Number(usage?.last_day ?? 0);
   const thisMonthCents = Number(usage?.this_month_cents ?? 0);
   const charging = history.some((entry) => entry.status === 'charging');
+  // On, as the job sees it: with a card of the shop's provider (a card of another provider is never charged).
+  const enabled = current.enabled && card !== null;
   let waiting: string | null = null;
-  if (current.enabled && !charging) {
-    if (current.retryAfter && current.retryAfter > now) {
+  if (current.enabled && !card) {
+    waiting = topUpMessages.noCardForProvider;
+  } else if (enabled && !charging) {
+    if (usage?.waits_for_stock) {
+      waiting = topUpMessages.waitingForStock;
+    } else if (current.retryAfter && current.retryAfter > now) {
       waiting = topUpMessages.retryAfter(`${formatDate(current.retryAfter, 'date-time', 'UTC')} UTC`);
     } else if (lastDay >= current.maxPerDay) {
       waiting = topUpMessages.dailyLimitReached(lastDay);
@@ -74,7 +78,7 @@ export async function readTopUp({
     }
   }
   return {
-    enabled: current.enabled,
+    enabled,
     thresholdGb: current.thresholdGb,
     amountGb: current.amountGb,
     monthlyCapDollars: Math.floor(current.monthlyCapCents / 100),

@@ -105,6 +105,20 @@ describe('automatic top-up through Stripe (a local stand-in for its API)', () =>
     expect((await deliver(forged)).statusCode).toBe(200);
     const [settings] = await t.database.db.select().from(topUpSettings).where(eq(topUpSettings.userId, ann.id));
     expect(settings?.paymentMethodId).toBe('pm_card_visa');
+    // A session Ann opened whose metadata names another customer gives that customer nothing.
+    const bob = await signUpCustomer(t, 'bob@example.com');
+    const hers =
+      (await call('POST', '/api/residential/top-up/card')).json<{ url: string }>().url.split('/').pop() ?? '';
+    const [anns] = await t.database.db.select().from(cardSetups).where(eq(cardSetups.id, hers));
+    expect(anns?.userId).toBe(ann.id);
+    const misdirected = { ...completed, id: 'evt_setup_4' };
+    misdirected.data.object = {
+      ...completed.data.object,
+      id: hers,
+      metadata: { userId: bob.id, purpose: 'top_up_card' },
+    };
+    expect((await deliver(misdirected)).statusCode).toBe(200);
+    expect(await t.database.db.select().from(topUpSettings).where(eq(topUpSettings.userId, bob.id))).toEqual([]);
   });
 
   it('charges the saved card off-session under the threshold, once, whichever of the answer and the event comes first', async () => {
@@ -168,6 +182,8 @@ describe('automatic top-up through Stripe (a local stand-in for its API)', () =>
         amountCents: 500,
         currency: 'usd',
         status: 'charging',
+        provider: 'stripe',
+        paymentMethodId: 'pm_card_visa',
         claimedUntil: new Date(Date.now() + 60_000),
         startedAt: new Date(clock),
       })
@@ -192,24 +208,93 @@ describe('automatic top-up through Stripe (a local stand-in for its API)', () =>
     expect(await totalKb()).toBe(8 * KB_PER_GB);
   });
 
-  it('records a declined card and one that needs 3-D Secure in words, adding nothing', async () => {
+  it('records a declined card and one that needs 3-D Secure (either way Stripe says it) in words, adding nothing', async () => {
     await usePaymentMethod('pm_card_chargeDeclined');
     await setUsage(8, 8);
     expect((await runJob()).topUpsFailed).toBe(1);
     await usePaymentMethod('pm_card_authenticationRequired');
     expect((await runJob()).topUpsFailed).toBe(1);
+    await usePaymentMethod('pm_card_declinedAuthentication');
+    expect((await runJob()).topUpsFailed).toBe(1);
     expect(await totalKb()).toBe(8 * KB_PER_GB);
     const read = (await call('GET', '/api/residential/top-up')).json<TopUp>();
-    expect(read.history.slice(0, 2).map((entry) => [entry.status, entry.message])).toEqual([
+    expect(read.history.slice(0, 3).map((entry) => [entry.status, entry.message])).toEqual([
+      ['needs_action', topUpMessages.needsAction],
       ['needs_action', topUpMessages.needsAction],
       ['failed', 'The card was declined (insufficient funds).'],
     ]);
+    // The failure's own event, arriving after: the same words, nothing changed.
+    const [declined] = await t.database.db
+      .select()
+      .from(topUps)
+      .where(eq(topUps.paymentMethodId, 'pm_card_chargeDeclined'));
+    const again = await deliver({
+      id: 'evt_pi_failed',
+      type: 'payment_intent.payment_failed',
+      data: {
+        object: {
+          id: declined?.providerChargeId,
+          object: 'payment_intent',
+          status: 'requires_payment_method',
+          amount: 2000,
+          currency: 'usd',
+          created: 1_795_300_000,
+          metadata: { topUpId: declined?.id },
+          last_payment_error: { code: 'card_declined', decline_code: 'insufficient_funds' },
+        },
+      },
+    });
+    expect(again.statusCode).toBe(200);
+    expect(declined?.providerChargeId).toMatch(/^pi_test_/);
+    // Three in a row: switched off.
+    expect((await call('GET', '/api/residential/top-up')).json<TopUp>().switchedOffAt).not.toBeNull();
+  });
+
+  it('reads a charge still processing again by its id, never making a second one', async () => {
+    expect(
+      (
+        await call('PUT', '/api/residential/top-up', {
+          enabled: true,
+          thresholdGb: 2,
+          amountGb: 4,
+          monthlyCapDollars: 500,
+          maxPerDay: 3,
+        })
+      ).statusCode,
+    ).toBe(200);
+    await usePaymentMethod('pm_card_processing');
+    await t.database.db.update(topUpSettings).set({ failuresInARow: 0 }).where(eq(topUpSettings.userId, ann.id));
+    const before = fake.find('POST /v1/payment_intents').length;
+    await runJob();
+    const [charging] = await t.database.db
+      .select()
+      .from(topUps)
+      .where(eq(topUps.paymentMethodId, 'pm_card_processing'));
+    expect(charging).toMatchObject({ status: 'charging' });
+    expect(charging?.providerChargeId).toMatch(/^pi_test_/);
+    // The bank finishes; the lease has run out; the next run reads the intent by its id.
+    const intent = fake.objects.get(charging?.providerChargeId ?? '');
+    if (intent) Object.assign(intent, { status: 'succeeded', amount_received: intent.amount });
+    await t.database.db
+      .update(topUps)
+      .set({ claimedUntil: new Date(Date.now() - 1000) })
+      .where(eq(topUps.id, charging?.id ?? ''));
+    await runJob();
+    expect(fake.find('POST /v1/payment_intents').length).toBe(before + 1);
+    expect(fake.find(`GET /v1/payment_intents/${charging?.providerChargeId}`)).toHaveLength(1);
+    const [paid] = await t.database.db
+      .select()
+      .from(topUps)
+      .where(eq(topUps.id, charging?.id ?? ''));
+    expect(paid?.status).toBe('paid');
+    expect(await totalKb()).toBe(12 * KB_PER_GB);
   });
 
   it('detaches the card at Stripe when the customer removes it', async () => {
+    const [saved] = await t.database.db.select().from(topUpSettings).where(eq(topUpSettings.userId, ann.id));
     const removed = await call('DELETE', '/api/residential/top-up/card');
     expect(removed.statusCode).toBe(200);
-    expect(fake.find('POST /v1/payment_methods/pm_card_authenticationRequired/detach')).toHaveLength(1);
+    expect(fake.find(`POST /v1/payment_methods/${saved?.paymentMethodId}/detach`)).toHaveLength(1);
     expect(removed.json<TopUp>()).toMatchObject({ enabled: false, card: null });
   });
 });

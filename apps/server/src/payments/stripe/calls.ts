@@ -1,16 +1,18 @@
 import { PRODUCT_IDS, PRODUCTS, type ProductId, topUpMessages } from '@storefront/contract';
 import Stripe from 'stripe';
-import type {
-  CardSetup,
-  CardSetupInput,
-  ChargeOutcome,
-  CheckoutInput,
-  CreatedCheckout,
-  PromoCodeForProvider,
-  SavedCardCharge,
+import {
+  type CardSetup,
+  type CardSetupInput,
+  type ChargeOutcome,
+  type CheckoutInput,
+  type CreatedCheckout,
+  PROVIDER_UNREACHABLE,
+  type PromoCodeForProvider,
+  ProviderError,
+  type SavedCardCharge,
 } from '../provider.ts';
 import { type Act, isMissing, type StripeAction } from './client.ts';
-import { chargeOutcomeOf, declineWords, type Rereads } from './events.ts';
+import { chargeOutcomeOf, type Rereads, refusalOf } from './events.ts';
 
 /** Our products at Stripe have fixed ids, so coupons can name them whatever the price. */
 export const stripeProductId = (productId: ProductId) => `storefront_${productId}`;
@@ -270,6 +272,8 @@ export async function startCardSetup({ stripe, call }: StripeAction, input: Card
   const session = await stripe.checkout.sessions.create(
     {
       mode: 'setup',
+      // A card only: top-ups are charged off-session at once, which a bank debit (days in processing) cannot be.
+      allowed_payment_method_types: ['card'],
       currency: input.currency,
       customer,
       success_url: input.successUrl,
@@ -305,10 +309,22 @@ export async function chargeSavedCard({ stripe, call }: StripeAction, input: Sav
     );
     return chargeOutcomeOf(intent);
   } catch (error) {
+    // The same key still in flight elsewhere (another runner asking at once): not an answer about the card.
+    if (
+      error instanceof Stripe.errors.StripeIdempotencyError ||
+      (error as { statusCode?: number }).statusCode === 409
+    ) {
+      throw new ProviderError('unreachable', PROVIDER_UNREACHABLE, { cause: error });
+    }
     if (!(error instanceof Stripe.errors.StripeCardError)) throw error;
-    if (error.code === 'authentication_required') return { status: 'needs_action', message: topUpMessages.needsAction };
-    return { status: 'failed', message: declineWords(error.decline_code ?? error.code) };
+    const intent = (error.raw as { payment_intent?: { id?: string } } | undefined)?.payment_intent;
+    return { ...refusalOf(error), chargeId: intent?.id ?? null };
   }
+}
+
+/** A charge that was on its way (processing), read again by its id. */
+export async function chargeStatus({ stripe, call }: StripeAction, chargeId: string): Promise<ChargeOutcome> {
+  return chargeOutcomeOf(await stripe.paymentIntents.retrieve(chargeId, {}, call()));
 }
 
 export async function detachCard({ stripe, call }: StripeAction, paymentMethodId: string): Promise<void> {

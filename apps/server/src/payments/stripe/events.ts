@@ -126,7 +126,14 @@ function topUpEvent(event: Stripe.Event): PaymentEvent {
   if (!topUpId) return ignored(event);
   const outcome = chargeOutcomeOf(intent);
   if (outcome.status === 'paid') {
-    return { kind: 'top_up.paid', eventId: event.id, type: event.type, topUpId, invoice: outcome.invoice };
+    return {
+      kind: 'top_up.paid',
+      eventId: event.id,
+      type: event.type,
+      topUpId,
+      invoice: outcome.invoice,
+      chargeId: intent.id,
+    };
   }
   if (outcome.status === 'pending') return ignored(event);
   return {
@@ -136,6 +143,7 @@ function topUpEvent(event: Stripe.Event): PaymentEvent {
     topUpId,
     needsAction: outcome.status === 'needs_action',
     message: outcome.message,
+    chargeId: intent.id,
   };
 }
 
@@ -225,10 +233,12 @@ async function periodEndOf(rereads: Rereads, subscriptionId: string | null): Pro
 
 /** What a PaymentIntent's state means for a top-up. */
 export function chargeOutcomeOf(intent: Stripe.PaymentIntent): ChargeOutcome {
+  const chargeId = intent.id;
   switch (intent.status) {
     case 'succeeded':
       return {
         status: 'paid',
+        chargeId,
         invoice: {
           id: intent.id,
           hostedUrl: null,
@@ -240,13 +250,27 @@ export function chargeOutcomeOf(intent: Stripe.PaymentIntent): ChargeOutcome {
       };
     case 'requires_action':
     case 'requires_confirmation':
-      return { status: 'needs_action', message: topUpMessages.needsAction };
+      return { status: 'needs_action', message: topUpMessages.needsAction, chargeId };
     case 'requires_payment_method':
     case 'canceled':
-      return { status: 'failed', message: declineWords(intent.last_payment_error?.decline_code) };
+      return { ...refusalOf(intent.last_payment_error), chargeId };
     default:
-      return { status: 'pending' };
+      return { status: 'pending', chargeId };
   }
+}
+
+/**
+ * A card's refusal as the customer reads it. A bank asking for 3-D Secure off-session comes as the code, or as a
+ * card_declined whose decline code says it: either way it needs the customer.
+ */
+export function refusalOf(error: { code?: string | null; decline_code?: string | null } | null | undefined): {
+  status: 'failed' | 'needs_action';
+  message: string;
+} {
+  if (error?.code === 'authentication_required' || error?.decline_code === 'authentication_required') {
+    return { status: 'needs_action', message: topUpMessages.needsAction };
+  }
+  return { status: 'failed', message: declineWords(error?.decline_code ?? error?.code) };
 }
 
 /** The bank's reason code in words ("insufficient funds"), which is safe to show. */

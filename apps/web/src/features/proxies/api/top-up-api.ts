@@ -1,5 +1,6 @@
 import { type TopUp, type TopUpSettingsRequest, topUpMessages } from '@storefront/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { callApi } from '../../../lib/api-client.ts';
 import { ordersKeys, PROCESSING_REFRESH_MS } from '../../../lib/queries/orders.ts';
 
@@ -16,23 +17,46 @@ const paidSince = (before: TopUp, now: TopUp) => {
   return now.history.some((entry) => entry.status === 'paid' && !paid.has(entry.id));
 };
 
+/** The top-up read; a top-up paid since the last read added data and an order: the tab's usage and lists are stale. */
+function useReadTopUp() {
+  const queryClient = useQueryClient();
+  return async ({ signal }: { signal: AbortSignal }) => {
+    const before = queryClient.getQueryData<TopUp>(topUpKeys.settings());
+    const answer = await callApi('getTopUp', { fallbackMessage: topUpMessages.loadFailed, signal });
+    if (before && paidSince(before, answer)) void queryClient.invalidateQueries({ queryKey: ordersKeys.all });
+    return answer;
+  };
+}
+
 /**
  * Automatic top-up: the settings, the saved card, this month's spending and the latest top-ups. Read again while a
  * payment is on its way, as the order list is while an order is processing.
  */
 export function useTopUp(enabled: boolean) {
-  const queryClient = useQueryClient();
   return useQuery({
     queryKey: topUpKeys.settings(),
     enabled,
-    queryFn: async ({ signal }) => {
-      const before = queryClient.getQueryData<TopUp>(topUpKeys.settings());
-      const answer = await callApi('getTopUp', { fallbackMessage: topUpMessages.loadFailed, signal });
-      // A top-up paid since the last read added data and an order: the tab's usage and the lists are stale.
-      if (before && paidSince(before, answer)) void queryClient.invalidateQueries({ queryKey: ordersKeys.all });
-      return answer;
-    },
+    queryFn: useReadTopUp(),
     refetchInterval: (query) => (charging(query.state.data) ? PROCESSING_REFRESH_MS : false),
+  });
+}
+
+/** How long the page waits for a card saved on the provider's page to arrive (Stripe tells the shop by its event). */
+const CARD_WAIT_MS = 60_000;
+const CARD_POLL_MS = 2000;
+
+/**
+ * Back from the card page: the top-up read again every 2 s until the card is there, for a minute at most. With Stripe
+ * the card is saved when its event reaches the shop, which may come a moment after the customer is back.
+ */
+export function useAwaitedCard(awaiting: boolean) {
+  const [since] = useState(() => Date.now());
+  return useQuery({
+    queryKey: topUpKeys.settings(),
+    enabled: awaiting,
+    queryFn: useReadTopUp(),
+    refetchInterval: (query) =>
+      awaiting && !query.state.data?.card && Date.now() - since < CARD_WAIT_MS ? CARD_POLL_MS : false,
   });
 }
 

@@ -26,7 +26,7 @@ import { showToast } from '../../../lib/toasts.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useCancelOrder, useDailyUsage, useProcessingOrders } from '../api/proxies-api.ts';
 import { proxyUserKeys } from '../api/proxy-users-api.ts';
-import { topUpKeys } from '../api/top-up-api.ts';
+import { topUpKeys, useAwaitedCard } from '../api/top-up-api.ts';
 import { ordersOf, tabOf } from '../proxies-model.ts';
 import { ListLinkButton } from './list-link-button.tsx';
 import { OrderCard } from './order-card.tsx';
@@ -95,11 +95,12 @@ export function ProxiesPage() {
       { replace: true },
     );
   }, [paid, setParams]);
-  // Back from the card page (?card=saved): said once, as a paid checkout is.
+  // Back from the card page (?card=saved): said once the card is there (with Stripe, when its event has arrived).
   const cardSaved = params.get('card') === 'saved';
+  const [awaitingCard, setAwaitingCard] = useState(false);
   useEffect(() => {
     if (!cardSaved) return;
-    showToast({ color: 'green', message: topUpMessages.cardSaved });
+    setAwaitingCard(true);
     setParams(
       (current) => {
         current.delete('card');
@@ -108,6 +109,12 @@ export function ProxiesPage() {
       { replace: true },
     );
   }, [cardSaved, setParams]);
+  const awaitedCard = useAwaitedCard(awaitingCard).data?.card;
+  useEffect(() => {
+    if (!awaitingCard || !awaitedCard) return;
+    showToast({ color: 'green', message: topUpMessages.cardSaved });
+    setAwaitingCard(false);
+  }, [awaitingCard, awaitedCard]);
   const orders = useOrders({ refreshWhileProcessing: true });
   const usage = useOrderUsage();
   // A customer with residential data has its daily chart's read made as the page opens at any tab, so that changing
