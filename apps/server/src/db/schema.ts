@@ -688,6 +688,25 @@ export const residentialUsageTotals = pgTable('residential_usage_totals', {
 });
 
 /**
+ * Each customer's residential data per calendar month (UTC), kept by triggers on residential_usage_daily (migration
+ * 0031) in the transaction of each meter write, so the console's heaviest users of the month are read from an index
+ * instead of summing every customer's days.
+ */
+export const residentialUsageMonthly = pgTable(
+  'residential_usage_monthly',
+  {
+    userId: text('user_id').notNull(),
+    /** The month's first day. */
+    month: date('month', { mode: 'string' }).notNull(),
+    usedKb: bigint('used_kb', { mode: 'number' }).notNull().default(0),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.month] }),
+    index('residential_usage_monthly_top_idx').on(table.month, table.usedKb.desc(), table.userId),
+  ],
+);
+
+/**
  * A change the shop asks the payment provider for, under way (never a network call inside a transaction).
  * Written and committed before the call, removed with the call's outcome in one transaction; one left behind (a crash,
  * a timeout) is finished or undone by the periodic job once its holder's lease has run out (payments/provider-steps.ts).

@@ -1,13 +1,13 @@
 import type { TopResidentialCustomers } from '@storefront/contract';
-import { desc, eq, gte, sql } from 'drizzle-orm';
+import { and, desc, eq, gt } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { residentialUsageDaily, users } from '../../db/schema.ts';
+import { residentialUsageMonthly, users } from '../../db/schema.ts';
 
 const TOP = 10;
 
 /**
- * GET /api/admin/stocks/residential/top-customers: who used the most residential data this calendar month (UTC), from
- * the metered days (read by their day index: a month of rows, not the 13 months kept).
+ * GET /api/admin/stocks/residential/top-customers: who used the most residential data this calendar month (UTC), read
+ * from the monthly totals the meter's writes keep (residential_usage_monthly), by their index.
  */
 export async function listTopResidentialCustomers({
   db,
@@ -17,19 +17,15 @@ export async function listTopResidentialCustomers({
   now?: Date;
 }): Promise<TopResidentialCustomers> {
   const month = now.toISOString().slice(0, 7);
-  const used = sql<string>`sum(${residentialUsageDaily.usedKb})`;
   const rows = await db
-    .select({ userId: residentialUsageDaily.userId, email: users.email, usedKb: used })
-    .from(residentialUsageDaily)
-    .innerJoin(users, eq(users.id, residentialUsageDaily.userId))
-    .where(gte(residentialUsageDaily.day, `${month}-01`))
-    .groupBy(residentialUsageDaily.userId, users.email)
-    .orderBy(desc(used), residentialUsageDaily.userId)
+    .select({ userId: residentialUsageMonthly.userId, email: users.email, usedKb: residentialUsageMonthly.usedKb })
+    .from(residentialUsageMonthly)
+    .innerJoin(users, eq(users.id, residentialUsageMonthly.userId))
+    .where(and(eq(residentialUsageMonthly.month, `${month}-01`), gt(residentialUsageMonthly.usedKb, 0)))
+    .orderBy(desc(residentialUsageMonthly.usedKb), residentialUsageMonthly.userId)
     .limit(TOP);
   return {
     month,
-    customers: rows
-      .map((row) => ({ userId: row.userId, email: row.email, usedInKb: Number(row.usedKb) }))
-      .filter((row) => row.usedInKb > 0),
+    customers: rows.map((row) => ({ userId: row.userId, email: row.email, usedInKb: Number(row.usedKb) })),
   };
 }
