@@ -38,6 +38,17 @@ describe('automatic top-up through Stripe (a local stand-in for its API)', () =>
       .update(topUpSettings)
       .set({ paymentMethodId, retryAfter: null })
       .where(eq(topUpSettings.userId, ann.id));
+  /** Top-up on: under 2 GB left, buy 4 GB. */
+  const turnOn = async () => {
+    const on = await call('PUT', '/api/residential/top-up', {
+      enabled: true,
+      thresholdGb: 2,
+      amountGb: 4,
+      monthlyCapDollars: 500,
+      maxPerDay: 3,
+    });
+    expect(on.statusCode, on.body).toBe(200);
+  };
   let clock = Date.now();
   // A day apart: each run is past the hour after a failure and the day's limit of top-ups.
   const runJob = () => {
@@ -122,17 +133,7 @@ describe('automatic top-up through Stripe (a local stand-in for its API)', () =>
   });
 
   it('charges the saved card off-session under the threshold, once, whichever of the answer and the event comes first', async () => {
-    expect(
-      (
-        await call('PUT', '/api/residential/top-up', {
-          enabled: true,
-          thresholdGb: 2,
-          amountGb: 4,
-          monthlyCapDollars: 500,
-          maxPerDay: 3,
-        })
-      ).statusCode,
-    ).toBe(200);
+    await turnOn();
     await setUsage(3, 2);
     const report = await runJob();
     expect(report.toppedUp).toBe(1);
@@ -251,17 +252,7 @@ describe('automatic top-up through Stripe (a local stand-in for its API)', () =>
   });
 
   it('reads a charge still processing again by its id, never making a second one', async () => {
-    expect(
-      (
-        await call('PUT', '/api/residential/top-up', {
-          enabled: true,
-          thresholdGb: 2,
-          amountGb: 4,
-          monthlyCapDollars: 500,
-          maxPerDay: 3,
-        })
-      ).statusCode,
-    ).toBe(200);
+    await turnOn();
     await usePaymentMethod('pm_card_processing');
     await t.database.db.update(topUpSettings).set({ failuresInARow: 0 }).where(eq(topUpSettings.userId, ann.id));
     const before = fake.find('POST /v1/payment_intents').length;
