@@ -1,5 +1,5 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 /** The four ways a page is looked at: a laptop and a phone, each in the light and the dark colour scheme. */
 export const VIEWS = [
@@ -75,6 +75,14 @@ export class Audit {
    * that closes by itself, a menu that only a phone shows); without it the state stays on screen across the views.
    */
   async check(label: string, views: readonly View[] = VIEWS, open?: (view: View) => Promise<void>) {
+    // A toast left by the step before closes on its own timer, and one fading out while axe reads the page fails its
+    // contrast at random: the state checked is the page without it (a toast meant to be checked comes by `open`).
+    const toasts = this.page.locator('.mantine-Notification-root');
+    if (!open && (await toasts.count()) > 0) {
+      // A pointer resting on a toast holds it open.
+      await this.page.mouse.move(0, 0);
+      await expect(toasts).toHaveCount(0, { timeout: 8000 });
+    }
     for (const view of views) {
       await showView(this.page, view);
       if (open) await open(view);
