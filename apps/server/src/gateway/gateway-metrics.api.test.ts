@@ -200,7 +200,7 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('what the residential gatewa
       });
 
       const carried = await carry(gatewayPort, metricsPort);
-      expect(sample(carried.during ?? '', 'storefront_gateway_connections')).toBeGreaterThanOrEqual(1);
+      expect(sample(carried.during ?? '', 'storefront_gateway_connections'), carried.during).toBeGreaterThanOrEqual(1);
       // Once every connection has closed (and its last bytes are metered), the counter holds exactly the client's bytes.
       await expectSettledAt(metricsPort, carried);
 
@@ -254,9 +254,10 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('what the residential gatewa
     );
     processes.push(server);
     try {
+      expect(server.output()).toContain(`metrics at http://127.0.0.1:${metricsPort}/metrics`);
       const gatewayPort = Number(server.ready[1]);
       const carried = await carry(gatewayPort, metricsPort);
-      expect(sample(carried.during ?? '', 'storefront_gateway_connections')).toBeGreaterThanOrEqual(1);
+      expect(sample(carried.during ?? '', 'storefront_gateway_connections'), carried.during).toBeGreaterThanOrEqual(1);
       const after = await expectSettledAt(metricsPort, carried);
       expect(after).toContain('storefront_checkouts_total');
       // The server's readiness stays its own (GET /api/health/ready); its metrics listener has no health paths.

@@ -16,13 +16,23 @@ export interface ServerProcess {
   crash(): Promise<void>;
 }
 
-/** A port nobody listens on right now. */
+/**
+ * A port nobody listens on right now, below the kernel's ephemeral range (32768 and up): a port handed back from
+ * `listen(0)` could be handed again to another test's `listen(0)` before the process given it binds it.
+ */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address ? address.port : 0;
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const server = createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (free) {
+      await new Promise((resolve) => server.close(resolve));
+      return port;
+    }
+  }
 }
 
 /**
