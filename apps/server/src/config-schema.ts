@@ -3,7 +3,7 @@
 // picked by name. Every schema carries its own refusal: the phrase of what it accepts, which becomes the sentence
 // "<VARIABLE> must be <what it accepts> (got <what it got>)" (config-shared.ts). No schema library's wording reaches
 // the operator.
-import { DEFAULT_SITE_CONFIG } from '@storefront/contract';
+import { DEFAULT_SITE_CONFIG } from '@storefront/contract/site.ts';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 

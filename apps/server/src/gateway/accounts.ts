@@ -1,5 +1,5 @@
 import { hash, timingSafeEqual } from 'node:crypto';
-import { BYTES_PER_KB } from '@storefront/contract';
+import { BYTES_PER_KB } from '@storefront/contract/residential.ts';
 import { LRUCache } from 'lru-cache';
 import { isBannedNow } from '../lib/ban.ts';
 import { type SqlClient, toNumber } from './sql.ts';

@@ -1,4 +1,4 @@
-import { parseTargetedUsername, type ResidentialTargeting } from '@storefront/contract';
+import { parseTargetedUsername, type ResidentialTargeting } from '@storefront/contract/residential.ts';
 import { allowedFrom, type GatewayAccount, passwordMatches } from './accounts.ts';
 import type { Connection } from './connections.ts';
 import type { GatewayContext } from './context.ts';

@@ -1,4 +1,4 @@
-import { BYTES_PER_KB } from '@storefront/contract';
+import { BYTES_PER_KB } from '@storefront/contract/residential.ts';
 import type { GatewayAccount } from './accounts.ts';
 import type { SqlClient } from './sql.ts';
 

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import { counted } from '@storefront/contract';
+import { counted } from '@storefront/contract/plurals.ts';
 import type { Connection } from './connections.ts';
 import type { Refusal } from './credentials.ts';
 import type { OutboundError } from './upstream.ts';
