@@ -1,4 +1,4 @@
-import { createHmac, createSecretKey, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { ResidentialTargeting } from '@storefront/contract';
 import { LRUCache } from 'lru-cache';
 import { type GatewayAccount, mustStop } from './accounts.ts';
@@ -14,13 +14,17 @@ interface Verified {
 const MAX_VERIFIED = { maxSize: 100_000, sizeCalculation: () => 1 };
 
 /**
- * Credentials that proved an account, so a new connection with them is not decoded, read nor hashed again. Keyed by an
- * HMAC with a key of this process so that nothing kept reveals a password; trusted only while the account's own read is
- * fresh and shows the same password, so no change to the account outlives what the account cache knows.
+ * Credentials that proved an account, so a new connection with them is not decoded, read nor hashed again. Keyed by a
+ * hash of a secret of this process and the credentials, so that nothing kept reveals a password; trusted only while the
+ * account's own read is fresh and shows the same password, so no change to the account outlives what the account cache
+ * knows.
  */
 export class VerifiedCredentials {
-  /** Made once: given raw bytes, createHmac imports the key again on every call, at many times a hash's cost. */
-  readonly #key = createSecretKey(randomBytes(32));
+  /**
+   * SHA-256 of this secret and the credentials, in one call: an HMAC object per new connection costs several times as
+   * much, and what HMAC adds (no length extension) matters for a code an attacker sees, which these keys never are.
+   */
+  readonly #secret = randomBytes(32).toString('base64');
   readonly #cacheMs: number;
   readonly #entries: LRUCache<string, Verified> | undefined;
 
@@ -33,10 +37,11 @@ export class VerifiedCredentials {
   /** The cache key of an HTTP request's Proxy-Authorization header, or of SOCKS credentials (never alike). */
   keyOf(given: { authorization: string } | { username: string; password: string }): string | undefined {
     if (this.#entries === undefined) return undefined;
-    const hmac = createHmac('sha256', this.#key);
-    if ('authorization' in given) hmac.update(`h${given.authorization}`);
-    else hmac.update(`s${given.username.length}:${given.username}:${given.password}`);
-    return hmac.digest('base64');
+    const value =
+      'authorization' in given
+        ? `h${given.authorization}`
+        : `s${given.username.length}:${given.username}:${given.password}`;
+    return hash('sha256', `${this.#secret}${value}`, 'base64');
   }
 
   /** The account the credentials proved, while its read is fresh and it still has that password; else forgotten. */

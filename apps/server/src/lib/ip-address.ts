@@ -9,6 +9,8 @@ import ipaddr from 'ipaddr.js';
  */
 export function canonicalIp(address: string): string | undefined {
   const value = address.trim();
+  // Node's test takes dotted decimal only (no leading zeros): such an address is already in its one spelling.
+  if (net.isIPv4(value)) return value;
   if (!net.isIP(value) || value.includes('%')) return undefined;
   try {
     return ipaddr.process(value).toString();
@@ -24,6 +26,7 @@ export function canonicalIp(address: string): string | undefined {
  */
 export function sourceKey(remoteAddress: string | undefined): string {
   const address = remoteAddress ?? 'unknown';
+  if (net.isIPv4(address)) return address;
   try {
     const ip = ipaddr.process(address.split('%')[0] ?? address);
     if (ip.kind() === 'ipv4') return ip.toString();
