@@ -1,6 +1,7 @@
 import { counted } from '@storefront/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
+import { sourceKey } from './ip-address.ts';
 
 /** A limiter made by @fastify/rate-limit's `createRateLimit` (its counters in Redis when REDIS_URL is set). */
 export type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
@@ -27,4 +28,16 @@ export async function enforceLimit(
   request.log.warn(fields, msg);
   reply.header('retry-after', String(result.ttlInSeconds));
   throw new AppError('TOO_MANY_REQUESTS', tooManyAttemptsMessage(result.ttlInSeconds));
+}
+
+/**
+ * The limit on opening pages at the payment provider (checkouts, and the page that saves a card for top-up): `max` in
+ * 10 minutes per signed-in customer, counted together since each makes objects at the provider.
+ */
+export function paymentPagesLimiter(app: FastifyInstance, max: number): Limiter {
+  return app.createRateLimit({
+    max,
+    timeWindow: 10 * 60 * 1000,
+    keyGenerator: (request) => `checkout:${request.signedIn?.user.id ?? sourceKey(request.ip)}`,
+  });
 }

@@ -5,8 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Counter } from 'prom-client';
 import type { PaymentsConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import { sourceKey } from '../../lib/ip-address.ts';
-import { enforceLimit } from '../../lib/rate-limits.ts';
+import { enforceLimit, paymentPagesLimiter } from '../../lib/rate-limits.ts';
 import { routeOf } from '../../lib/route.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
 import { type Guards, signedInOf } from '../auth/guards.ts';
@@ -33,11 +32,7 @@ const productLabel = (body: unknown): string => {
 /** POST /api/checkout: `{ success: true, checkoutUrl }`, or `{ success: false, error: { message } }` with its status. */
 export const checkoutRoutes: FastifyPluginAsync<CheckoutRoutesOptions> = async (app, options) => {
   await app.register(rateLimit, options.rateLimit);
-  const perUser = app.createRateLimit({
-    max: options.payments.checkoutRateLimitPerUser,
-    timeWindow: 10 * 60 * 1000,
-    keyGenerator: (request) => `checkout:${request.signedIn?.user.id ?? sourceKey(request.ip)}`,
-  });
+  const perUser = paymentPagesLimiter(app, options.payments.checkoutRateLimitPerUser);
 
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.route({

@@ -5,9 +5,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { PaymentsConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Branding } from '../../lib/branded-email.ts';
-import { sourceKey } from '../../lib/ip-address.ts';
 import { privateNoStore } from '../../lib/no-store.ts';
-import { enforceLimit } from '../../lib/rate-limits.ts';
+import { enforceLimit, paymentPagesLimiter } from '../../lib/rate-limits.ts';
 import { routeOf } from '../../lib/route.ts';
 import type { PaymentProvider } from '../../payments/provider.ts';
 import { type Guards, readerOf, signedInOf } from '../auth/guards.ts';
@@ -34,11 +33,7 @@ export const topUpRoutes: FastifyPluginAsync<TopUpRoutesOptions> = async (app, o
   const { db, guards, provider, brand, payments } = options;
   await app.register(rateLimit, options.rateLimit);
   const readRoute = readRouteOf(app, guards, options.keyRateLimitPerMinute);
-  const perUser = app.createRateLimit({
-    max: payments.checkoutRateLimitPerUser,
-    timeWindow: 10 * 60 * 1000,
-    keyGenerator: (request) => `checkout:${request.signedIn?.user.id ?? sourceKey(request.ip)}`,
-  });
+  const perUser = paymentPagesLimiter(app, payments.checkoutRateLimitPerUser);
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.addHook('onSend', privateNoStore);
   const answer = async (userId: string) =>
