@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import { expect, type Page, test } from '@playwright/test';
 import { parseResidentialLine } from '@storefront/contract';
 import { Audit, VIEWS } from './support/axe.ts';
+import { curlThroughGateway } from './support/gateway.ts';
 import { buyThroughSandbox, signUp, uniqueEmail } from './support/helpers.ts';
 import { E2E } from './support/ports.ts';
 
@@ -12,7 +11,6 @@ async function downloaded(page: Page, click: () => Promise<void>) {
   return { name: download.suggestedFilename(), content: await readFile(await download.path(), 'utf8') };
 }
 
-const run = promisify(execFile);
 const today = () => new Date().toISOString().slice(0, 10);
 
 test.describe('the Proxies page', () => {
@@ -198,17 +196,12 @@ test.describe('the Proxies page', () => {
     await expect(page.getByText(/Data used: .* in the last 30 days/)).toHaveCount(0);
     const [host, port, user, password] = (lines[0] ?? '').split(':');
     expect(`${host}:${port}`).toBe(E2E.gatewayEndpoint);
-    const { stdout } = await run('curl', [
-      '--silent',
-      '--fail',
-      '--proxy',
-      `http://${host}:${port}`,
-      '--proxy-user',
-      `${user}:${password}`,
-      `${E2E.appUrl}/`,
-    ]);
+    const landing = await curlThroughGateway(`http://${host}:${port}`, {
+      username: user ?? '',
+      password: password ?? '',
+    });
     // The landing page, some KB: the gateway writes whole KB in its periodic batches.
-    expect(stdout).toContain('<html');
+    expect(landing).toContain('<html');
     // The same lines as socks5:// URLs: the gateway takes SOCKS5 on the same port.
     await page.getByRole('combobox', { name: 'Line format' }).click();
     await page
@@ -218,8 +211,7 @@ test.describe('the Proxies page', () => {
     const socksLine =
       (await page.getByRole('textbox', { name: /Generated proxies/ }).inputValue()).split('\n')[0] ?? '';
     expect(socksLine).toBe(`socks5://${user}:${password}@${host}:${port}`);
-    const viaSocks = await run('curl', ['--silent', '--fail', '-x', socksLine, `${E2E.appUrl}/`]);
-    expect(viaSocks.stdout).toContain('<html');
+    expect(await curlThroughGateway(socksLine)).toContain('<html');
     await expect(async () => {
       await page.reload();
       // Each reload has the server read and draw the tab again, chart included: up to 3 s on a loaded 2-core machine.

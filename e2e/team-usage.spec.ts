@@ -1,29 +1,11 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { expect, type Page, test } from '@playwright/test';
 import { paths } from '@storefront/contract';
 import { Audit, VIEWS } from './support/axe.ts';
+import { statusThroughGateway } from './support/gateway.ts';
 import { buyThroughSandbox, signUp, uniqueEmail } from './support/helpers.ts';
 import { E2E } from './support/ports.ts';
 
-const run = promisify(execFile);
 const dialog = (page: Page, name: string) => page.getByRole('dialog', { name });
-
-/** One request through the gateway with curl: its status (000 when the proxy refused a tunnel) and bytes. */
-async function through(proxy: string, url: string): Promise<{ status: string; bytes: number }> {
-  const { stdout } = await run('curl', [
-    '--silent',
-    '--proxy',
-    proxy,
-    '--output',
-    '/dev/null',
-    '--write-out',
-    '%{http_code} %{size_download}',
-    url,
-  ]).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '000 0' }));
-  const [status = '000', bytes = '0'] = stdout.trim().split(' ');
-  return { status, bytes: Number(bytes) };
-}
 
 /** A table's rows (without its header) as the page shows them: each row's cells' text. */
 async function rowsOf(page: Page, name: string): Promise<string[][]> {
@@ -72,7 +54,7 @@ test.describe('a team on one account', () => {
     let carried = 0;
     let refused = '';
     for (let request = 0; request < 400 && !refused; request++) {
-      const answer = await through(scraper, target);
+      const answer = await statusThroughGateway(scraper, target);
       carried += answer.bytes;
       if (answer.status !== '200' && answer.status !== '000') refused = answer.status;
     }
@@ -80,9 +62,12 @@ test.describe('a team on one account', () => {
     expect(carried).toBeGreaterThan(900 * 1024);
     // The reseller over SOCKS 5 (the gateway's same port): its own allowance, untouched by the scraper's.
     const reseller = `socks5h://${account}_reseller:Reseller123@${gateway}`;
-    for (let request = 0; request < 3; request++) expect((await through(reseller, target)).status).toBe('200');
+    for (let request = 0; request < 3; request++)
+      expect((await statusThroughGateway(reseller, target)).status).toBe('200');
     // And still refused for the scraper, whatever the protocol.
-    expect((await through(`socks5h://${account}_scraper:Scraper123@${gateway}`, target)).status).toBe('000');
+    expect((await statusThroughGateway(`socks5h://${account}_scraper:Scraper123@${gateway}`, target)).status).toBe(
+      '000',
+    );
 
     // The job e-mails the customer that the scraper used its allowance (80 % and 100 % at once: the 100 % alone).
     await expect

@@ -1,12 +1,9 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { expect, type Page, test } from '@playwright/test';
 import { paths, pathTo, TOP_UP_FAILURES_MAX, TOP_UP_RETRY_MINUTES, topUpMessages } from '@storefront/contract';
 import { Audit, showView, VIEWS } from './support/axe.ts';
+import { curlThroughGateway } from './support/gateway.ts';
 import { buyThroughSandbox, pageLive, signUp, uniqueEmail } from './support/helpers.ts';
 import { E2E } from './support/ports.ts';
-
-const run = promisify(execFile);
 
 /** The subjects of the e-mails sent to `to` so far. */
 async function subjectsTo(to: string): Promise<string[]> {
@@ -142,16 +139,7 @@ test.describe('automatic top-up', () => {
     // Data through the gateway takes what is left under the threshold: the next run of the job buys 3 GB.
     const username = await page.getByRole('textbox', { name: 'Username' }).inputValue();
     const password = await page.getByLabel('Password', { exact: true }).inputValue();
-    const { stdout } = await run('curl', [
-      '--silent',
-      '--fail',
-      '--proxy',
-      `http://127.0.0.1:${E2E.gatewayPort}`,
-      '--proxy-user',
-      `${username}:${password}`,
-      `${E2E.appUrl}/`,
-    ]);
-    expect(stdout).toContain('<html');
+    expect(await curlThroughGateway(`http://127.0.0.1:${E2E.gatewayPort}`, { username, password })).toContain('<html');
     // The gateway's batch reaches the account within a second or so: the job must see it.
     await expect
       .poll(

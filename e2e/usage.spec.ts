@@ -1,13 +1,9 @@
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import { expect, type Page, test } from '@playwright/test';
 import { paths } from '@storefront/contract';
 import { Audit, VIEWS } from './support/axe.ts';
+import { curlThroughGateway } from './support/gateway.ts';
 import { buyThroughSandbox, signUp, uniqueEmail } from './support/helpers.ts';
-import { E2E } from './support/ports.ts';
-
-const run = promisify(execFile);
 
 async function downloaded(page: Page, click: () => Promise<void>) {
   const [download] = await Promise.all([page.waitForEvent('download'), click()]);
@@ -40,16 +36,11 @@ test.describe('the Usage page', () => {
     const line = (await page.getByRole('textbox', { name: /Generated proxies/ }).inputValue()).split('\n')[0] ?? '';
     const [host, port, user, password] = line.split(':');
     for (let request = 0; request < 2; request++) {
-      const { stdout } = await run('curl', [
-        '--silent',
-        '--fail',
-        '--proxy',
-        `http://${host}:${port}`,
-        '--proxy-user',
-        `${user}:${password}`,
-        `${E2E.appUrl}/`,
-      ]);
-      expect(stdout).toContain('<html');
+      const landing = await curlThroughGateway(`http://${host}:${port}`, {
+        username: user ?? '',
+        password: password ?? '',
+      });
+      expect(landing).toContain('<html');
     }
 
     // The gateway writes its batch every few seconds: the page shows it once there.
