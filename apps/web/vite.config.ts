@@ -25,6 +25,55 @@ function chunkModules(): Plugin {
   };
 }
 
+/**
+ * Two of Mantine's modules that every signed-in page draws import a large module for a small part of it, which
+ * brings the whole module (kept whole for the popovers and dialogs that use the rest) into the file every page loads:
+ * ScrollArea (the dashboard's navigation scrolls in one) takes its ref-merging hook from @floating-ui/react's main
+ * module, and AppShell's header, navbar's sibling sections and footer take one class name from react-remove-scroll's
+ * component. They are pointed at Mantine's own ref-merging hook and at the class name's module of constants; the build
+ * fails if a Mantine release changes these lines, so that the rewrite is looked at again rather than silently lost.
+ */
+function narrowMantineImports(): Plugin {
+  const mantineModule = (path: string) =>
+    new RegExp(
+      `node_modules[\\\\/]@mantine[\\\\/]core[\\\\/]esm[\\\\/]components[\\\\/]${path.replaceAll('/', '[\\\\/]')}\\.mjs$`,
+    );
+  const rewrites: { module: RegExp; replace: [string | RegExp, string][] }[] = [
+    {
+      module: mantineModule('ScrollArea/ScrollArea'),
+      replace: [
+        ['import { useMergeRefs } from "@floating-ui/react";', 'import { useMergedRef } from "@mantine/hooks";'],
+        [/useMergeRefs\(\[([^\]]*)\]\)/g, 'useMergedRef($1)'],
+      ],
+    },
+    ...['AppShellHeader', 'AppShellFooter', 'AppShellAside'].map((section) => ({
+      module: mantineModule(`AppShell/${section}/${section}`),
+      replace: [
+        [
+          'import { RemoveScroll } from "react-remove-scroll";',
+          'import { zeroRightClassName } from "react-remove-scroll-bar/constants";',
+        ],
+        ['RemoveScroll.classNames.zeroRight', 'zeroRightClassName'],
+      ] as [string | RegExp, string][],
+    })),
+  ];
+  return {
+    name: 'storefront:narrow-mantine-imports',
+    enforce: 'pre',
+    transform(code, id) {
+      const rewrite = rewrites.find((candidate) => candidate.module.test(id.split('?')[0] ?? id));
+      if (!rewrite) return null;
+      let out = code;
+      for (const [from, to] of rewrite.replace) {
+        const next = out.replace(from, to);
+        if (next === out) this.error(`${id}: "${from}" not found; Mantine changed: look at narrowMantineImports again`);
+        out = next;
+      }
+      return { code: out, map: null };
+    },
+  };
+}
+
 // Two builds: the browser's (dist/, with a manifest the server reads to link a page's split-off chunks) and the
 // server renderer's (`--ssr src/entry-server.tsx` into dist-ssr/, one self-contained file, never served).
 const formSchemas = /(node_modules[\\/]zod|packages[\\/]contract[\\/]src[\\/]schemas)[\\/]/;
@@ -66,6 +115,10 @@ const overlayParts = [
     'Transition',
   ]),
   mantineCore('utils', ['Floating']),
+  // What they position and lock the page's scroll with (all of it but the class names AppShell takes, which stay with
+  // the frame: narrowMantineImports).
+  /node_modules[\\/](@floating-ui|tabbable|react-remove-scroll|use-sidecar|use-callback-ref|react-style-singleton|get-nonce|detect-node-es|tslib)[\\/]/,
+  /node_modules[\\/]react-remove-scroll-bar[\\/](?!dist[\\/]es2015[\\/]constants\.js$)/,
 ];
 /**
  * Fields that only some screens draw, each in a chunk of its own with those that use it, out of 'shared' and 'forms':
@@ -87,7 +140,7 @@ const adminParts = /src[\\/]features[\\/]admin[\\/]/;
 const anyOf = (parts: RegExp[]) => (id: string) => parts.some((part) => part.test(id));
 
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), chunkModules()],
+  plugins: [react(), chunkModules(), narrowMantineImports()],
   build: {
     target: isSsrBuild ? 'node22' : 'es2022',
     sourcemap: false,
