@@ -99,6 +99,19 @@ const formParts = [
   /node_modules[\\/](@mantine[\\/]form|klona|fast-deep-equal)[\\/]/,
 ];
 /**
+ * What only pages and parts that draw forms use besides (Proxies, Purchase, Settings, the admin console, their dialogs
+ * and tabs): Proxies' and the console's tabs, the console's bars, the contract's words and figures for proxies,
+ * checkout, top-up, API keys and the console, and the app's pieces of Proxies and those pages. Every page loads the
+ * shared file; these go with the forms' file, which those pages load anyway.
+ */
+const formPageParts = [
+  mantineCore('components', ['Tabs', 'FloatingIndicator', 'Progress']),
+  /packages[\\/]contract[\\/]src[\\/](admin|residential|proxy-users|top-up|checkout|api-keys|proxy-formats|replacements|replacement-reasons)\.ts$/,
+  /src[\\/]components[\\/](scrolling-tabs-list|copy-button|copy-value-button|daily-usage-chart)\.(tsx|module\.css)$/,
+  /src[\\/]features[\\/]proxies[\\/](api[\\/]proxies-api\.ts|components[\\/]replacement-history\.tsx|components[\\/]replacements\.module\.css)$/,
+  /src[\\/]lib[\\/](page-origin|queries[\\/]features)\.ts$/,
+];
+/**
  * What opens over a page and its pieces: Mantine's Modal (the dialogs load when they first open:
  * components/lazy-dialog.tsx), Popover, Menu, Tooltip.
  */
@@ -118,7 +131,8 @@ const overlayParts = [
   // What they position and lock the page's scroll with (all of it but the class names AppShell takes, which stay with
   // the frame: narrowMantineImports).
   /node_modules[\\/](@floating-ui|tabbable|react-remove-scroll|use-sidecar|use-callback-ref|react-style-singleton|get-nonce|detect-node-es|tslib)[\\/]/,
-  /node_modules[\\/]react-remove-scroll-bar[\\/](?!dist[\\/]es2015[\\/]constants\.js$)/,
+  /node_modules[\\/]react-remove-scroll-bar[\\/](?!dist[\\/]es2015[\\/]constants\.js$)/, // Mantine's hooks that only they use: a dialog's focus trap and return, a popover's outside click.
+  /node_modules[\\/]@mantine[\\/]hooks[\\/]esm[\\/](use-focus-trap|use-focus-return|use-click-outside)[\\/]/,
 ];
 /**
  * Fields that only some screens draw, each in a chunk of its own with those that use it, out of 'shared' and 'forms':
@@ -178,12 +192,13 @@ export default defineConfig(({ isSsrBuild }) => ({
                 test: (id: string) =>
                   !formSchemas.test(id) &&
                   !anyOf(formParts)(id) &&
+                  !anyOf(formPageParts)(id) &&
                   !anyOf(overlayParts)(id) &&
                   !anyOf(ownFields)(id) &&
                   !authParts.test(id) &&
                   !adminParts.test(id),
               },
-              { name: 'forms', minShareCount: 2, priority: 5, test: anyOf(formParts) },
+              { name: 'forms', minShareCount: 2, priority: 5, test: anyOf([...formParts, ...formPageParts]) },
               { name: 'overlays', minShareCount: 2, priority: 4, test: anyOf(overlayParts) },
               { name: 'auth', priority: 3, test: authParts },
               {
