@@ -38,23 +38,3 @@ export function quantityProblem(productId: ProductId, quantity: number): string 
   }
   return product.bundles.includes(quantity) ? undefined : checkoutMessages.bundleOnly(product.label, product.bundles);
 }
-
-export const orderHistoryMessages = {
-  loadFailed: 'Failed to load order history',
-  fetchFailed: 'Failed to fetch order history',
-  emptyTitle: 'No orders yet',
-  emptyText: 'Your order history will appear here once you make your first purchase.',
-} as const;
-
-export const ORDER_HISTORY_PAGE_SIZE = 10;
-
-/** The last `length` characters of an identifier, upper case (order history and proxies list). */
-export function shortId(id: string, length: number): string {
-  return id.slice(-length).toUpperCase();
-}
-
-export const sandboxMessages = {
-  notice: 'Sandbox payment page: no real money moves and no card is charged.',
-  declined: 'Your card was declined. The order is not paid; you can try again.',
-  paid: 'Payment accepted. Your order is being delivered.',
-} as const;
