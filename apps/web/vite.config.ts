@@ -109,7 +109,10 @@ const formPageParts = [
   /packages[\\/]contract[\\/]src[\\/](admin|residential|proxy-users|top-up|checkout|api-keys|proxy-formats|replacements|replacement-reasons)\.ts$/,
   /src[\\/]components[\\/](scrolling-tabs-list|copy-button|copy-value-button|daily-usage-chart)\.(tsx|module\.css)$/,
   /src[\\/]features[\\/]proxies[\\/](api[\\/]proxies-api\.ts|components[\\/]replacement-history\.tsx|components[\\/]replacements\.module\.css)$/,
-  /src[\\/]lib[\\/](page-origin|queries[\\/]features)\.ts$/,
+  /src[\\/]lib[\\/](page-origin|queries[\\/]features)\.ts$/, // Mantine's hooks that only those parts use (FloatingIndicator, SegmentedControl, Select, the copy buttons),
+  // and TanStack Query's paged lists (Proxies' users, the console's coupons).
+  /node_modules[\\/]@mantine[\\/]hooks[\\/]esm[\\/](use-clipboard|use-timeout|use-shallow-effect|use-mounted|use-mutation-observer|use-previous)[\\/]/,
+  /node_modules[\\/]@tanstack[\\/](query-core[\\/]build[\\/]modern[\\/]infiniteQueryObserver|react-query[\\/]build[\\/]modern[\\/]useInfiniteQuery)\.js$/,
 ];
 /**
  * What opens over a page and its pieces: Mantine's Modal (the dialogs load when they first open:
@@ -132,7 +135,7 @@ const overlayParts = [
   // the frame: narrowMantineImports).
   /node_modules[\\/](@floating-ui|tabbable|react-remove-scroll|use-sidecar|use-callback-ref|react-style-singleton|get-nonce|detect-node-es|tslib)[\\/]/,
   /node_modules[\\/]react-remove-scroll-bar[\\/](?!dist[\\/]es2015[\\/]constants\.js$)/, // Mantine's hooks that only they use: a dialog's focus trap and return, a popover's outside click.
-  /node_modules[\\/]@mantine[\\/]hooks[\\/]esm[\\/](use-focus-trap|use-focus-return|use-click-outside)[\\/]/,
+  /node_modules[\\/]@mantine[\\/]hooks[\\/]esm[\\/](use-focus-trap|use-focus-return|use-click-outside|use-long-press)[\\/]/,
 ];
 /**
  * Fields that only some screens draw, each in a chunk of its own with those that use it, out of 'shared' and 'forms':
@@ -151,6 +154,12 @@ const authParts =
   /src[\\/](features[\\/]auth[\\/]components[\\/](auth-layout|email-field|social-buttons|check-email)|components[\\/](new-password-form|password-requirements))\.tsx$/;
 /** The admin console's modules: out of 'shared', they stay with the console's chunk and its tabs'. */
 const adminParts = /src[\\/]features[\\/]admin[\\/]/;
+/** What the sandbox's payment pages share: their frame, their requests, the path back into the app. */
+const sandboxParts =
+  /src[\\/]features[\\/]sandbox[\\/](api[\\/]sandbox-api\.ts|components[\\/]sandbox-frame\.tsx|in-app-path\.ts)$/;
+/** The frame of the privacy, terms and 404 pages. */
+const legalParts =
+  /src[\\/](components[\\/]simple-page-layout\.tsx|features[\\/]legal[\\/](legal-document\.ts|components[\\/]legal-page\.tsx))$/;
 const anyOf = (parts: RegExp[]) => (id: string) => parts.some((part) => part.test(id));
 
 export default defineConfig(({ isSsrBuild }) => ({
@@ -196,11 +205,17 @@ export default defineConfig(({ isSsrBuild }) => ({
                   !anyOf(overlayParts)(id) &&
                   !anyOf(ownFields)(id) &&
                   !authParts.test(id) &&
-                  !adminParts.test(id),
+                  !adminParts.test(id) &&
+                  !sandboxParts.test(id) &&
+                  !legalParts.test(id),
               },
               { name: 'forms', minShareCount: 2, priority: 5, test: anyOf([...formParts, ...formPageParts]) },
               { name: 'overlays', minShareCount: 2, priority: 4, test: anyOf(overlayParts) },
               { name: 'auth', priority: 3, test: authParts },
+              // The sandbox payment pages' frame and requests, and the legal pages' frame: out of the shared file,
+              // which the signed-in pages load, into one of their own.
+              { name: 'sandbox', minShareCount: 2, priority: 2, test: sandboxParts },
+              { name: 'legal', minShareCount: 2, priority: 2, test: legalParts },
               {
                 name: 'public',
                 test: /src[\\/]features[\\/]landing[\\/]components[\\/](products-menu|landing-mobile-menu)\.tsx$/,
