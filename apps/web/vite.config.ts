@@ -106,7 +106,7 @@ const formParts = [
  */
 const formPageParts = [
   mantineCore('components', ['Tabs', 'FloatingIndicator', 'Progress']),
-  /packages[\\/]contract[\\/]src[\\/](admin|residential|proxy-users|top-up|checkout|api-keys|proxy-formats|replacements|replacement-reasons)\.ts$/,
+  /packages[\\/]contract[\\/]src[\\/](residential|proxy-users|top-up|checkout|api-keys|proxy-formats|replacements|replacement-reasons)\.ts$/,
   /src[\\/]components[\\/](scrolling-tabs-list|copy-button|copy-value-button|daily-usage-chart)\.(tsx|module\.css)$/,
   /src[\\/]features[\\/]proxies[\\/](api[\\/]proxies-api\.ts|components[\\/]replacement-history\.tsx|components[\\/]replacements\.module\.css)$/,
   /src[\\/]lib[\\/](page-origin|queries[\\/]features)\.ts$/, // Mantine's hooks that only those parts use (FloatingIndicator, SegmentedControl, Select, the copy buttons),
@@ -154,6 +154,11 @@ const authParts =
   /src[\\/](features[\\/]auth[\\/]components[\\/](auth-layout|email-field|social-buttons|check-email)|components[\\/](new-password-form|password-requirements))\.tsx$/;
 /** The admin console's modules: out of 'shared', they stay with the console's chunk and its tabs'. */
 const adminParts = /src[\\/]features[\\/]admin[\\/]/;
+/**
+ * What the admin console's chunk and its split-off parts share, and the contract's words and figures for the console:
+ * one file that only an administrator loads.
+ */
+const consoleParts = [/src[\\/]features[\\/]admin[\\/]api[\\/]/, /packages[\\/]contract[\\/]src[\\/]admin\.ts$/];
 /** What the sandbox's payment pages share: their frame, their requests, the path back into the app. */
 const sandboxParts =
   /src[\\/]features[\\/]sandbox[\\/](api[\\/]sandbox-api\.ts|components[\\/]sandbox-frame\.tsx|in-app-path\.ts)$/;
@@ -179,11 +184,15 @@ export default defineConfig(({ isSsrBuild }) => ({
           // - 'app': what the landing needs ('$initial': the entry and all it imports), one file;
           // - 'shared': what two or more split-off chunks share, but the parts the groups below name: the dashboard's
           //   frame and the components the pages draw. Every signed-in page loads it, the next page only its own chunk;
+          // - 'console': what the admin console's chunks share (consoleParts), loaded by an administrator only;
           // - 'forms': the fields of a form that two or more chunks share (formParts): Settings, Purchase, Proxies, the
-          //   sign-in screens, the admin console, a dialog's form;
-          // - 'overlays': what opens over a page (overlayParts): Proxies' list link popover, the dialogs (which load
-          //   when they first open), the landing's menus, the toasts;
+          //   sign-in screens, the admin console, a dialog's form; and what only those pages draw (formPageParts);
+          // - 'overlays': what opens over a page (overlayParts) with the positioning and scroll-lock libraries:
+          //   Proxies' menus and list link popover, the dialogs (which load when they first open), the landing's
+          //   menus, the toasts;
           // - 'auth': the sign-in screens' shared parts (authParts);
+          // - 'sandbox', 'legal': the sandbox payment pages' frame and requests, the privacy, terms and 404 pages'
+          //   frame;
           // - 'public': the landing's Products and phone menus (Mantine's Menu and Drawer), loaded when first opened.
           // zod and the contract's schemas load with the forms that check against them, and Mantine's Select,
           // NumberInput, PinInput and Checkbox (ownFields) with the chunks that draw them, as does the admin console's
@@ -193,11 +202,11 @@ export default defineConfig(({ isSsrBuild }) => ({
           // manifest).
           codeSplitting: {
             groups: [
-              { name: 'app', tags: ['$initial'], priority: 7 },
+              { name: 'app', tags: ['$initial'], priority: 8 },
               {
                 name: 'shared',
                 minShareCount: 2,
-                priority: 6,
+                priority: 7,
                 test: (id: string) =>
                   !formSchemas.test(id) &&
                   !anyOf(formParts)(id) &&
@@ -206,14 +215,14 @@ export default defineConfig(({ isSsrBuild }) => ({
                   !anyOf(ownFields)(id) &&
                   !authParts.test(id) &&
                   !adminParts.test(id) &&
+                  !anyOf(consoleParts)(id) &&
                   !sandboxParts.test(id) &&
                   !legalParts.test(id),
               },
+              { name: 'console', minShareCount: 2, priority: 6, test: anyOf(consoleParts) },
               { name: 'forms', minShareCount: 2, priority: 5, test: anyOf([...formParts, ...formPageParts]) },
               { name: 'overlays', minShareCount: 2, priority: 4, test: anyOf(overlayParts) },
               { name: 'auth', priority: 3, test: authParts },
-              // The sandbox payment pages' frame and requests, and the legal pages' frame: out of the shared file,
-              // which the signed-in pages load, into one of their own.
               { name: 'sandbox', minShareCount: 2, priority: 2, test: sandboxParts },
               { name: 'legal', minShareCount: 2, priority: 2, test: legalParts },
               {
