@@ -107,8 +107,10 @@ const formParts = [
 const formPageParts = [
   mantineCore('components', ['Tabs', 'FloatingIndicator', 'Progress']),
   /packages[\\/]contract[\\/]src[\\/](residential|proxy-users|top-up|checkout|api-keys|proxy-formats|replacements|replacement-reasons)\.ts$/,
-  /src[\\/]components[\\/](scrolling-tabs-list|copy-button|copy-value-button|daily-usage-chart)\.(tsx|module\.css)$/,
-  /src[\\/]features[\\/]proxies[\\/](api[\\/]proxies-api\.ts|components[\\/]replacement-history\.tsx|components[\\/]replacements\.module\.css)$/,
+  // Their CSS modules stay in the shared file's styles, after Mantine's that they override (a file of styles of its
+  // own could be linked before those).
+  /src[\\/]components[\\/](scrolling-tabs-list|copy-button|copy-value-button|daily-usage-chart)\.tsx$/,
+  /src[\\/]features[\\/]proxies[\\/](api[\\/]proxies-api\.ts|components[\\/]replacement-history\.tsx)$/,
   /src[\\/]lib[\\/](page-origin|queries[\\/]features)\.ts$/, // Mantine's hooks that only those parts use (FloatingIndicator, SegmentedControl, Select, the copy buttons),
   // and TanStack Query's paged lists (Proxies' users, the console's coupons).
   /node_modules[\\/]@mantine[\\/]hooks[\\/]esm[\\/](use-clipboard|use-timeout|use-shallow-effect|use-mounted|use-mutation-observer|use-previous)[\\/]/,
