@@ -26,12 +26,11 @@ function chunkModules(): Plugin {
 }
 
 /**
- * Two of Mantine's modules that every signed-in page draws import a large module for a small part of it, which
- * brings the whole module (kept whole for the popovers and dialogs that use the rest) into the file every page loads:
- * ScrollArea (the dashboard's navigation scrolls in one) takes its ref-merging hook from @floating-ui/react's main
- * module, and AppShell's header, navbar's sibling sections and footer take one class name from react-remove-scroll's
- * component. They are pointed at Mantine's own ref-merging hook and at the class name's module of constants; the build
- * fails if a Mantine release changes these lines, so that the rewrite is looked at again rather than silently lost.
+ * Mantine's ScrollArea (the dashboard's navigation scrolls in one) takes one hook from @floating-ui/react's main module,
+ * and AppShell's header, footer and aside one class name from react-remove-scroll's component: a module is bundled
+ * whole, so every signed-in page loaded both libraries, which only popovers and dialogs use. They are pointed at
+ * Mantine's own ref-merging hook and at the class name's module of constants; the build fails if a Mantine release
+ * changes these lines, so that the rewrite is looked at again (docs/decisions/2026-11-29-pages-under-160-kb.md).
  */
 function narrowMantineImports(): Plugin {
   const mantineModule = (path: string) =>
