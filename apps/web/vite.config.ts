@@ -110,8 +110,9 @@ const formPageParts = [
   // own could be linked before those).
   /src[\\/]components[\\/](scrolling-tabs-list|copy-button|copy-value-button|daily-usage-chart)\.tsx$/,
   /src[\\/]features[\\/]proxies[\\/](api[\\/]proxies-api\.ts|components[\\/]replacement-history\.tsx)$/,
-  /src[\\/]lib[\\/](page-origin|queries[\\/]features)\.ts$/, // Mantine's hooks that only those parts use (FloatingIndicator, SegmentedControl, Select, the copy buttons),
-  // and TanStack Query's paged lists (Proxies' users, the console's coupons).
+  /src[\\/]lib[\\/](page-origin|queries[\\/]features)\.ts$/,
+  // Mantine's hooks that only those parts use (FloatingIndicator, SegmentedControl, Select, the copy buttons), and
+  // TanStack Query's paged lists (Proxies' users, the console's coupons).
   /node_modules[\\/]@mantine[\\/]hooks[\\/]esm[\\/](use-clipboard|use-timeout|use-shallow-effect|use-mounted|use-mutation-observer|use-previous)[\\/]/,
   /node_modules[\\/]@tanstack[\\/](query-core[\\/]build[\\/]modern[\\/]infiniteQueryObserver|react-query[\\/]build[\\/]modern[\\/]useInfiniteQuery)\.js$/,
 ];
@@ -135,7 +136,8 @@ const overlayParts = [
   // What they position and lock the page's scroll with (all of it but the class names AppShell takes, which stay with
   // the frame: narrowMantineImports).
   /node_modules[\\/](@floating-ui|tabbable|react-remove-scroll|use-sidecar|use-callback-ref|react-style-singleton|get-nonce|detect-node-es|tslib)[\\/]/,
-  /node_modules[\\/]react-remove-scroll-bar[\\/](?!dist[\\/]es2015[\\/]constants\.js$)/, // Mantine's hooks that only they use: a dialog's focus trap and return, a popover's outside click.
+  /node_modules[\\/]react-remove-scroll-bar[\\/](?!dist[\\/]es2015[\\/]constants\.js$)/,
+  // Mantine's hooks that only they use: a dialog's focus trap and return, a popover's outside click.
   /node_modules[\\/]@mantine[\\/]hooks[\\/]esm[\\/](use-focus-trap|use-focus-return|use-click-outside|use-long-press)[\\/]/,
 ];
 /**
