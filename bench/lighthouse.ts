@@ -1,6 +1,6 @@
 // Lighthouse mobile runs with Debian's Chromium, on PostgreSQL: the landing page, then every page customers and
-// administrators live in, signed in: Overview, Proxies holding an order of 10,000 proxies, Purchase, Order History,
-// Settings, and each Admin tab. Prints each run's four scores and metrics, then the median run (by
+// administrators live in, signed in: Overview, Proxies holding an order of 10,000 proxies, Usage, Purchase, Order
+// History, Settings, and each Admin tab. Prints each run's four scores and metrics, then the median run (by
 // performance), as Lighthouse advises for a figure that varies with the machine's load, and at the end a table of the
 // medians (page, performance, LCP, TBT, CLS) beside the targets and the load average. LH_RUNS (default 5) sets the runs
 // per page; LH_PAGES=/,/dashboard/proxies picks pages; LH_DETAILS=1 also prints main-thread work, long tasks and
@@ -76,6 +76,7 @@ const PAGES = [
   { path: '/', name: 'Landing', cookie: '' },
   { path: '/dashboard/overview', name: 'Overview', cookie: `${customer.cookie}; ${timeZoneCookie}` },
   { path: '/dashboard/proxies', name: 'Proxies (10,000)', cookie: `${customer.cookie}; ${timeZoneCookie}` },
+  { path: '/dashboard/usage', name: 'Usage', cookie: `${customer.cookie}; ${timeZoneCookie}` },
   { path: '/dashboard/purchase', name: 'Purchase', cookie: `${customer.cookie}; ${timeZoneCookie}` },
   { path: '/dashboard/order-history', name: 'Order History', cookie: `${customer.cookie}; ${timeZoneCookie}` },
   { path: '/dashboard/settings', name: 'Settings', cookie: `${customer.cookie}; ${timeZoneCookie}` },

@@ -188,6 +188,8 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('what the residential gatewa
       expect(loaded).toContain('/lib/metrics-gateway.ts');
       expect(loaded).not.toContain('/lib/metrics.ts');
       expect(loaded).not.toContain('/drizzle-orm/');
+      // Nor the contract's index, which loads every schema and page's words (heap each full collection marks).
+      expect(loaded).not.toContain('/contract/src/index.ts');
 
       expect(await get(metricsPort, '/health/live')).toMatchObject({ status: 200, text: '{"status":"ok"}' });
       const ready = await get(metricsPort, '/health/ready');
