@@ -5,7 +5,6 @@ import {
   isKnownPagePath,
   type PageReader,
   type PageReadPlan,
-  type PageReads,
   type PageRenderer,
   type PricingResponse,
   paths,
@@ -54,18 +53,30 @@ export const serverPage: PageRenderer['serverPage'] = (pathname: string): Server
   return undefined;
 };
 
-/** A signed-in page's first reads at `url` (path and query), the session check first; undefined for other pages. */
-function firstReads(url: string): { reads: FirstRead[]; administrators: boolean } | undefined {
+/**
+ * A signed-in page's first reads at `url` (path and query) for a reader in `timeZone`, the session check first;
+ * undefined for other pages.
+ */
+function firstReads(
+  url: string,
+  timeZone: string | undefined,
+): { reads: FirstRead[]; administrators: boolean } | undefined {
   const { pathname, searchParams } = new URL(url, 'http://page.invalid');
   // Only a page's own path: not one that URL parsing rewrites (a `#` sent by a script, dot segments), which is no page.
   if (pathname !== url.split('?')[0]) return undefined;
   const page = signedInPageAt(pathname);
   if (!page) return undefined;
-  return { reads: [sessionRead, ...firstReadsOf(page, searchParams)], administrators: page.administrators === true };
+  return {
+    reads: [sessionRead, ...firstReadsOf(page, searchParams, timeZone)],
+    administrators: page.administrators === true,
+  };
 }
 
-export const pageReads: NonNullable<PageRenderer['pageReads']> = (url: string): PageReadPlan | undefined => {
-  const first = firstReads(url);
+export const pageReads: NonNullable<PageRenderer['pageReads']> = (
+  url: string,
+  timeZone?: string,
+): PageReadPlan | undefined => {
+  const first = firstReads(url, timeZone);
   if (!first) return undefined;
   const [, ...reads] = first.reads;
   return {
@@ -97,12 +108,13 @@ const signedInUser = (answer: unknown) => {
 function seedReads(
   queryClient: ReturnType<typeof createQueryClient>,
   url: string,
-  reads: PageReads,
+  reader: PageReader,
   readAt: number,
 ): { signedIn: boolean; administrator: boolean } {
+  const { reads } = reader;
   const user = signedInUser(reads[sessionRead.address]);
   if (!user) return { signedIn: false, administrator: false };
-  for (const entry of firstReads(url)?.reads ?? []) {
+  for (const entry of firstReads(url, reader.timeZone)?.reads ?? []) {
     if (!(entry.address in reads)) continue;
     const answer = reads[entry.address];
     queryClient.setQueryData(entry.key, entry.keep ? entry.keep(answer) : answer, { updatedAt: readAt });
@@ -126,7 +138,7 @@ export const renderPage: PageRenderer['renderPage'] = (
   const state: ServerRenderState = pricing ? { pricing, readAt } : { readAt };
   const queryClient = createQueryClient();
   seedQueryClient(queryClient, state);
-  const seeded = reader ? seedReads(queryClient, url, reader.reads, readAt) : undefined;
+  const seeded = reader ? seedReads(queryClient, url, reader, readAt) : undefined;
   const forReader = seeded?.signedIn === true;
   const sink: { title?: string } = {};
   const html = renderToString(

@@ -113,6 +113,9 @@ export interface PageRenderer {
     readAt?: number,
     reader?: PageReader,
   ): RenderedPage;
-  /** What a signed-in page at `url` (path and query) is drawn from; undefined for the pages drawn alike for all. */
-  pageReads?(url: string): PageReadPlan | undefined;
+  /**
+   * What a signed-in page at `url` (path and query) is drawn from, for a reader in `timeZone` (a page of days and hours
+   * reads them in it); undefined for the pages drawn alike for all.
+   */
+  pageReads?(url: string, timeZone?: string): PageReadPlan | undefined;
 }

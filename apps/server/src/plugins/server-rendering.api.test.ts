@@ -399,6 +399,19 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
     const isp = await page('/dashboard/proxies', `${cy.cookie}; tz=UTC`);
     expect(keysOfPage(isp.body)).toEqual(['auth/me', 'orders/list', 'orders/processing', 'orders/usage']);
 
+    // The Usage page reads its view in the reader's zone, under the key its hook asks with as it hydrates; a custom
+    // range it refuses reads nothing.
+    const usage = await page('/dashboard/usage?range=30d&by=day', `${cy.cookie}; tz=${encodeURIComponent(zone)}`);
+    expectDrawnWhole(usage, ['No usage in this range']);
+    const usageQueries = stateOf(usage.body).queries.queries as { queryKey: unknown[] }[];
+    expect(usageQueries.map((query) => query.queryKey).find((key) => key[1] === 'usage-report')).toEqual([
+      'orders',
+      'usage-report',
+      { range: '30d', by: 'day', timeZone: zone },
+    ]);
+    const refused = await page('/dashboard/usage?range=custom&from=2026-02-01&to=2026-01-01', `${cy.cookie}; tz=UTC`);
+    expect(keysOfPage(refused.body)).toEqual(['auth/me']);
+
     for (const [url, text] of [
       ['/dashboard/proxies', 'No ISP proxies'],
       ['/dashboard/purchase', 'IPs in stock'],

@@ -318,7 +318,8 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
   ): Promise<string> => {
     const page = renderer?.serverPage(pathname);
     if (!renderer || !page) return renderPageHtml(template, { appHtml: '' });
-    const plan = renderer.pageReads?.(request.url);
+    const timeZone = knownTimeZone(parseCookie(request.headers.cookie ?? '')[TIME_ZONE_COOKIE]);
+    const plan = renderer.pageReads?.(request.url, timeZone);
     if (plan) {
       const drawn = await drawForVisitor(request, reply, pathname, plan, template, page.module);
       options.customerPages?.inc({ page: pathname, drawn: typeof drawn === 'string' ? 'whole' : drawn.frame });

@@ -231,10 +231,10 @@ export const browserPages = {
 /** The signed-in page at `pathname`, if any. */
 export const signedInPageAt = (pathname: string) => signedInPages.find((entry) => entry.path === pathname);
 
-/** A signed-in page's first reads at its query, beyond the session check (its module loaded). */
-export function firstReadsOf(entry: SignedInPage, search: URLSearchParams): FirstRead[] {
+/** A signed-in page's first reads at its query for a reader in `timeZone`, beyond the session check (its module loaded). */
+export function firstReadsOf(entry: SignedInPage, search: URLSearchParams, timeZone: string | undefined): FirstRead[] {
   const reads = (entry.readsFrom ?? entry.page).exported('firstReads') as FirstReads | undefined;
-  return reads ? reads(search) : [];
+  return reads ? reads(search, timeZone) : [];
 }
 
 /** Every page the server draws: their chunks are loaded once before it renders anything (entry-server.tsx). */

@@ -13,8 +13,11 @@ export interface FirstRead {
   keep?: (answer: unknown) => unknown;
 }
 
-/** A page's first reads at its query (`?tab=`), beyond the session check. */
-export type FirstReads = (search: URLSearchParams) => FirstRead[];
+/**
+ * A page's first reads at its query (`?tab=`), beyond the session check, for a reader in `timeZone` (the zone their
+ * browser told; undefined before it has).
+ */
+export type FirstReads = (search: URLSearchParams, timeZone: string | undefined) => FirstRead[];
 
 export const read = (
   name: EndpointName,

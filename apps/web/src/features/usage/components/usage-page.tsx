@@ -3,11 +3,11 @@ import { paths, type UsageReport } from '@storefront/contract';
 import { IconChartBar } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import type { FirstReads } from '../../../lib/first-read.ts';
+import { type FirstReads, read } from '../../../lib/first-read.ts';
 import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
 import { browserTimeZone, useTimeZone } from '../../../lib/time-zone.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
-import { useUsage } from '../api/usage-api.ts';
+import { usageQuery, useUsage } from '../api/usage-api.ts';
 import { customRangeProblem, queryOf, searchOf, type UsageView, viewOf } from '../usage-model.ts';
 import { UsageChart } from './usage-chart.tsx';
 import { UsageControls } from './usage-controls.tsx';
@@ -15,10 +15,15 @@ import { UsageSummary } from './usage-summary.tsx';
 import { UsageTable } from './usage-table.tsx';
 
 /**
- * The statistics are asked for in the reader's zone, which the address does not hold: the server draws the page's
- * frame and the browser asks for them.
+ * What the server reads to draw this page for its reader: the view in the address, in the zone their browser told (the
+ * key the page's hook asks under as it hydrates); nothing for a custom range the page refuses.
  */
-export const firstReads: FirstReads = () => [];
+export const firstReads: FirstReads = (search, timeZone) => {
+  const view = viewOf(search);
+  if (customRangeProblem(view) !== undefined) return [];
+  const query = queryOf(view, timeZone);
+  return [read('getUsage', usageQuery(query).queryKey, { query })];
+};
 
 /** Adds the proxy users of an answer to those already known, so that filtering by one keeps the others to choose. */
 function withUsers(known: UsageReport['users'], more: UsageReport['users'] | undefined): UsageReport['users'] {
