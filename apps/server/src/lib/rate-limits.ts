@@ -32,7 +32,8 @@ export async function enforceLimit(
 
 /**
  * The limit on opening pages at the payment provider (checkouts, and the page that saves a card for top-up): `max` in
- * 10 minutes per signed-in customer, counted together since each makes objects at the provider.
+ * 10 minutes per signed-in customer. Both count under one key, so with Redis they share one count; without it each
+ * plugin's limiter counts in its own memory.
  */
 export function paymentPagesLimiter(app: FastifyInstance, max: number): Limiter {
   return app.createRateLimit({

@@ -409,6 +409,17 @@ describe.runIf(built || process.env.CI)('server-rendered pages', () => {
       'usage-report',
       { range: '30d', by: 'day', timeZone: zone },
     ]);
+    // A zone this server's engine spells another way ('Asia/Calcutta') is read and keyed as the browser wrote it, the
+    // name its hook asks with: else the browser would ask again as it hydrates.
+    const kolkata = await page('/dashboard/usage', `${cy.cookie}; tz=${encodeURIComponent('Asia/Kolkata')}`);
+    expectDrawnWhole(kolkata, ['No usage in this range']);
+    const kolkataKeys = (stateOf(kolkata.body).queries.queries as { queryKey: unknown[] }[]).map((q) => q.queryKey);
+    expect(kolkataKeys.find((key) => key[1] === 'usage-report')).toEqual([
+      'orders',
+      'usage-report',
+      { range: '7d', timeZone: 'Asia/Kolkata' },
+    ]);
+    expect(stateOf(kolkata.body).timeZone).toBe('Asia/Kolkata');
     const refused = await page('/dashboard/usage?range=custom&from=2026-02-01&to=2026-01-01', `${cy.cookie}; tz=UTC`);
     expect(keysOfPage(refused.body)).toEqual(['auth/me']);
 

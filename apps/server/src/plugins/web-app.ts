@@ -191,6 +191,16 @@ export interface WebAppOptions {
  * the browser; the others are the app's shell, which the browser renders. Unknown page paths answer 404 with the 404
  * page; API paths answer JSON.
  */
+/**
+ * The zone the reader's browser told (the `tz` cookie), spelt as the browser spells it, when this server knows it: the
+ * browser keys a page's reads with its own name, which this server's engine may spell another way ('Asia/Kolkata' and
+ * 'Asia/Calcutta'), and a read seeded under the other would be asked for again as the page hydrates.
+ */
+function readerTimeZone(request: FastifyRequest): string | undefined {
+  const told = parseCookie(request.headers.cookie ?? '')[TIME_ZONE_COOKIE];
+  return knownTimeZone(told) === undefined ? undefined : told;
+}
+
 export async function registerWebApp(app: FastifyInstance, options: WebAppOptions) {
   const { indexHtml, renderer } = options.build;
 
@@ -248,7 +258,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     plan: PageReadPlan,
   ): Promise<{ reader: PageReader; setCookie: string[] } | { frame: FrameReason }> => {
     if (!carriesSessionCookie(request)) return { frame: 'no_session' };
-    const timeZone = knownTimeZone(parseCookie(request.headers.cookie ?? '')[TIME_ZONE_COOKIE]);
+    const timeZone = readerTimeZone(request);
     if (!timeZone) return { frame: 'no_time_zone' };
     const headers: Record<string, string> = { accept: 'application/json' };
     for (const name of ['cookie', 'host', 'user-agent', 'accept-language'] as const) {
@@ -318,8 +328,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
   ): Promise<string> => {
     const page = renderer?.serverPage(pathname);
     if (!renderer || !page) return renderPageHtml(template, { appHtml: '' });
-    const timeZone = knownTimeZone(parseCookie(request.headers.cookie ?? '')[TIME_ZONE_COOKIE]);
-    const plan = renderer.pageReads?.(request.url, timeZone);
+    const plan = renderer.pageReads?.(request.url, readerTimeZone(request));
     if (plan) {
       const drawn = await drawForVisitor(request, reply, pathname, plan, template, page.module);
       options.customerPages?.inc({ page: pathname, drawn: typeof drawn === 'string' ? 'whole' : drawn.frame });

@@ -27,7 +27,8 @@ export interface TopUpRoutesOptions {
 
 /**
  * /api/residential/top-up: a session or an API key reads the settings and history; changing them, and the card, take a
- * signed-in session. Opening a card page makes objects at the provider, so it counts against the checkout's limit.
+ * signed-in session. Opening a card page makes objects at the provider, so it has the checkout's limit
+ * (lib/rate-limits.ts).
  */
 export const topUpRoutes: FastifyPluginAsync<TopUpRoutesOptions> = async (app, options) => {
   const { db, guards, provider, brand, payments } = options;
