@@ -114,7 +114,7 @@ test('each signed-in page has its own <title> in the HTML the server draws, the 
 });
 
 /** The customer pages, each drawn whole for its reader. */
-const CUSTOMER_PAGES = [paths.overview, paths.proxies, paths.purchase, paths.orderHistory, paths.settings];
+const CUSTOMER_PAGES = [paths.overview, paths.proxies, paths.usage, paths.purchase, paths.orderHistory, paths.settings];
 
 /** The fetch preloads an HTML page links, in its order. */
 const fetchPreloads = (html: string) =>
@@ -192,6 +192,20 @@ test.describe('signed-in pages drawn by the server for their reader', () => {
     // them in the same zone.
     expect(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)).toBe('Pacific/Kiritimati');
     expect(problems).toEqual([]);
+  });
+
+  test('a zone the server names otherwise (Asia/Kolkata, Asia/Calcutta): the Usage page finds its reads as it hydrates', async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ baseURL: E2E.appUrl, timezoneId: 'Asia/Kolkata' });
+    const page = await context.newPage();
+    const problems = recordProblems(page);
+    await recordAppFetches(page);
+    const email = uniqueEmail('kolkata');
+    await signUp(page, email);
+    await expectDrawnForReader(page, paths.usage, email);
+    expect(problems).toEqual([]);
+    await context.close();
   });
 
   test("a page drawn with a time-zone cookie older than the computer's zone hydrates as drawn, then writes the browser's", async ({

@@ -33,7 +33,7 @@ import { applySiteConfig } from './config/site.ts';
 import { DrawnForReader } from './lib/drawn-for-reader.ts';
 import { type FirstRead, sessionRead } from './lib/first-read.ts';
 import { createQueryClient } from './lib/query-client.ts';
-import { ReaderTimeZone } from './lib/time-zone.ts';
+import { ReaderTimeZone, ReadsTimeZone } from './lib/time-zone.ts';
 import { DrawnAt } from './lib/use-now.ts';
 import { formatPageTitle, PageTitleSink } from './lib/use-page-title.ts';
 
@@ -114,7 +114,7 @@ function seedReads(
   const { reads } = reader;
   const user = signedInUser(reads[sessionRead.address]);
   if (!user) return { signedIn: false, administrator: false };
-  for (const entry of firstReads(url, reader.timeZone)?.reads ?? []) {
+  for (const entry of firstReads(url, reader.readsTimeZone)?.reads ?? []) {
     if (!(entry.address in reads)) continue;
     const answer = reads[entry.address];
     queryClient.setQueryData(entry.key, entry.keep ? entry.keep(answer) : answer, { updatedAt: readAt });
@@ -147,11 +147,13 @@ export const renderPage: PageRenderer['renderPage'] = (
         <DrawnForReader value={forReader}>
           <DrawnAt value={readAt}>
             <ReaderTimeZone value={reader?.timeZone}>
-              <AppProvider queryClient={queryClient}>
-                <StaticRouter location={url}>
-                  <AppRoutes />
-                </StaticRouter>
-              </AppProvider>
+              <ReadsTimeZone value={reader?.readsTimeZone}>
+                <AppProvider queryClient={queryClient}>
+                  <StaticRouter location={url}>
+                    <AppRoutes />
+                  </StaticRouter>
+                </AppProvider>
+              </ReadsTimeZone>
             </ReaderTimeZone>
           </DrawnAt>
         </DrawnForReader>
@@ -161,6 +163,7 @@ export const renderPage: PageRenderer['renderPage'] = (
   if (forReader) {
     state.queries = dehydrate(queryClient);
     state.timeZone = reader?.timeZone;
+    state.readsTimeZone = reader?.readsTimeZone;
   }
   queryClient.clear();
   // The console drawn for an administrator: its chunk and styles are linked with the page.

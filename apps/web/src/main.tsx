@@ -8,7 +8,7 @@ import { AppRouter, preloadRoute } from './app/router.tsx';
 import { readServerState, seedQueryClient } from './app/server-state.ts';
 import { DrawnForReader } from './lib/drawn-for-reader.ts';
 import { createQueryClient } from './lib/query-client.ts';
-import { drawnInAnotherZone, ReaderTimeZone, rememberTimeZone } from './lib/time-zone.ts';
+import { drawnInAnotherZone, ReaderTimeZone, ReadsTimeZone, rememberTimeZone } from './lib/time-zone.ts';
 import { authQueryKey, fetchAuthCheck } from './lib/use-auth.ts';
 import { DrawnAt } from './lib/use-now.ts';
 
@@ -30,9 +30,11 @@ const app = (
     <DrawnForReader value={drawnForReader}>
       <DrawnAt value={serverState?.readAt}>
         <ReaderTimeZone value={drawnInAnotherZone(serverState?.timeZone)}>
-          <AppProvider queryClient={queryClient}>
-            <AppRouter />
-          </AppProvider>
+          <ReadsTimeZone value={serverState?.readsTimeZone}>
+            <AppProvider queryClient={queryClient}>
+              <AppRouter />
+            </AppProvider>
+          </ReadsTimeZone>
         </ReaderTimeZone>
       </DrawnAt>
     </DrawnForReader>

@@ -56,6 +56,11 @@ export interface ServerRenderState {
    * writes them in its own, which differs when the computer's zone changed since the cookie was set.
    */
   timeZone?: string;
+  /**
+   * The same zone as the reader's browser spells it, which the page's first reads were asked in: the browser's hooks
+   * ask with that name as they hydrate, so that they find them.
+   */
+  readsTimeZone?: string;
 }
 
 /** A signed-in page's first reads (the session check first), as the reader's own session got them, by API address. */
@@ -77,8 +82,13 @@ export interface PageReadPlan {
 /** What the server knows of the reader of a signed-in page it draws whole. */
 export interface PageReader {
   reads: PageReads;
-  /** The reader's time zone, as their browser told it (the `tz` cookie); dates are written in it. */
+  /** The reader's time zone, as their browser told it (the `tz` cookie), by this server's name; dates are written in it. */
   timeZone: string;
+  /**
+   * The same zone spelt as the browser spells it (the cookie's own name): the page's first reads were asked in it,
+   * as its hooks ask as it hydrates (the server's engine may name it otherwise: 'Asia/Calcutta', 'Asia/Kolkata').
+   */
+  readsTimeZone: string;
 }
 
 /** How the server treats one page path (see apps/web/src/entry-server.tsx). */

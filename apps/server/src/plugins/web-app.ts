@@ -192,13 +192,15 @@ export interface WebAppOptions {
  * page; API paths answer JSON.
  */
 /**
- * The zone the reader's browser told (the `tz` cookie), spelt as the browser spells it, when this server knows it: the
- * browser keys a page's reads with its own name, which this server's engine may spell another way ('Asia/Kolkata' and
- * 'Asia/Calcutta'), and a read seeded under the other would be asked for again as the page hydrates.
+ * The zone the reader's browser told (the `tz` cookie), when this server knows it: `zone` by this server's name, which
+ * dates are written in (one name however a visitor spells a zone, so the formatters kept per zone stay few), and `told`
+ * as the browser spells it, which the page's first reads are asked in since the browser's hooks ask with that name
+ * ('Asia/Kolkata' where this server's engine says 'Asia/Calcutta'): a read kept under the other would be asked again.
  */
-function readerTimeZone(request: FastifyRequest): string | undefined {
+function readerTimeZone(request: FastifyRequest): { zone: string; told: string } | undefined {
   const told = parseCookie(request.headers.cookie ?? '')[TIME_ZONE_COOKIE];
-  return knownTimeZone(told) === undefined ? undefined : told;
+  const zone = knownTimeZone(told);
+  return zone === undefined || told === undefined ? undefined : { zone, told };
 }
 
 export async function registerWebApp(app: FastifyInstance, options: WebAppOptions) {
@@ -282,7 +284,11 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     if ('frame' in result) return result;
     const { session, answers } = result;
     if (answers.some((answer) => answer.statusCode !== 200)) return { frame: 'read_failed' };
-    const reader: PageReader = { reads: { [plan.session]: session.json() }, timeZone };
+    const reader: PageReader = {
+      reads: { [plan.session]: session.json() },
+      timeZone: timeZone.zone,
+      readsTimeZone: timeZone.told,
+    };
     answers.forEach((answer, index) => {
       reader.reads[plan.reads[index] ?? ''] = answer.json();
     });
@@ -328,7 +334,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
   ): Promise<string> => {
     const page = renderer?.serverPage(pathname);
     if (!renderer || !page) return renderPageHtml(template, { appHtml: '' });
-    const plan = renderer.pageReads?.(request.url, readerTimeZone(request));
+    const plan = renderer.pageReads?.(request.url, readerTimeZone(request)?.told);
     if (plan) {
       const drawn = await drawForVisitor(request, reply, pathname, plan, template, page.module);
       options.customerPages?.inc({ page: pathname, drawn: typeof drawn === 'string' ? 'whole' : drawn.frame });

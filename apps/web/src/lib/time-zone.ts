@@ -24,6 +24,22 @@ export function useTimeZone(): string | undefined {
   );
 }
 
+/**
+ * The zone a drawn page's first reads were asked in: the reader's browser's own name of its zone (the `tz` cookie as
+ * written), which this server's engine may name otherwise ('Asia/Calcutta' for 'Asia/Kolkata').
+ */
+export const ReadsTimeZone = createContext<string | undefined>(undefined);
+
+/**
+ * The zone to ask for figures of days and hours in: while a drawn page renders on the server and hydrates, the one its
+ * first reads were asked in (so that its queries find them); then, and in a page the browser draws alone, the
+ * browser's own.
+ */
+export function useReadsTimeZone(): string | undefined {
+  const drawnWith = useContext(ReadsTimeZone);
+  return useSyncExternalStore(subscribeToNothing, browserTimeZone, () => drawnWith ?? browserTimeZone());
+}
+
 /** The zone this browser writes dates in. */
 export function browserTimeZone(): string | undefined {
   try {

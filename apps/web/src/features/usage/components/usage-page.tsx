@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { type FirstReads, read } from '../../../lib/first-read.ts';
 import { PAGE_HEADINGS } from '../../../lib/page-headings.ts';
-import { browserTimeZone, useTimeZone } from '../../../lib/time-zone.ts';
+import { useReadsTimeZone } from '../../../lib/time-zone.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { usageQuery, useUsage } from '../api/usage-api.ts';
 import { customRangeProblem, queryOf, searchOf, type UsageView, viewOf } from '../usage-model.ts';
@@ -37,7 +37,7 @@ export function UsagePage() {
   usePageTitle(PAGE_HEADINGS[paths.usage].title);
   const [search, setSearch] = useSearchParams();
   const view = viewOf(search);
-  const timeZone = useTimeZone() ?? browserTimeZone();
+  const timeZone = useReadsTimeZone();
   const problem = customRangeProblem(view);
   const usage = useUsage(queryOf(view, timeZone), problem === undefined);
   const [users, setUsers] = useState<UsageReport['users']>([]);
