@@ -109,6 +109,10 @@ export async function runTopUps(ctx: TopUpContext, now: Date): Promise<{ paid: n
  * held for a lease. The unique index on a customer's charging top-up keeps it to one even so.
  */
 async function decide(tx: Tx, ctx: TopUpContext, userId: string, now: Date): Promise<Charge | undefined> {
+  // The lock first, then the check in a statement of its own: a statement sees only what was committed before it began,
+  // and a runner that decided this customer a moment ago released the lock as it committed its top-up.
+  const locked = await tx.execute(sql`select 1 from top_up_settings where user_id = ${userId} for update skip locked`);
+  if (rowsOf(locked).length === 0) return undefined;
   const [row] = rowsOf<{
     amount_gb: number;
     unit_price_cents: number;
@@ -117,8 +121,7 @@ async function decide(tx: Tx, ctx: TopUpContext, userId: string, now: Date): Pro
   }>(
     await tx.execute(sql`
       select s.amount_gb, p.unit_price_cents, s.provider_customer_id, s.payment_method_id
-      from ${FROM} where s.user_id = ${userId} and ${due(ctx.provider.name, now)}
-      for update of s skip locked`),
+      from ${FROM} where s.user_id = ${userId} and ${due(ctx.provider.name, now)}`),
   );
   if (!row) return undefined;
   const amountCents = row.unit_price_cents * row.amount_gb;
