@@ -185,13 +185,6 @@ export interface WebAppOptions {
 }
 
 /**
- * Serves the built app: hashed assets cached for a year, pages never cached. The public pages (landing with live
- * prices, privacy, terms, 404), the signed-in pages drawn whole for a reader with a session, and otherwise the
- * signed-in pages' frame (header, navigation, a skeleton; the same for every visitor) are rendered here and hydrated by
- * the browser; the others are the app's shell, which the browser renders. Unknown page paths answer 404 with the 404
- * page; API paths answer JSON.
- */
-/**
  * The zone the reader's browser told (the `tz` cookie), when this server knows it: `zone` by this server's name, which
  * dates are written in (one name however a visitor spells a zone, so the formatters kept per zone stay few), and `told`
  * as the browser spells it, which the page's first reads are asked in since the browser's hooks ask with that name
@@ -203,6 +196,13 @@ function readerTimeZone(request: FastifyRequest): { zone: string; told: string }
   return zone === undefined || told === undefined ? undefined : { zone, told };
 }
 
+/**
+ * Serves the built app: hashed assets cached for a year, pages never cached. The public pages (landing with live
+ * prices, privacy, terms, 404), the signed-in pages drawn whole for a reader with a session, and otherwise the
+ * signed-in pages' frame (header, navigation, a skeleton; the same for every visitor) are rendered here and hydrated by
+ * the browser; the others are the app's shell, which the browser renders. Unknown page paths answer 404 with the 404
+ * page; API paths answer JSON.
+ */
 export async function registerWebApp(app: FastifyInstance, options: WebAppOptions) {
   const { indexHtml, renderer } = options.build;
 
