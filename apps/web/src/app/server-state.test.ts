@@ -1,6 +1,9 @@
+// @vitest-environment happy-dom
+
+import { SERVER_STATE_ELEMENT_ID } from '@storefront/contract';
 import { dehydrate, QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { seedQueryClient } from './server-state.ts';
+import { readServerState, seedQueryClient } from './server-state.ts';
 
 afterEach(() => vi.useRealTimers());
 
@@ -26,5 +29,19 @@ describe('seedQueryClient', () => {
     const browser = new QueryClient();
     expect(seedQueryClient(browser, { readAt: 0, queries: { queries: 'nope' } })).toEqual({ drawnForReader: false });
     expect(browser.getQueryCache().getAll()).toEqual([]);
+  });
+});
+
+describe('readServerState', () => {
+  it('keeps both names of the zone a drawn page was written in and read in', () => {
+    const state = { readAt: 1, timeZone: 'Asia/Calcutta', readsTimeZone: 'Asia/Kolkata', other: 'left out' };
+    document.body.innerHTML = `<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">${JSON.stringify(state)}</script>`;
+    expect(readServerState()).toEqual({
+      readAt: 1,
+      pricing: undefined,
+      queries: undefined,
+      timeZone: 'Asia/Calcutta',
+      readsTimeZone: 'Asia/Kolkata',
+    });
   });
 });

@@ -35,7 +35,8 @@ export function readServerState(): ServerRenderState | undefined {
     const value = JSON.parse(element.textContent) as Partial<ServerRenderState>;
     if (typeof value.readAt !== 'number') return undefined;
     const timeZone = typeof value.timeZone === 'string' ? value.timeZone : undefined;
-    return { readAt: value.readAt, pricing: value.pricing, queries: value.queries, timeZone };
+    const readsTimeZone = typeof value.readsTimeZone === 'string' ? value.readsTimeZone : undefined;
+    return { readAt: value.readAt, pricing: value.pricing, queries: value.queries, timeZone, readsTimeZone };
   } catch {
     return undefined;
   }
